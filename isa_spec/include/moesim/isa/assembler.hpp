@@ -1,0 +1,39 @@
+// Assembler and disassembler for PLENA's text syntax (plena_isa.md §5), plus `; @stage=` markers.
+//
+// Syntax: one instruction per line, `MNEMONIC op, op, ...`; comments start with `;` or `//`
+// and run to the end of the line; registers gpN, fN, aN; immediates decimal or 0x hex.
+// A comment whose text after `;` and spaces starts with `@stage=NAME` is a stage marker: NAME
+// (up to the first whitespace) must be in stages.yaml and not `other`; it applies to every
+// following instruction until the next marker. Instructions before the first marker get `other`.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "moesim/isa/program.hpp"
+#include "moesim/isa/spec.hpp"
+
+namespace moesim::isa {
+
+/// Assembly error. what() is "file:line:col: message"; line/col are 1-based.
+class AsmError : public std::runtime_error {
+ public:
+  AsmError(const std::string& file, unsigned line, unsigned col, const std::string& msg);
+  std::string file;
+  unsigned line, col;
+};
+
+/// Assembles `text` (named `file` in messages). Errors: unknown mnemonic, wrong operand count,
+/// wrong operand kind (gp where f is expected...), register index out of range, immediate that
+/// does not fit its field (never truncated), unknown stage name, bad number syntax.
+Program assemble(const Spec& spec, const std::string& text, const std::string& file = "<input>");
+Program assemble_file(const Spec& spec, const std::string& path);
+
+/// One instruction as text, e.g. "V_ADD_VV gp3, gp1, gp2, 0". An undefined opcode gives
+/// ".word 0x........" (which does not re-assemble; such words never come from the assembler).
+std::string disassemble(const Spec& spec, uint32_t word);
+/// Whole program with stage markers re-inserted where the stage changes; re-assembles to the
+/// same words and stages.
+std::string disassemble(const Spec& spec, const Program& p);
+
+}  // namespace moesim::isa

@@ -1,0 +1,73 @@
+// moesim numerics contract (DESIGN.md §4, docs/numerics.md): BF16 storage, IEEE-754 binary32
+// arithmetic with round-to-nearest-even and subnormals, canonical NaN, OCP MX v1.0 MXFP8
+// (E4M3 elements, E8M0 scales). This is the golden model's arithmetic; the RTL implements the
+// same rules independently in SystemVerilog. Host `float` is used only where it is exactly
+// IEEE binary32 RNE (compiled with -ffp-contract=off, no -ffast-math); NaNs are canonicalised.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace moesim::num {
+
+constexpr uint32_t kF32CanonicalNaN = 0x7FC00000u;
+constexpr uint16_t kBf16CanonicalNaN = 0x7FC0u;
+constexpr uint8_t kE4M3NaN = 0x7F;       ///< S.1111.111 (either sign is NaN)
+constexpr uint8_t kE8M0NaN = 0xFF;
+constexpr float kE4M3Max = 448.0f;
+
+float f32_from_bits(uint32_t bits);
+uint32_t f32_bits(float f);
+/// NaN -> 0x7FC00000, everything else unchanged.
+float canon(float f);
+
+/// BF16 -> FP32 (exact).
+float bf16_to_f32(uint16_t b);
+/// FP32 -> BF16 round-to-nearest-even; overflow rounds to +-inf; NaN -> 0x7FC0.
+uint16_t f32_to_bf16(float f);
+
+/// IEEE binary32 RNE with canonical NaN results.
+float add(float a, float b);
+float sub(float a, float b);
+float mul(float a, float b);
+/// max/min for V_MAX_VF/V_MIN_VF: NaN if either is NaN; max(-0,+0)=+0, min(-0,+0)=-0.
+float max(float a, float b);
+float min(float a, float b);
+
+/// E4M3 (OCP): bias 7, no infinities, 0x7F/0xFF NaN, max 448, subnormals m/8 * 2^-6.
+float e4m3_to_f32(uint8_t code);
+/// FP32 -> E4M3 RNE with saturation to +-448 (inf saturates); NaN -> 0x7F.
+uint8_t f32_to_e4m3(float f);
+/// E8M0: 2^(code-127); 0xFF is NaN. Returned as FP32 (2^-127 is a binary32 subnormal).
+float e8m0_to_f32(uint8_t code);
+
+/// One MX block as stored in HBM/MRAM: one E8M0 scale and MX_BLOCK (8 or 32) E4M3 codes.
+struct MxBlock8 {
+  uint8_t scale = 0;
+  std::array<uint8_t, 8> codes{};
+};
+
+/// Dequantised element: bf16_rne(e4m3(code) * 2^(scale-127)) via FP32 RNE (H_PREFETCH_V).
+uint16_t mx_dequant_bf16(uint8_t code, uint8_t scale);
+
+/// Quantise n BF16 values (n = block size) per H_STORE_V (isa.yaml): NaN anywhere -> scale 0xFF,
+/// codes 0x7F; else e = clamp(floor(log2(amax)) - 8, -127, 127), codes = RNE_sat(x / 2^e).
+/// Writes n codes to `codes` and returns the scale byte.
+uint8_t mx_quantize(const uint16_t* bf16, size_t n, uint8_t* codes);
+
+/// MX dot product of one block of 8 (M_MM): products bf16 x e4m3 in FP32, pairwise tree sum
+/// ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)), times 2^(scale-127), all FP32 RNE.
+float mx_block_dot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, uint8_t scale);
+
+/// V_RED_SUM's pairwise tree over n (a power of two) FP32 values, FP32 RNE.
+float tree_sum(const float* x, size_t n);
+
+/// Correctly rounded BF16 transcendentals, read from the generated ROM tables (isa_spec/gen,
+/// built with MPFR; tested against an independent __float128 oracle).
+uint16_t exp_bf16(uint16_t x);
+uint16_t reci_bf16(uint16_t x);
+const uint16_t* exp_bf16_table();   ///< 65536 entries
+const uint16_t* reci_bf16_table();  ///< 65536 entries
+
+}  // namespace moesim::num

@@ -1,0 +1,40 @@
+// Programs and memory images: what both engines load (DESIGN.md §5, §6).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace moesim::isa {
+
+/// An assembled program. words[i] is the instruction at pc i, stages[i] its stage code
+/// (the side table the assembler emits; the loader places it beside each word), lines[i] the
+/// 1-based source line (0 if unknown), source the file name for messages.
+struct Program {
+  std::vector<uint32_t> words;
+  std::vector<uint8_t> stages;
+  std::vector<uint32_t> lines;
+  std::string source;
+  size_t size() const { return words.size(); }
+};
+
+/// A run of initial bytes of one space, at byte offset `base` of that space's byte image.
+struct MemorySegment {
+  uint64_t base = 0;
+  std::vector<uint8_t> bytes;
+};
+
+/// Initial contents per space. Offsets are in BYTES from the start of each space's byte image:
+///   vram: row r element e at byte 2*(r*VLEN + e); mram: tile row g at byte g*(MLEN + MLEN/MX_BLOCK)
+///   fp_sram: word w at byte 2*w; int_sram: word w at byte 4*w; hbm: byte address.
+struct MemoryImage {
+  std::vector<MemorySegment> vram, mram, fp_sram, int_sram, hbm;
+};
+
+/// Program files: `<name>.hex` holds one "0x%08X" word per line (PLENA's format); the side
+/// table `<name>.stages` holds one stage name per line, same order. Errors name file:line.
+void write_program(const Program& p, const std::filesystem::path& hex_path);
+Program read_program(const std::filesystem::path& hex_path);  ///< reads .stages beside it if present
+
+}  // namespace moesim::isa

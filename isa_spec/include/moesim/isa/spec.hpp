@@ -1,0 +1,123 @@
+// moesim ISA specification loaded from isa_spec/{isa,machine,stages}.yaml (DESIGN.md §2).
+//
+// This is the run-time view of the single source of truth. Code that switches on opcodes uses
+// the generated enums in <moesim/isa/tables.hpp>; code that needs text (mnemonics, semantics,
+// latency formulas, presets) uses Spec. Both are produced from the same YAML.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "moesim/isa/expr.hpp"
+
+namespace moesim::isa {
+
+/// Error in a spec file. what() names the file and the YAML key path, e.g.
+/// "isa_spec/isa.yaml: instructions[3].opcode: expected an integer".
+class SpecError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A bit field of the 32-bit instruction word, bits [hi:lo] inclusive.
+struct Field {
+  std::string name;
+  unsigned hi = 0;
+  unsigned lo = 0;
+  unsigned width() const { return hi - lo + 1; }
+};
+
+enum class OperandKind { Gp, Fp, Addr, Imm, Zero };
+
+struct OperandSpec {
+  std::string name;   ///< e.g. "rd", "fs", "rmask"
+  std::string field;  ///< key into Spec::fields()
+  OperandKind kind = OperandKind::Imm;
+  bool optional = false;  ///< may be omitted in assembly; encodes as 0
+};
+
+struct InstrSpec {
+  std::string mnemonic;
+  uint8_t opcode = 0;
+  std::string unit;  ///< one of Spec::units()
+  std::vector<OperandSpec> operands;
+  std::string semantics;
+  std::vector<std::string> traps;  ///< trap names this instruction can raise
+  std::string latency_text;
+  Expr latency;  ///< parsed latency_text
+};
+
+struct TrapSpec {
+  std::string name;
+  uint8_t code = 0;
+  std::string doc;
+};
+
+struct StageSpec {
+  std::string name;
+  uint8_t code = 0;
+  std::string group;  ///< routed | shared | plumbing
+  std::string doc;
+};
+
+/// One machine preset: name -> integer parameter (machine.yaml).
+struct MachinePreset {
+  std::string name;
+  std::map<std::string, int64_t> params;
+  /// Throws SpecError naming the preset and key if absent.
+  int64_t get(const std::string& key) const;
+  int64_t mlen() const { return get("MLEN"); }
+  int64_t vlen() const { return get("VLEN"); }
+  int64_t blen() const { return get("BLEN"); }
+  int64_t hlen() const { return get("HLEN"); }
+  int64_t mx_block() const { return get("MX_BLOCK"); }
+};
+
+class Spec {
+ public:
+  /// Loads isa.yaml, machine.yaml and stages.yaml from `dir` and validates them (unique
+  /// opcodes/mnemonics/codes, fields inside the word, operand kinds known, formulas parse and
+  /// name only known variables). Throws SpecError.
+  static Spec load(const std::filesystem::path& dir);
+  /// Loads from the directory compiled in as MOESIM_ISA_SPEC_DIR, or $MOESIM_ISA_SPEC_DIR if set.
+  static const Spec& builtin();
+
+  const std::vector<InstrSpec>& instructions() const { return instrs_; }
+  const InstrSpec* by_mnemonic(std::string_view m) const;  ///< case-sensitive; nullptr if none
+  const InstrSpec* by_opcode(uint8_t op) const;             ///< nullptr if undefined
+  const Field& field(const std::string& name) const;        ///< throws SpecError
+  const std::map<std::string, Field>& fields() const { return fields_; }
+  const std::vector<std::string>& units() const { return units_; }
+  const std::vector<TrapSpec>& traps() const { return traps_; }
+  const TrapSpec& trap(const std::string& name) const;  ///< throws SpecError
+  const TrapSpec* trap_by_code(uint8_t code) const;
+  const std::vector<StageSpec>& stages() const { return stages_; }
+  const StageSpec* stage(std::string_view name) const;
+  const StageSpec* stage_by_code(uint8_t code) const;
+  const std::map<std::string, MachinePreset>& presets() const { return presets_; }
+  const MachinePreset& preset(const std::string& name) const;  ///< throws SpecError listing names
+  const std::map<std::string, std::string>& latency_vars() const { return latency_vars_; }
+
+  /// Latency in cycles of `ins` on `preset` with dynamic variables `dyn` (e.g. {"E",32},{"k",4}).
+  int64_t latency(const InstrSpec& ins, const MachinePreset& preset,
+                  const std::map<std::string, int64_t>& dyn = {}) const;
+
+  std::filesystem::path dir;
+
+ private:
+  std::vector<InstrSpec> instrs_;
+  std::map<std::string, Field> fields_;
+  std::vector<std::string> units_;
+  std::vector<TrapSpec> traps_;
+  std::vector<StageSpec> stages_;
+  std::map<std::string, MachinePreset> presets_;
+  std::map<std::string, std::string> latency_vars_;
+};
+
+}  // namespace moesim::isa

@@ -1,0 +1,99 @@
+// Architectural state and retire records shared by both engines and the comparator
+// (DESIGN.md §6). Neither model's internals appear here.
+//
+// A RetireRecord describes one retired instruction:
+//   index        0-based retire count
+//   pc           instruction index (not bytes)
+//   word         the 32-bit instruction word
+//   stage        stage code (stages.yaml) carried with the instruction
+//   start_cycle  first cycle the instruction occupies the machine
+//   end_cycle    start_cycle + latency (the next instruction's start)
+//   regs         register writes, last value per register, sorted by (file, index);
+//                writes to gp0 and f0 are discarded and never recorded
+//   mems         memory written, as merged intervals in the space's unit, sorted; the digest
+//                is filled in by the comparator from each engine's memory after retire
+//   trap         set when the instruction trapped instead of retiring normally (it then has no
+//                writes and the program stops)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace moesim::isa {
+
+/// Register files visible in retire records. Ctrl indices: see CtrlReg.
+enum class RegFile : uint8_t { Gp = 0, Fp = 1, Addr = 2, Ctrl = 3 };
+enum class CtrlReg : uint8_t { Scale = 0, Stride = 1, VMask = 2, TopkPolicy = 3 };
+
+/// Memory spaces and their address unit:
+///   Vram: rows of VLEN BF16 (2*VLEN bytes per row, little-endian elements)
+///   Mram: tile rows (global row index = tile*MLEN + row); per row MLEN E4M3 code bytes then
+///         MLEN/MX_BLOCK E8M0 scale bytes
+///   FpSram: BF16 words (2 bytes LE); IntSram: u32 words (4 bytes LE); Hbm: bytes
+enum class Space : uint8_t { Vram = 0, Mram = 1, FpSram = 2, IntSram = 3, Hbm = 4 };
+constexpr std::array<Space, 5> kAllSpaces{Space::Vram, Space::Mram, Space::FpSram, Space::IntSram,
+                                          Space::Hbm};
+const char* space_name(Space s);
+const char* regfile_name(RegFile f);
+
+struct RegWrite {
+  RegFile file = RegFile::Gp;
+  uint8_t index = 0;
+  uint64_t value = 0;  ///< gp: u32, fp: BF16 bits, addr: u64, ctrl: u32
+  bool operator==(const RegWrite& o) const {
+    return file == o.file && index == o.index && value == o.value;
+  }
+};
+
+struct MemWrite {
+  Space space = Space::Vram;
+  uint64_t begin = 0;  ///< first unit written
+  uint64_t end = 0;    ///< one past the last
+  uint64_t digest = 0; ///< FNV-1a 64 of the bytes of [begin, end) after retire (comparator)
+  bool operator==(const MemWrite& o) const {
+    return space == o.space && begin == o.begin && end == o.end && digest == o.digest;
+  }
+};
+
+struct Trap {
+  uint8_t cause = 0;  ///< trap code from isa.yaml
+  uint32_t pc = 0;
+  uint32_t word = 0;
+  bool operator==(const Trap& o) const { return cause == o.cause && pc == o.pc && word == o.word; }
+};
+
+struct RetireRecord {
+  uint64_t index = 0;
+  uint32_t pc = 0;
+  uint32_t word = 0;
+  uint8_t stage = 0;
+  uint64_t start_cycle = 0;
+  uint64_t end_cycle = 0;
+  std::vector<RegWrite> regs;
+  std::vector<MemWrite> mems;
+  std::optional<Trap> trap;
+};
+
+/// Sorts regs by (file,index) keeping the last value per register, and sorts/merges mems
+/// (adjacent or overlapping intervals of one space become one). Both engines call this.
+void normalize(RetireRecord& r);
+
+/// Final architectural registers.
+struct ArchRegs {
+  std::array<uint32_t, 16> gp{};
+  std::array<uint16_t, 8> fp{};
+  std::array<uint64_t, 8> addr{};
+  uint32_t scale = 0;
+  uint32_t stride = 1;
+  uint32_t v_mask = 0;
+  uint32_t topk_policy = 0;
+  bool topk_valid = false;
+};
+
+/// FNV-1a 64-bit over bytes.
+uint64_t fnv1a64(const uint8_t* data, size_t n, uint64_t seed = 0xcbf29ce484222325ull);
+
+}  // namespace moesim::isa

@@ -1,0 +1,51 @@
+// Verilated SystemVerilog RTL of the moesim accelerator behind the engine-shaped API the
+// comparator uses (docs/architecture.md). No Verilator type appears in this header.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "moesim/isa/program.hpp"
+#include "moesim/isa/spec.hpp"
+#include "moesim/isa/trace.hpp"
+
+namespace moesim::rtl {
+
+struct RtlOptions {
+  std::string fst_path;  ///< if non-empty and the model was built with tracing, write an FST
+};
+
+class RtlModel {
+ public:
+  /// Throws std::invalid_argument if `preset` differs from the preset the RTL was Verilated for
+  /// (built_preset()).
+  RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts = {});
+  ~RtlModel();
+  RtlModel(const RtlModel&) = delete;
+  RtlModel& operator=(const RtlModel&) = delete;
+
+  static std::string built_preset();
+
+  /// Preloads instruction memory ({stage, word} per pc), SRAMs and the HBM backing store, then
+  /// resets the design. Throws std::invalid_argument if the program or an image does not fit.
+  void load(const isa::Program& program, const isa::MemoryImage& image);
+
+  /// Clocks the design until the next retire or trap and fills `out` (normalised) from the
+  /// trace ports. Returns false once halted or trapped.
+  bool step(isa::RetireRecord& out);
+
+  bool halted() const;
+  uint64_t cycles() const;  ///< clock cycles simulated since reset
+  uint64_t retired() const;
+  isa::ArchRegs regs() const;
+  std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;
+  uint64_t size(isa::Space space) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace moesim::rtl

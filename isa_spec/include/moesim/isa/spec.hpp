@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "moesim/isa/expr.hpp"
@@ -34,6 +35,16 @@ struct Field {
 };
 
 enum class OperandKind { Gp, Fp, Addr, Imm, Zero };
+
+/// One entry of isa.yaml `operand_kinds`. Register kinds (gp, fp, addr) have a text prefix and a
+/// register count; imm and zero have neither (prefix empty, count 0).
+struct OperandKindSpec {
+  std::string name;  ///< yaml key: gp | fp | addr | imm | zero
+  OperandKind kind = OperandKind::Imm;
+  std::string prefix;
+  unsigned count = 0;
+  std::string doc;
+};
 
 struct OperandSpec {
   std::string name;   ///< e.g. "rd", "fs", "rmask"
@@ -90,8 +101,8 @@ class Spec {
 
   const std::vector<InstrSpec>& instructions() const { return instrs_; }
   const InstrSpec* by_mnemonic(std::string_view m) const;  ///< case-sensitive; nullptr if none
-  const InstrSpec* by_opcode(uint8_t op) const;             ///< nullptr if undefined
-  const Field& field(const std::string& name) const;        ///< throws SpecError
+  const InstrSpec* by_opcode(uint8_t op) const;            ///< nullptr if undefined
+  const Field& field(const std::string& name) const;       ///< throws SpecError
   const std::map<std::string, Field>& fields() const { return fields_; }
   const std::vector<std::string>& units() const { return units_; }
   const std::vector<TrapSpec>& traps() const { return traps_; }
@@ -103,6 +114,13 @@ class Spec {
   const std::map<std::string, MachinePreset>& presets() const { return presets_; }
   const MachinePreset& preset(const std::string& name) const;  ///< throws SpecError listing names
   const std::map<std::string, std::string>& latency_vars() const { return latency_vars_; }
+  /// isa.yaml `operand_kinds`, by kind (every OperandKind is present after load()).
+  const OperandKindSpec& operand_kind(OperandKind k) const;
+  const std::vector<OperandKindSpec>& operand_kinds() const { return kinds_; }
+  /// machine.yaml `parameters` in file order: (name, doc). Every preset has exactly these keys.
+  const std::vector<std::pair<std::string, std::string>>& parameters() const { return params_; }
+  int64_t version() const { return version_; }
+  unsigned word_bits() const { return word_bits_; }
 
   /// Latency in cycles of `ins` on `preset` with dynamic variables `dyn` (e.g. {"E",32},{"k",4}).
   int64_t latency(const InstrSpec& ins, const MachinePreset& preset,
@@ -118,6 +136,11 @@ class Spec {
   std::vector<StageSpec> stages_;
   std::map<std::string, MachinePreset> presets_;
   std::map<std::string, std::string> latency_vars_;
+  std::vector<OperandKindSpec> kinds_;
+  std::vector<std::pair<std::string, std::string>> params_;
+  int64_t version_ = 0;
+  unsigned word_bits_ = 32;
+  friend class SpecLoader;
 };
 
 }  // namespace moesim::isa

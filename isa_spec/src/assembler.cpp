@@ -1,0 +1,275 @@
+// Assembler and disassembler for PLENA's text syntax plus `; @stage=` markers (assembler.hpp).
+#include "moesim/isa/assembler.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "moesim/isa/encoding.hpp"
+
+namespace moesim::isa {
+
+AsmError::AsmError(const std::string& f, unsigned l, unsigned c, const std::string& msg)
+    : std::runtime_error(f + ":" + std::to_string(l) + ":" + std::to_string(c) + ": " + msg),
+      file(f),
+      line(l),
+      col(c) {}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+const char* kind_word(OperandKind k) {
+  switch (k) {
+    case OperandKind::Gp:
+      return "a gp register";
+    case OperandKind::Fp:
+      return "an f register";
+    case OperandKind::Addr:
+      return "an a register";
+    case OperandKind::Imm:
+      return "an immediate";
+    case OperandKind::Zero:
+      return "the literal 0";
+  }
+  return "?";
+}
+
+class LineAssembler {
+ public:
+  LineAssembler(const Spec& spec, const std::string& file, unsigned lineno, const std::string& text)
+      : spec_(spec), file_(file), lineno_(lineno), s_(text) {}
+
+  [[noreturn]] void fail(size_t pos, const std::string& msg) const {
+    throw AsmError(file_, lineno_, static_cast<unsigned>(pos + 1), msg);
+  }
+
+  /// Parses an unsigned decimal or 0x hex number at [b, e). Returns false if it is not one;
+  /// fails on overflow of 64 bits.
+  bool number(size_t b, size_t e, uint64_t& v) const {
+    bool hex = e - b > 2 && s_[b] == '0' && (s_[b + 1] == 'x' || s_[b + 1] == 'X');
+    size_t d = hex ? b + 2 : b;
+    if (d >= e) return false;
+    v = 0;
+    for (size_t i = d; i < e; ++i) {
+      char c = s_[i];
+      unsigned digit;
+      if (c >= '0' && c <= '9') {
+        digit = static_cast<unsigned>(c - '0');
+      } else if (hex && std::isxdigit(static_cast<unsigned char>(c))) {
+        digit = static_cast<unsigned>(std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
+      } else {
+        return false;
+      }
+      unsigned base = hex ? 16 : 10;
+      if (v > (UINT64_MAX - digit) / base)
+        fail(b, "number '" + s_.substr(b, e - b) + "' is too large");
+      v = v * base + digit;
+    }
+    return true;
+  }
+
+  /// One operand token [b, e) of kind `op`; returns its field value.
+  uint64_t operand(const InstrSpec& ins, const OperandSpec& op, size_t b, size_t e) const {
+    std::string tok = s_.substr(b, e - b);
+    const Field& f = spec_.field(op.field);
+    uint64_t max = (uint64_t{1} << f.width()) - 1;
+    std::string who = ins.mnemonic + " operand " + op.name + ": ";
+    if (op.kind == OperandKind::Gp || op.kind == OperandKind::Fp || op.kind == OperandKind::Addr) {
+      const OperandKindSpec& k = spec_.operand_kind(op.kind);
+      size_t pl = k.prefix.size();
+      uint64_t idx = 0;
+      bool is_reg = tok.size() > pl && tok.compare(0, pl, k.prefix) == 0 &&
+                    std::isdigit(static_cast<unsigned char>(tok[pl])) && number(b + pl, e, idx) &&
+                    tok.find_first_of("xX") == std::string::npos;
+      if (!is_reg) fail(b, who + "expected " + kind_word(op.kind) + ", got '" + tok + "'");
+      if (idx >= k.count)
+        fail(b, who + "register '" + tok + "' does not exist (" + k.prefix + "0.." + k.prefix +
+                    std::to_string(k.count - 1) + ")");
+      return idx;
+    }
+    uint64_t v = 0;
+    if (!number(b, e, v)) fail(b, who + "expected " + kind_word(op.kind) + ", got '" + tok + "'");
+    if (op.kind == OperandKind::Zero) {
+      if (tok != "0") fail(b, who + "must be the literal 0, got '" + tok + "'");
+      return 0;
+    }
+    if (v > max)
+      fail(b, who + "immediate " + tok + " does not fit field " + op.field + " (" +
+                  std::to_string(f.width()) + " bits, max " + std::to_string(max) + ")");
+    return v;
+  }
+
+  /// Assembles the instruction in [0, end) (comment already cut off). Returns false for a blank
+  /// line.
+  bool assemble(size_t end, uint32_t& word) const {
+    size_t p = 0;
+    while (p < end && is_space(s_[p])) ++p;
+    if (p == end) return false;
+    size_t mb = p;
+    while (p < end && is_word(s_[p])) ++p;
+    if (p == mb) fail(mb, "expected a mnemonic, got '" + std::string(1, s_[mb]) + "'");
+    std::string mnem = s_.substr(mb, p - mb);
+    const InstrSpec* ins = spec_.by_mnemonic(mnem);
+    if (!ins) fail(mb, "unknown mnemonic '" + mnem + "'");
+    if (p < end && !is_space(s_[p]))
+      fail(p, "unexpected '" + std::string(1, s_[p]) + "' after mnemonic " + mnem);
+
+    // Operand tokens: comma-separated, each a single word.
+    std::vector<std::pair<size_t, size_t>> toks;
+    while (p < end && is_space(s_[p])) ++p;
+    if (p < end) {
+      for (;;) {
+        while (p < end && is_space(s_[p])) ++p;
+        size_t b = p;
+        while (p < end && is_word(s_[p])) ++p;
+        if (p == b) {
+          if (p == end) fail(p, "missing operand after ','");
+          fail(p, "unexpected '" + std::string(1, s_[p]) + "' in operand list");
+        }
+        toks.emplace_back(b, p);
+        while (p < end && is_space(s_[p])) ++p;
+        if (p == end) break;
+        if (s_[p] != ',') fail(p, "unexpected '" + s_.substr(p, end - p) + "' after operand");
+        ++p;
+      }
+    }
+    size_t required = 0;
+    for (const auto& o : ins->operands) required += o.optional ? 0 : 1;
+    if (toks.size() < required || toks.size() > ins->operands.size()) {
+      std::string expect = std::to_string(required);
+      if (required != ins->operands.size()) expect += " to " + std::to_string(ins->operands.size());
+      size_t at = toks.size() > ins->operands.size() ? toks[ins->operands.size()].first : mb;
+      fail(at, mnem + " expects " + expect + " operand" +
+                   (ins->operands.size() == 1 && required == 1 ? "" : "s") + ", got " +
+                   std::to_string(toks.size()));
+    }
+    std::vector<uint64_t> vals;
+    for (size_t i = 0; i < toks.size(); ++i)
+      vals.push_back(operand(*ins, ins->operands[i], toks[i].first, toks[i].second));
+    word = encode(spec_, *ins, vals);
+    return true;
+  }
+
+ private:
+  const Spec& spec_;
+  const std::string& file_;
+  unsigned lineno_;
+  const std::string& s_;
+};
+
+}  // namespace
+
+Program assemble(const Spec& spec, const std::string& text, const std::string& file) {
+  Program prog;
+  prog.source = file;
+  uint8_t stage = 0;
+  {
+    const StageSpec* other = spec.stage("other");
+    stage = other ? other->code : 0;
+  }
+  std::istringstream in(text);
+  std::string line;
+  unsigned lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    LineAssembler la(spec, file, lineno, line);
+    size_t semi = line.find(';'), slash = line.find("//");
+    size_t cut = std::min(semi, slash);
+    size_t end = cut == std::string::npos ? line.size() : cut;
+    bool has_code = false;
+    for (size_t i = 0; i < end; ++i) has_code = has_code || !is_space(line[i]);
+
+    // Stage marker: a `;` comment whose text after the `;` and blanks starts with `@stage=`.
+    if (cut != std::string::npos && cut == semi) {
+      size_t p = semi + 1;
+      while (p < line.size() && is_space(line[p])) ++p;
+      static const std::string kMarker = "@stage=";
+      if (line.compare(p, kMarker.size(), kMarker) == 0) {
+        if (has_code)
+          la.fail(semi,
+                  "a stage marker must be on a line of its own (it applies to the following "
+                  "instructions)");
+        size_t nb = p + kMarker.size(), ne = nb;
+        while (ne < line.size() && !is_space(line[ne])) ++ne;
+        std::string name = line.substr(nb, ne - nb);
+        if (name.empty()) la.fail(nb, "empty stage name after @stage=");
+        const StageSpec* st = spec.stage(name);
+        if (!st) la.fail(nb, "unknown stage '" + name + "' (not in stages.yaml)");
+        if (st->name == "other")
+          la.fail(nb, "'other' is not a marker name (it is the stage before the first marker)");
+        stage = st->code;
+        continue;
+      }
+    }
+    uint32_t word = 0;
+    if (!la.assemble(end, word)) continue;
+    prog.words.push_back(word);
+    prog.stages.push_back(stage);
+    prog.lines.push_back(lineno);
+  }
+  return prog;
+}
+
+Program assemble_file(const Spec& spec, const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw AsmError(path, 1, 1, "cannot open file");
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return assemble(spec, ss.str(), path);
+}
+
+std::string disassemble(const Spec& spec, uint32_t word) {
+  Decoded d = decode(spec, word);
+  char buf[48];
+  if (!d.spec) {
+    std::snprintf(buf, sizeof buf, ".word 0x%08X", word);
+    return buf;
+  }
+  const InstrSpec& ins = *d.spec;
+  const Field& opf = spec.field("opcode");
+  uint32_t covered = static_cast<uint32_t>(((uint64_t{1} << opf.width()) - 1) << opf.lo);
+  std::string out = ins.mnemonic;
+  for (size_t i = 0; i < ins.operands.size(); ++i) {
+    const OperandSpec& o = ins.operands[i];
+    const Field& f = spec.field(o.field);
+    covered |= static_cast<uint32_t>(((uint64_t{1} << f.width()) - 1) << f.lo);
+    uint32_t v = extract(word, f);
+    out += i == 0 ? " " : ", ";
+    if (o.kind == OperandKind::Gp || o.kind == OperandKind::Fp || o.kind == OperandKind::Addr)
+      out += spec.operand_kind(o.kind).prefix;
+    out += std::to_string(v);
+  }
+  if (word & ~covered) {
+    std::snprintf(buf, sizeof buf, "  ; reserved bits 0x%08X set", word & ~covered);
+    out += buf;
+  }
+  return out;
+}
+
+std::string disassemble(const Spec& spec, const Program& p) {
+  std::string out;
+  const StageSpec* other = spec.stage("other");
+  uint8_t cur = other ? other->code : 0;
+  for (size_t i = 0; i < p.words.size(); ++i) {
+    uint8_t st = i < p.stages.size() ? p.stages[i] : cur;
+    if (st != cur) {
+      const StageSpec* ss = spec.stage_by_code(st);
+      if (!ss)
+        throw std::invalid_argument("disassemble: pc " + std::to_string(i) + ": stage code " +
+                                    std::to_string(st) + " is not in stages.yaml");
+      if (ss->name == "other")
+        throw std::invalid_argument("disassemble: pc " + std::to_string(i) +
+                                    ": returns to stage 'other' after a marker, which no marker "
+                                    "can express");
+      out += "; @stage=" + ss->name + "\n";
+      cur = st;
+    }
+    out += disassemble(spec, p.words[i]) + "\n";
+  }
+  return out;
+}
+
+}  // namespace moesim::isa

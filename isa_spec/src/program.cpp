@@ -1,0 +1,107 @@
+// Program files: <name>.hex (one 0x%08X word per line) and the <name>.stages side table
+// (program.hpp). Stage names come from the built-in spec (stages.yaml).
+#include "moesim/isa/program.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "moesim/isa/spec.hpp"
+
+namespace moesim::isa {
+
+namespace {
+
+std::filesystem::path stages_path(const std::filesystem::path& hex_path) {
+  std::filesystem::path p = hex_path;
+  return p.replace_extension(".stages");
+}
+
+std::string trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+}  // namespace
+
+void write_program(const Program& p, const std::filesystem::path& hex_path) {
+  if (p.stages.size() != p.words.size())
+    throw std::invalid_argument("write_program: " + std::to_string(p.words.size()) + " words but " +
+                                std::to_string(p.stages.size()) + " stages");
+  const Spec& spec = Spec::builtin();
+  std::ostringstream hex, stages;
+  for (size_t i = 0; i < p.words.size(); ++i) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08X\n", p.words[i]);
+    hex << buf;
+    const StageSpec* st = spec.stage_by_code(p.stages[i]);
+    if (!st)
+      throw std::invalid_argument("write_program: pc " + std::to_string(i) + ": stage code " +
+                                  std::to_string(p.stages[i]) + " is not in stages.yaml");
+    stages << st->name << '\n';
+  }
+  auto put = [](const std::filesystem::path& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    if (!f) throw std::runtime_error(path.string() + ": cannot open for writing");
+    f << text;
+    if (!f) throw std::runtime_error(path.string() + ": write failed");
+  };
+  put(hex_path, hex.str());
+  put(stages_path(hex_path), stages.str());
+}
+
+Program read_program(const std::filesystem::path& hex_path) {
+  std::ifstream f(hex_path);
+  if (!f) throw std::runtime_error(hex_path.string() + ": cannot open");
+  Program p;
+  p.source = hex_path.string();
+  std::string line;
+  uint32_t lineno = 0;
+  while (std::getline(f, line)) {
+    ++lineno;
+    std::string t = trim(line);
+    if (t.empty()) continue;
+    size_t start = (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) ? 2 : 0;
+    bool ok = t.size() > start && t.size() - start <= 8;
+    for (size_t i = start; i < t.size() && ok; ++i)
+      ok = std::isxdigit(static_cast<unsigned char>(t[i])) != 0;
+    if (!ok)
+      throw std::runtime_error(p.source + ":" + std::to_string(lineno) +
+                               ": expected one 32-bit hex word, got '" + t + "'");
+    p.words.push_back(static_cast<uint32_t>(std::stoul(t.substr(start), nullptr, 16)));
+    p.lines.push_back(lineno);
+  }
+  p.stages.assign(p.words.size(), 0);
+  std::filesystem::path sp = stages_path(hex_path);
+  if (std::filesystem::exists(sp)) {
+    const Spec& spec = Spec::builtin();
+    std::ifstream sf(sp);
+    if (!sf) throw std::runtime_error(sp.string() + ": cannot open");
+    size_t n = 0;
+    lineno = 0;
+    while (std::getline(sf, line)) {
+      ++lineno;
+      std::string t = trim(line);
+      if (t.empty()) continue;
+      const StageSpec* st = spec.stage(t);
+      if (!st)
+        throw std::runtime_error(sp.string() + ":" + std::to_string(lineno) + ": unknown stage '" +
+                                 t + "'");
+      if (n >= p.words.size())
+        throw std::runtime_error(sp.string() + ":" + std::to_string(lineno) +
+                                 ": more stages than the " + std::to_string(p.words.size()) +
+                                 " words of " + p.source);
+      p.stages[n++] = st->code;
+    }
+    if (n != p.words.size())
+      throw std::runtime_error(sp.string() + ": " + std::to_string(n) + " stages for " +
+                               std::to_string(p.words.size()) + " words of " + p.source);
+  }
+  return p;
+}
+
+}  // namespace moesim::isa

@@ -1,0 +1,516 @@
+// Loader and validator of isa_spec/{isa,machine,stages}.yaml (spec.hpp).
+//
+// Every error is a SpecError "<file>: <key path>: <message> (line N)", e.g.
+// ".../isa.yaml: instructions[3].opcode: expected an integer, got 'x1' (line 57)".
+#include "moesim/isa/spec.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <set>
+
+namespace moesim::isa {
+
+namespace {
+
+/// A YAML node with the file and key path it came from, for error messages.
+struct At {
+  YAML::Node node;
+  std::string file;
+  std::string path;
+
+  [[noreturn]] void fail(const std::string& msg) const {
+    std::string where = file + ": " + (path.empty() ? std::string("<top>") : path) + ": " + msg;
+    if (node.IsDefined() && node.Mark().line >= 0)
+      where += " (line " + std::to_string(node.Mark().line + 1) + ")";
+    throw SpecError(where);
+  }
+  // Read-only subscripts (the const overloads never modify or convert the node).
+  const YAML::Node& cnode() const { return node; }
+  At key(const std::string& k) const {
+    return At{cnode()[k], file, path.empty() ? k : path + "." + k};
+  }
+  At idx(size_t i) const { return At{cnode()[i], file, path + "[" + std::to_string(i) + "]"}; }
+  bool has(const std::string& k) const { return node.IsMap() && cnode()[k].IsDefined(); }
+
+  At req(const std::string& k) const {
+    if (!node.IsMap()) fail("expected a mapping");
+    if (!cnode()[k].IsDefined() || cnode()[k].IsNull()) {
+      At{node, file, path.empty() ? k : path + "." + k}.fail("missing required key");
+    }
+    return key(k);
+  }
+  void only_keys(std::initializer_list<const char*> allowed) const {
+    if (!node.IsMap()) fail("expected a mapping");
+    for (const auto& kv : node) {
+      std::string k = kv.first.as<std::string>();
+      bool ok = false;
+      for (const char* a : allowed) ok = ok || k == a;
+      if (!ok) At{kv.first, file, path.empty() ? k : path + "." + k}.fail("unknown key");
+    }
+  }
+  std::string str() const {
+    if (!node.IsScalar()) fail("expected a string");
+    return node.Scalar();
+  }
+  int64_t integer() const {
+    if (!node.IsScalar()) fail("expected an integer");
+    const std::string& s = node.Scalar();
+    bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    size_t start = hex ? 2 : (s.size() > 0 && s[0] == '-' ? 1 : 0);
+    bool ok = start < s.size();
+    for (size_t i = start; i < s.size() && ok; ++i)
+      ok = hex ? std::isxdigit(static_cast<unsigned char>(s[i])) != 0
+               : std::isdigit(static_cast<unsigned char>(s[i])) != 0;
+    if (!ok) fail("expected an integer, got '" + s + "'");
+    errno = 0;
+    char* end = nullptr;
+    long long v = std::strtoll(s.c_str(), &end, hex ? 16 : 10);
+    if (errno == ERANGE) fail("integer out of range: '" + s + "'");
+    return v;
+  }
+  int64_t integer_in(int64_t lo, int64_t hi) const {
+    int64_t v = integer();
+    if (v < lo || v > hi)
+      fail("value " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " +
+           std::to_string(hi) + "]");
+    return v;
+  }
+  bool boolean() const {
+    if (!node.IsScalar()) fail("expected true or false");
+    const std::string& s = node.Scalar();
+    if (s == "true") return true;
+    if (s == "false") return false;
+    fail("expected true or false, got '" + s + "'");
+  }
+  void seq() const {
+    if (!node.IsSequence()) fail("expected a sequence");
+  }
+  void map() const {
+    if (!node.IsMap()) fail("expected a mapping");
+  }
+};
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+At load_file(const std::filesystem::path& p) {
+  std::string name = p.string();
+  if (!std::filesystem::exists(p)) throw SpecError(name + ": file not found");
+  try {
+    return At{YAML::LoadFile(name), name, ""};
+  } catch (const YAML::Exception& e) {
+    throw SpecError(name + ":" + std::to_string(e.mark.line + 1) + ":" +
+                    std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+  }
+}
+
+// Fields encoding.hpp's Decoded exposes; the spec must define each of them.
+const char* const kRequiredFields[] = {"opcode", "rd",    "rs1",   "rs2",
+                                       "r3",     "funct", "imm18", "imm22"};
+
+}  // namespace
+
+class SpecLoader {
+ public:
+  static void isa(Spec& s, const At& top);
+  static void machine(Spec& s, const At& top);
+  static void stages(Spec& s, const At& top);
+  static void cross_check(Spec& s, const At& isa_top);
+};
+
+void SpecLoader::isa(Spec& s, const At& top) {
+  top.only_keys({"version", "word_bits", "fields", "operand_kinds", "units", "traps",
+                 "latency_vars", "instructions"});
+  s.version_ = top.req("version").integer_in(1, 1000000);
+  s.word_bits_ = static_cast<unsigned>(top.req("word_bits").integer_in(32, 32));
+
+  At fields = top.req("fields");
+  fields.map();
+  for (const auto& kv : fields.node) {
+    std::string name = kv.first.as<std::string>();
+    At f = fields.key(name);
+    if (!is_identifier(name)) f.fail("field name must be an identifier");
+    f.only_keys({"hi", "lo"});
+    Field fd;
+    fd.name = name;
+    fd.hi = static_cast<unsigned>(f.req("hi").integer_in(0, s.word_bits_ - 1));
+    fd.lo = static_cast<unsigned>(f.req("lo").integer_in(0, s.word_bits_ - 1));
+    if (fd.lo > fd.hi) f.fail("lo > hi");
+    s.fields_[name] = fd;
+  }
+  for (const char* r : kRequiredFields)
+    if (!s.fields_.count(r)) fields.fail(std::string("missing field '") + r + "'");
+  if (s.fields_["opcode"].lo != 0)
+    fields.key("opcode").fail("the opcode field must start at bit 0");
+
+  At kinds = top.req("operand_kinds");
+  kinds.map();
+  const std::pair<const char*, OperandKind> known[] = {{"gp", OperandKind::Gp},
+                                                       {"fp", OperandKind::Fp},
+                                                       {"addr", OperandKind::Addr},
+                                                       {"imm", OperandKind::Imm},
+                                                       {"zero", OperandKind::Zero}};
+  for (const auto& kv : kinds.node) {
+    std::string name = kv.first.as<std::string>();
+    At k = kinds.key(name);
+    OperandKindSpec ks;
+    ks.name = name;
+    bool found = false;
+    for (const auto& [n, kind] : known)
+      if (name == n) ks.kind = kind, found = true;
+    if (!found) k.fail("unknown operand kind (known: gp, fp, addr, imm, zero)");
+    bool reg =
+        ks.kind == OperandKind::Gp || ks.kind == OperandKind::Fp || ks.kind == OperandKind::Addr;
+    if (reg) {
+      k.only_keys({"prefix", "count", "doc"});
+      ks.prefix = k.req("prefix").str();
+      if (ks.prefix.empty() || !is_identifier(ks.prefix)) k.key("prefix").fail("bad prefix");
+      ks.count = static_cast<unsigned>(k.req("count").integer_in(1, 1 << 16));
+    } else {
+      k.only_keys({"doc"});
+    }
+    if (k.has("doc")) ks.doc = k.key("doc").str();
+    s.kinds_.push_back(ks);
+  }
+  for (const auto& [n, kind] : known) {
+    bool present = false;
+    for (const auto& ks : s.kinds_) present = present || ks.kind == kind;
+    if (!present) kinds.fail(std::string("missing operand kind '") + n + "'");
+  }
+  for (size_t i = 0; i < s.kinds_.size(); ++i)
+    for (size_t j = i + 1; j < s.kinds_.size(); ++j)
+      if (!s.kinds_[i].prefix.empty() && s.kinds_[i].prefix == s.kinds_[j].prefix)
+        kinds.key(s.kinds_[j].name).fail("prefix '" + s.kinds_[j].prefix + "' used twice");
+
+  At units = top.req("units");
+  units.seq();
+  for (size_t i = 0; i < units.node.size(); ++i) {
+    std::string u = units.idx(i).str();
+    for (const auto& v : s.units_)
+      if (v == u) units.idx(i).fail("duplicate unit '" + u + "'");
+    s.units_.push_back(u);
+  }
+
+  At traps = top.req("traps");
+  traps.seq();
+  std::set<std::string> trap_names;
+  std::set<int64_t> trap_codes;
+  for (size_t i = 0; i < traps.node.size(); ++i) {
+    At t = traps.idx(i);
+    t.only_keys({"name", "code", "doc"});
+    TrapSpec ts;
+    ts.name = t.req("name").str();
+    if (!is_identifier(ts.name)) t.key("name").fail("trap name must be an identifier");
+    if (ts.name == "none" || ts.name == "None") t.key("name").fail("'none' is reserved for code 0");
+    ts.code = static_cast<uint8_t>(t.req("code").integer_in(1, 255));
+    if (t.has("doc")) ts.doc = t.key("doc").str();
+    if (!trap_names.insert(ts.name).second) t.key("name").fail("duplicate trap '" + ts.name + "'");
+    if (!trap_codes.insert(ts.code).second)
+      t.key("code").fail("duplicate trap code " + std::to_string(ts.code));
+    s.traps_.push_back(ts);
+  }
+
+  At lv = top.req("latency_vars");
+  lv.map();
+  for (const auto& kv : lv.node) {
+    std::string name = kv.first.as<std::string>();
+    if (!is_identifier(name)) lv.key(name).fail("latency variable must be an identifier");
+    s.latency_vars_[name] = lv.key(name).str();
+  }
+
+  At ins = top.req("instructions");
+  ins.seq();
+  const Field& opf = s.fields_["opcode"];
+  std::set<std::string> mnems;
+  std::map<int64_t, std::string> ops;
+  for (size_t i = 0; i < ins.node.size(); ++i) {
+    At in = ins.idx(i);
+    in.only_keys({"mnemonic", "opcode", "unit", "operands", "semantics", "traps", "latency"});
+    InstrSpec is;
+    is.mnemonic = in.req("mnemonic").str();
+    if (!is_identifier(is.mnemonic)) in.key("mnemonic").fail("mnemonic must be an identifier");
+    if (!mnems.insert(is.mnemonic).second)
+      in.key("mnemonic").fail("duplicate mnemonic '" + is.mnemonic + "'");
+    is.opcode = static_cast<uint8_t>(in.req("opcode").integer_in(1, (1 << opf.width()) - 1));
+    if (ops.count(is.opcode))
+      in.key("opcode").fail("opcode " + std::to_string(is.opcode) + " already used by " +
+                            ops[is.opcode]);
+    ops[is.opcode] = is.mnemonic;
+    is.unit = in.req("unit").str();
+    bool unit_ok = false;
+    for (const auto& u : s.units_) unit_ok = unit_ok || u == is.unit;
+    if (!unit_ok) in.key("unit").fail("unknown unit '" + is.unit + "'");
+
+    At opsn = in.req("operands");
+    opsn.seq();
+    uint32_t used = static_cast<uint32_t>(((uint64_t{1} << opf.width()) - 1) << opf.lo);
+    std::set<std::string> opnames;
+    bool seen_optional = false;
+    for (size_t j = 0; j < opsn.node.size(); ++j) {
+      At o = opsn.idx(j);
+      o.only_keys({"name", "field", "kind", "optional"});
+      OperandSpec os;
+      os.name = o.req("name").str();
+      if (!opnames.insert(os.name).second)
+        o.key("name").fail("duplicate operand '" + os.name + "'");
+      os.field = o.req("field").str();
+      auto fit = s.fields_.find(os.field);
+      if (fit == s.fields_.end()) o.key("field").fail("unknown field '" + os.field + "'");
+      std::string kind = o.req("kind").str();
+      bool kind_ok = false;
+      for (const auto& ks : s.kinds_)
+        if (ks.name == kind) os.kind = ks.kind, kind_ok = true;
+      if (!kind_ok) o.key("kind").fail("unknown operand kind '" + kind + "'");
+      if (o.has("optional")) os.optional = o.key("optional").boolean();
+      if (seen_optional && !os.optional) o.fail("a required operand cannot follow an optional one");
+      seen_optional = seen_optional || os.optional;
+      const Field& f = fit->second;
+      uint32_t bits = static_cast<uint32_t>(((uint64_t{1} << f.width()) - 1) << f.lo);
+      if (bits & used)
+        o.key("field").fail("field '" + os.field + "' overlaps another operand or the opcode");
+      used |= bits;
+      for (const auto& ks : s.kinds_) {
+        if (ks.kind == os.kind && ks.count > 0 && (uint64_t{1} << f.width()) < ks.count)
+          o.key("field").fail("field '" + os.field + "' is too narrow for " +
+                              std::to_string(ks.count) + " registers");
+      }
+      is.operands.push_back(os);
+    }
+    is.semantics = in.req("semantics").str();
+    At tr = in.req("traps");
+    tr.seq();
+    for (size_t j = 0; j < tr.node.size(); ++j) {
+      std::string t = tr.idx(j).str();
+      if (!trap_names.count(t)) tr.idx(j).fail("unknown trap '" + t + "'");
+      is.traps.push_back(t);
+    }
+    At lat = in.req("latency");
+    is.latency_text = lat.str();
+    try {
+      is.latency = Expr::parse(is.latency_text);
+    } catch (const ExprError& e) {
+      lat.fail(e.what());
+    }
+    s.instrs_.push_back(std::move(is));
+  }
+}
+
+void SpecLoader::machine(Spec& s, const At& top) {
+  top.only_keys({"parameters", "presets"});
+  At params = top.req("parameters");
+  params.map();
+  for (const auto& kv : params.node) {
+    std::string name = kv.first.as<std::string>();
+    if (!is_identifier(name)) params.key(name).fail("parameter name must be an identifier");
+    s.params_.emplace_back(name, params.key(name).str());
+  }
+  for (const char* r : {"MLEN", "VLEN", "BLEN", "HLEN", "MX_BLOCK"}) {
+    bool declared = false;
+    for (const auto& [n, d] : s.params_) declared = declared || n == r;
+    if (!declared) params.fail(std::string("missing parameter '") + r + "'");
+  }
+  At presets = top.req("presets");
+  presets.map();
+  for (const auto& kv : presets.node) {
+    std::string pname = kv.first.as<std::string>();
+    At p = presets.key(pname);
+    if (!is_identifier(pname)) p.fail("preset name must be an identifier");
+    p.map();
+    MachinePreset mp;
+    mp.name = pname;
+    for (const auto& pkv : p.node) {
+      std::string k = pkv.first.as<std::string>();
+      bool declared = false;
+      for (const auto& [n, d] : s.params_) declared = declared || n == k;
+      if (!declared) p.key(k).fail("not a parameter declared under 'parameters'");
+      mp.params[k] = p.key(k).integer_in(1, INT64_MAX);
+    }
+    for (const auto& [n, d] : s.params_)
+      if (!mp.params.count(n)) p.fail("missing parameter '" + n + "'");
+    auto is_pow2 = [](int64_t v) { return v > 0 && (v & (v - 1)) == 0; };
+    auto need = [&](bool ok, const char* key, const std::string& why) {
+      if (!ok) p.key(key).fail(why);
+    };
+    need(mp.params["VLEN"] == mp.params["MLEN"], "VLEN", "VLEN must equal MLEN");
+    need(is_pow2(mp.params["VLEN"]), "VLEN", "must be a power of two");
+    need(mp.params["MX_BLOCK"] == 8 || mp.params["MX_BLOCK"] == 32, "MX_BLOCK", "must be 8 or 32");
+    need(mp.params["MLEN"] % mp.params["MX_BLOCK"] == 0, "MLEN", "must be a multiple of MX_BLOCK");
+    need(mp.params["MLEN"] % mp.params["BLEN"] == 0, "BLEN", "must divide MLEN");
+    need(mp.params["VLEN"] % mp.params["HLEN"] == 0, "HLEN", "must divide VLEN");
+    s.presets_[pname] = mp;
+  }
+  if (s.presets_.empty()) presets.fail("no presets");
+}
+
+void SpecLoader::stages(Spec& s, const At& top) {
+  top.only_keys({"stages"});
+  At st = top.req("stages");
+  st.seq();
+  std::set<std::string> names;
+  std::set<int64_t> codes;
+  for (size_t i = 0; i < st.node.size(); ++i) {
+    At e = st.idx(i);
+    e.only_keys({"name", "code", "group", "doc"});
+    StageSpec ss;
+    ss.name = e.req("name").str();
+    if (!is_identifier(ss.name)) e.key("name").fail("stage name must be an identifier");
+    ss.code = static_cast<uint8_t>(e.req("code").integer_in(0, 255));
+    ss.group = e.req("group").str();
+    if (ss.group != "routed" && ss.group != "shared" && ss.group != "plumbing")
+      e.key("group").fail("group must be routed, shared or plumbing");
+    if (e.has("doc")) ss.doc = e.key("doc").str();
+    if (!names.insert(ss.name).second) e.key("name").fail("duplicate stage '" + ss.name + "'");
+    if (!codes.insert(ss.code).second)
+      e.key("code").fail("duplicate stage code " + std::to_string(ss.code));
+    if ((ss.name == "other") != (ss.code == 0))
+      e.key("code").fail("stage 'other' must have code 0 and only it");
+    s.stages_.push_back(ss);
+  }
+  if (!names.count("other")) st.fail("missing stage 'other' (code 0)");
+}
+
+void SpecLoader::cross_check(Spec& s, const At& isa_top) {
+  At lv = isa_top.key("latency_vars");
+  for (const auto& [name, doc] : s.latency_vars_)
+    for (const auto& [p, d] : s.params_)
+      if (p == name) lv.key(name).fail("latency variable shadows machine parameter '" + p + "'");
+  At ins = isa_top.key("instructions");
+  for (size_t i = 0; i < s.instrs_.size(); ++i) {
+    const InstrSpec& is = s.instrs_[i];
+    At lat = ins.idx(i).key("latency");
+    for (const auto& id : is.latency.identifiers()) {
+      bool ok = s.latency_vars_.count(id) > 0;
+      for (const auto& [p, d] : s.params_) ok = ok || p == id;
+      if (!ok) lat.fail("unknown name '" + id + "' (not a machine parameter or latency_var)");
+    }
+    // Every formula must evaluate on every preset (e.g. log2 of a power of two, no
+    // division by 0); dynamic variables take the value 1 for this check.
+    for (const auto& [pname, preset] : s.presets_) {
+      try {
+        int64_t v = is.latency.eval([&](const std::string& id) {
+          auto it = preset.params.find(id);
+          return it != preset.params.end() ? it->second : int64_t{1};
+        });
+        if (v < 1) lat.fail("latency " + std::to_string(v) + " < 1 on preset '" + pname + "'");
+      } catch (const ExprError& e) {
+        lat.fail(std::string(e.what()) + " on preset '" + pname + "'");
+      }
+    }
+  }
+}
+
+Spec Spec::load(const std::filesystem::path& dir) {
+  Spec s;
+  s.dir = dir;
+  At isa = load_file(dir / "isa.yaml");
+  At machine = load_file(dir / "machine.yaml");
+  At stages = load_file(dir / "stages.yaml");
+  try {
+    SpecLoader::isa(s, isa);
+    SpecLoader::machine(s, machine);
+    SpecLoader::stages(s, stages);
+    SpecLoader::cross_check(s, isa);
+  } catch (const YAML::Exception& e) {
+    throw SpecError(std::string("YAML error: ") + e.what());
+  }
+  return s;
+}
+
+const Spec& Spec::builtin() {
+  static const Spec spec = [] {
+    const char* env = std::getenv("MOESIM_ISA_SPEC_DIR");
+#ifdef MOESIM_ISA_SPEC_DIR
+    std::filesystem::path dir = env && *env ? env : MOESIM_ISA_SPEC_DIR;
+#else
+    if (!env || !*env)
+      throw SpecError("Spec::builtin(): no spec directory (set MOESIM_ISA_SPEC_DIR)");
+    std::filesystem::path dir = env;
+#endif
+    return load(dir);
+  }();
+  return spec;
+}
+
+int64_t MachinePreset::get(const std::string& key) const {
+  auto it = params.find(key);
+  if (it == params.end())
+    throw SpecError("machine.yaml: presets." + name + "." + key + ": no such parameter");
+  return it->second;
+}
+
+const InstrSpec* Spec::by_mnemonic(std::string_view m) const {
+  for (const auto& i : instrs_)
+    if (i.mnemonic == m) return &i;
+  return nullptr;
+}
+
+const InstrSpec* Spec::by_opcode(uint8_t op) const {
+  for (const auto& i : instrs_)
+    if (i.opcode == op) return &i;
+  return nullptr;
+}
+
+const Field& Spec::field(const std::string& name) const {
+  auto it = fields_.find(name);
+  if (it == fields_.end()) throw SpecError("isa.yaml: fields." + name + ": no such field");
+  return it->second;
+}
+
+const TrapSpec& Spec::trap(const std::string& name) const {
+  for (const auto& t : traps_)
+    if (t.name == name) return t;
+  throw SpecError("isa.yaml: traps: no trap named '" + name + "'");
+}
+
+const TrapSpec* Spec::trap_by_code(uint8_t code) const {
+  for (const auto& t : traps_)
+    if (t.code == code) return &t;
+  return nullptr;
+}
+
+const StageSpec* Spec::stage(std::string_view name) const {
+  for (const auto& st : stages_)
+    if (st.name == name) return &st;
+  return nullptr;
+}
+
+const StageSpec* Spec::stage_by_code(uint8_t code) const {
+  for (const auto& st : stages_)
+    if (st.code == code) return &st;
+  return nullptr;
+}
+
+const MachinePreset& Spec::preset(const std::string& name) const {
+  auto it = presets_.find(name);
+  if (it != presets_.end()) return it->second;
+  std::string names;
+  for (const auto& [n, p] : presets_) names += (names.empty() ? "" : ", ") + n;
+  throw SpecError("machine.yaml: presets." + name + ": no such preset (have: " + names + ")");
+}
+
+const OperandKindSpec& Spec::operand_kind(OperandKind k) const {
+  for (const auto& ks : kinds_)
+    if (ks.kind == k) return ks;
+  throw SpecError("isa.yaml: operand_kinds: kind not loaded");
+}
+
+int64_t Spec::latency(const InstrSpec& ins, const MachinePreset& preset,
+                      const std::map<std::string, int64_t>& dyn) const {
+  return ins.latency.eval([&](const std::string& id) -> int64_t {
+    auto d = dyn.find(id);
+    if (d != dyn.end()) return d->second;
+    auto p = preset.params.find(id);
+    if (p != preset.params.end()) return p->second;
+    throw ExprError("latency of " + ins.mnemonic + " on preset '" + preset.name +
+                    "': no value for '" + id + "'");
+  });
+}
+
+}  // namespace moesim::isa

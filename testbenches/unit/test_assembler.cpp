@@ -1,0 +1,224 @@
+// Assembler and disassembler: every instruction of isa.yaml with random operands, stage markers,
+// PLENA encodings, and each error with its file:line:col and text.
+#define BOOST_TEST_MODULE assembler
+#include <boost/test/unit_test.hpp>
+#include <random>
+#include <string>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/encoding.hpp"
+#include "moesim/isa/spec.hpp"
+
+using namespace moesim::isa;
+
+namespace {
+
+const Spec& spec() { return Spec::builtin(); }
+
+uint32_t asm1(const std::string& line) {
+  Program p = assemble(spec(), line, "t.asm");
+  BOOST_REQUIRE_EQUAL(p.words.size(), 1u);
+  return p.words[0];
+}
+
+/// Asserts that assembling `text` fails with exactly `what` ("file:line:col: message").
+void expect_error(const std::string& text, const std::string& what) {
+  try {
+    assemble(spec(), text, "t.asm");
+    BOOST_ERROR("no error for: " << text);
+  } catch (const AsmError& e) {
+    BOOST_TEST(std::string(e.what()) == what);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_instruction_random_operands_round_trip) {
+  std::mt19937_64 rng(42);
+  int words = 0;
+  for (const InstrSpec& ins : spec().instructions()) {
+    for (int iter = 0; iter < 300; ++iter) {
+      // Random operand values of the right kind; optional trailing operands sometimes omitted.
+      size_t required = 0;
+      for (const auto& o : ins.operands) required += o.optional ? 0 : 1;
+      size_t n = required + (ins.operands.size() > required ? rng() % 2 : 0);
+      std::string text = ins.mnemonic;
+      uint32_t expect = ins.opcode;
+      for (size_t i = 0; i < n; ++i) {
+        const OperandSpec& o = ins.operands[i];
+        const Field& f = spec().field(o.field);
+        uint64_t v = 0;
+        std::string tok;
+        switch (o.kind) {
+          case OperandKind::Gp:
+            v = rng() % 16, tok = "gp" + std::to_string(v);
+            break;
+          case OperandKind::Fp:
+            v = rng() % 8, tok = "f" + std::to_string(v);
+            break;
+          case OperandKind::Addr:
+            v = rng() % 8, tok = "a" + std::to_string(v);
+            break;
+          case OperandKind::Imm: {
+            // Bias towards the edges of the field.
+            uint64_t max = (uint64_t{1} << f.width()) - 1;
+            int pick = static_cast<int>(rng() % 4);
+            v = pick == 0 ? 0 : pick == 1 ? max : rng() & max;
+            char buf[32];
+            std::snprintf(buf, sizeof buf, (rng() & 1) ? "%llu" : "0x%llX",
+                          static_cast<unsigned long long>(v));
+            tok = buf;
+            break;
+          }
+          case OperandKind::Zero:
+            tok = "0";
+            break;
+        }
+        expect |= static_cast<uint32_t>(v) << f.lo;
+        text += (i == 0 ? " " : ", ") + tok;
+      }
+      uint32_t w = asm1(text);
+      BOOST_REQUIRE_MESSAGE(w == expect, text << " -> " << std::hex << w << " expected " << expect);
+      std::string dis = disassemble(spec(), w);
+      BOOST_REQUIRE_MESSAGE(asm1(dis) == w, "disassembly '" << dis << "' of " << text);
+      Decoded d = decode(spec(), w);
+      BOOST_REQUIRE(d.spec == &ins);
+      ++words;
+    }
+  }
+  BOOST_TEST_MESSAGE("round trip: " << spec().instructions().size() << " instructions, " << words
+                                    << " words");
+}
+
+BOOST_AUTO_TEST_CASE(program_with_stages_round_trips) {
+  std::mt19937 rng(3);
+  std::string text = "; leading comment\nS_ADDI_INT gp1, gp0, 5\n";
+  std::vector<std::string> names;
+  for (const auto& st : spec().stages())
+    if (st.name != "other") names.push_back(st.name);
+  for (int i = 0; i < 400; ++i) {
+    if (rng() % 5 == 0) text += "; @stage=" + names[rng() % names.size()] + " pair=3\n";
+    if (rng() % 7 == 0) text += "  // plain comment ; @stage=gather (not a marker)\n\n";
+    text += "S_ADD_INT gp" + std::to_string(rng() % 16) + ", gp2, gp3 ; trailing\n";
+  }
+  Program p = assemble(spec(), text, "prog.asm");
+  BOOST_TEST(p.stages[0] == 0);  // before the first marker: other
+  std::string dis = disassemble(spec(), p);
+  Program q = assemble(spec(), dis, "dis.asm");
+  BOOST_TEST(q.words == p.words);
+  BOOST_TEST(q.stages == p.stages);
+  BOOST_TEST(p.lines[0] == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(stage_markers) {
+  Program p = assemble(spec(),
+                       "S_ADD_INT gp1, gp2, gp3\n"
+                       ";@stage=gather pairs=8\n"
+                       "S_ADD_INT gp1, gp2, gp3\n"
+                       "; see @stage=router_topk\n"
+                       "S_ADD_INT gp1, gp2, gp3\n"
+                       "   ;   @stage=non_moe\n"
+                       "S_ADD_INT gp1, gp2, gp3\n");
+  BOOST_REQUIRE_EQUAL(p.size(), 4u);
+  BOOST_TEST(p.stages[0] == spec().stage("other")->code);
+  BOOST_TEST(p.stages[1] == spec().stage("gather")->code);
+  BOOST_TEST(p.stages[2] == spec().stage("gather")->code);  // `see @stage=` is no marker
+  BOOST_TEST(p.stages[3] == spec().stage("non_moe")->code);
+  BOOST_TEST(p.lines[3] == 7u);
+}
+
+BOOST_AUTO_TEST_CASE(plena_encodings) {
+  BOOST_TEST(asm1("C_SET_TOPK_REG gp7") == 0x000001F8u);
+  BOOST_TEST(asm1("M_MM 0, gp1, gp2") == (0x01u | 1u << 10 | 2u << 14));
+  // rmask of V_EXP_V sits in [21:18] (PLENA's assembler put it in [17:14]).
+  BOOST_TEST(asm1("V_EXP_V gp2, gp1, 1") == (0x13u | 2u << 6 | 1u << 10 | 1u << 18));
+  BOOST_TEST(asm1("V_RED_SUM f1, gp4, 3") == (0x15u | 1u << 6 | 4u << 10 | 3u << 18));
+  BOOST_TEST(asm1("S_LUI_INT gp1, 0x3FFFFF") == (0x25u | 1u << 6 | 0x3FFFFFu << 10));
+  BOOST_TEST(asm1("H_PREFETCH_M gp1, gp2, a3, 1, 0") ==
+             (0x28u | 1u << 6 | 2u << 10 | 3u << 14 | 1u << 18));
+  BOOST_TEST(asm1("C_SET_ADDR_REG a2, gp0, gp5") == (0x2Bu | 2u << 6 | 5u << 14));
+  BOOST_TEST(asm1("V_ADD_VV gp3, gp1, gp2") == asm1("V_ADD_VV gp3, gp1, gp2, 0"));
+  BOOST_TEST(asm1("\tS_ADD_INT   gp1 ,gp2,gp3  // c\r") == (0x21u | 1u << 6 | 2u << 10 | 3u << 14));
+}
+
+BOOST_AUTO_TEST_CASE(disassembly_text) {
+  BOOST_TEST(disassemble(spec(), asm1("V_ADD_VV gp3, gp1, gp2")) == "V_ADD_VV gp3, gp1, gp2, 0");
+  BOOST_TEST(disassemble(spec(), asm1("M_MM 0, gp1, gp2")) == "M_MM 0, gp1, gp2");
+  BOOST_TEST(disassemble(spec(), 0x00000000u) == ".word 0x00000000");
+  BOOST_TEST(disassemble(spec(), 0xFFFFFFFFu) == ".word 0xFFFFFFFF");
+  // An opcode with a reserved bit set: printed, flagged, not silently dropped.
+  BOOST_TEST(disassemble(spec(), 0x000001F8u | 1u << 31) ==
+             "C_SET_TOPK_REG gp7  ; reserved bits 0x80000000 set");
+  Program bad;
+  bad.words = {0x1F8, 0x1F8};
+  bad.stages = {spec().stage("gather")->code, 0};
+  BOOST_CHECK_THROW(disassemble(spec(), bad), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_file_line_col) {
+  expect_error("S_ADD_INT gp1, gp2, gp3\n  V_FOO gp1\n", "t.asm:2:3: unknown mnemonic 'V_FOO'");
+  expect_error("s_add_int gp1, gp2, gp3", "t.asm:1:1: unknown mnemonic 's_add_int'");
+  expect_error("S_ADD_INT gp1, gp2", "t.asm:1:1: S_ADD_INT expects 3 operands, got 2");
+  expect_error("V_ADD_VV gp1, gp2", "t.asm:1:1: V_ADD_VV expects 3 to 4 operands, got 2");
+  expect_error("C_LOOP_END gp1, gp2", "t.asm:1:17: C_LOOP_END expects 1 operand, got 2");
+  expect_error("V_ADD_VF gp1, gp2, gp3",
+               "t.asm:1:20: V_ADD_VF operand fs: expected an f register, got 'gp3'");
+  expect_error("V_RED_SUM gp1, gp2",
+               "t.asm:1:11: V_RED_SUM operand fd: expected an f register, got 'gp1'");
+  expect_error("H_PREFETCH_V gp1, gp2, gp3, 0, 0",
+               "t.asm:1:24: H_PREFETCH_V operand an: expected an a register, got 'gp3'");
+  expect_error("S_ADD_INT gp16, gp2, gp3",
+               "t.asm:1:11: S_ADD_INT operand rd: register 'gp16' does not exist (gp0..gp15)");
+  expect_error("S_LD_FP f8, gp1, 0",
+               "t.asm:1:9: S_LD_FP operand fd: register 'f8' does not exist (f0..f7)");
+  expect_error("C_SET_ADDR_REG a8, gp0, gp1",
+               "t.asm:1:16: C_SET_ADDR_REG operand an: register 'a8' does not exist (a0..a7)");
+  expect_error("S_ADD_INT gpx, gp2, gp3",
+               "t.asm:1:11: S_ADD_INT operand rd: expected a gp register, got 'gpx'");
+  expect_error("S_ADD_INT 1, gp2, gp3",
+               "t.asm:1:11: S_ADD_INT operand rd: expected a gp register, got '1'");
+  expect_error("S_ADDI_INT gp1, gp0, 262144",
+               "t.asm:1:22: S_ADDI_INT operand imm: immediate 262144 does not fit field imm18 (18 "
+               "bits, max 262143)");
+  expect_error("S_ADDI_INT gp1, gp0, 0x40000",
+               "t.asm:1:22: S_ADDI_INT operand imm: immediate 0x40000 does not fit field imm18 (18 "
+               "bits, max 262143)");
+  expect_error(
+      "V_ADD_VV gp1, gp2, gp3, 16",
+      "t.asm:1:25: V_ADD_VV operand rmask: immediate 16 does not fit field r3 (4 bits, max 15)");
+  expect_error("S_LUI_INT gp1, 4194304",
+               "t.asm:1:16: S_LUI_INT operand imm: immediate 4194304 does not fit field imm22 (22 "
+               "bits, max 4194303)");
+  expect_error("S_ADDI_INT gp1, gp0, 99999999999999999999999",
+               "t.asm:1:22: number '99999999999999999999999' is too large");
+  expect_error("S_ADDI_INT gp1, gp0, 12a",
+               "t.asm:1:22: S_ADDI_INT operand imm: expected an immediate, got '12a'");
+  expect_error("S_ADDI_INT gp1, gp0, 0x",
+               "t.asm:1:22: S_ADDI_INT operand imm: expected an immediate, got '0x'");
+  expect_error("S_ADDI_INT gp1, gp0, -1", "t.asm:1:22: unexpected '-' in operand list");
+  expect_error("M_MM 1, gp1, gp2", "t.asm:1:6: M_MM operand rd: must be the literal 0, got '1'");
+  expect_error("M_MM 0x0, gp1, gp2",
+               "t.asm:1:6: M_MM operand rd: must be the literal 0, got '0x0'");
+  expect_error("M_MM gp0, gp1, gp2",
+               "t.asm:1:6: M_MM operand rd: expected the literal 0, got 'gp0'");
+  expect_error("S_ADD_INT gp1, gp2, gp3 extra", "t.asm:1:25: unexpected 'extra' after operand");
+  expect_error("S_ADD_INT gp1, gp2, gp3,", "t.asm:1:25: missing operand after ','");
+  expect_error("S_ADD_INT gp1,, gp3", "t.asm:1:15: unexpected ',' in operand list");
+  expect_error("S_ADD_INT, gp1", "t.asm:1:10: unexpected ',' after mnemonic S_ADD_INT");
+  expect_error("\n\n; @stage=bogus\n", "t.asm:3:10: unknown stage 'bogus' (not in stages.yaml)");
+  expect_error(
+      "; @stage=other",
+      "t.asm:1:10: 'other' is not a marker name (it is the stage before the first marker)");
+  expect_error("; @stage=", "t.asm:1:10: empty stage name after @stage=");
+  expect_error("S_ADD_INT gp1, gp2, gp3 ; @stage=gather",
+               "t.asm:1:25: a stage marker must be on a line of its own (it applies to the "
+               "following instructions)");
+  try {
+    assemble(spec(), "\nC_LOOP_END gp99\n", "dir/x.asm");
+    BOOST_ERROR("no error");
+  } catch (const AsmError& e) {
+    BOOST_TEST(e.file == "dir/x.asm");
+    BOOST_TEST(e.line == 2u);
+    BOOST_TEST(e.col == 12u);
+  }
+}

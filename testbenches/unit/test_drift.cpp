@@ -1,0 +1,392 @@
+// Drift guards (DESIGN.md §2): the generated artefacts agree with the YAML in both directions.
+// Each checker parses the generated TEXT (not the generator's data structures) and reports, by
+// name, every entry that is missing, extra or numbered differently. Every checker is also run
+// on planted drifts (an entry removed, added, renumbered) and must report each one by name.
+#define BOOST_TEST_MODULE drift
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "moesim/isa/spec.hpp"
+
+using namespace moesim::isa;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kGen = MOESIM_TEST_GENERATED_DIR;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  BOOST_REQUIRE_MESSAGE(f, "cannot read " << p);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string camel(const std::string& s) {
+  std::string out;
+  bool up = true;
+  for (char c : s) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out;
+}
+
+using Table = std::map<std::string, int64_t>;
+using Problems = std::vector<std::string>;
+
+/// Collects (name, value) pairs of `re` (groups 1 and 2) in `text`; values in `base`.
+/// A name found twice is a problem.
+Table collect(const std::string& text, const std::regex& re, int base, const std::string& what,
+              const std::string& file, Problems& problems) {
+  Table t;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+       ++it) {
+    std::string name = (*it)[1];
+    int64_t v = std::stoll((*it)[2], nullptr, base);
+    if (!t.emplace(name, v).second)
+      problems.push_back(what + " " + name + ": appears twice in " + file);
+  }
+  return t;
+}
+
+/// The text between the first match of `open` and the next `close` ("" if not found).
+std::string block(const std::string& text, const std::string& open, const std::string& close) {
+  size_t b = text.find(open);
+  if (b == std::string::npos) return "";
+  b += open.size();
+  size_t e = text.find(close, b);
+  return e == std::string::npos ? "" : text.substr(b, e - b);
+}
+
+void compare(const std::string& what, const std::string& file, const Table& yaml, const Table& gen,
+             Problems& problems) {
+  for (const auto& [name, v] : yaml) {
+    auto it = gen.find(name);
+    if (it == gen.end())
+      problems.push_back(what + " " + name + ": in the YAML, missing from " + file);
+    else if (it->second != v)
+      problems.push_back(what + " " + name + ": YAML " + std::to_string(v) + ", " + file + " " +
+                         std::to_string(it->second));
+  }
+  for (const auto& [name, v] : gen)
+    if (!yaml.count(name))
+      problems.push_back(what + " " + name + ": in " + file + ", not in the YAML");
+}
+
+// ---- expected tables from the loaded YAML, named as each artefact names them
+Table yaml_opcodes(const Spec& s, bool sv) {
+  Table t;
+  for (const auto& i : s.instructions()) t[sv ? upper(i.mnemonic) : i.mnemonic] = i.opcode;
+  return t;
+}
+Table yaml_traps(const Spec& s, bool sv) {
+  Table t{{sv ? "NONE" : "None", 0}};
+  for (const auto& x : s.traps()) t[sv ? upper(x.name) : x.name] = x.code;
+  return t;
+}
+Table yaml_stages(const Spec& s, bool sv) {
+  Table t;
+  for (const auto& x : s.stages()) t[sv ? upper(x.name) : x.name] = x.code;
+  return t;
+}
+Table yaml_fields(const Spec& s, bool sv) {
+  Table t;
+  for (const auto& [n, f] : s.fields()) {
+    t[sv ? upper(n) + "_LO" : camel(n) + "Lo"] = f.lo;
+    t[sv ? upper(n) + "_HI" : camel(n) + "Hi"] = f.hi;
+  }
+  return t;
+}
+
+/// tables.hpp against the YAML.
+Problems check_tables_hpp(const Spec& s, const std::string& text) {
+  const std::string file = "tables.hpp";
+  Problems p;
+  std::regex entry(R"((\w+)\s*=\s*(?:0x)?([0-9A-Fa-f]+)\s*,)");
+  auto hex_entries = [&](const std::string& blk, int base, const std::string& what) {
+    return collect(blk, entry, base, what, file, p);
+  };
+  compare("opcode", file, yaml_opcodes(s, false),
+          hex_entries(block(text, "enum class Opcode : uint8_t {", "};"), 16, "opcode"), p);
+  compare("trap", file, yaml_traps(s, false),
+          hex_entries(block(text, "enum class TrapCause : uint8_t {", "};"), 10, "trap"), p);
+  compare("stage", file, yaml_stages(s, false),
+          hex_entries(block(text, "enum class StageCode : uint8_t {", "};"), 10, "stage"), p);
+  compare("field", file, yaml_fields(s, false),
+          collect(text, std::regex(R"(kField(\w+?(?:Lo|Hi)) = (\d+))"), 10, "field", file, p), p);
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(R"(constexpr int kNumOpcodes = (\d+);)")) ||
+      std::stoul(m[1]) != s.instructions().size())
+    p.push_back("kNumOpcodes: does not equal the " + std::to_string(s.instructions().size()) +
+                " instructions of the YAML");
+  // Presets: member names of PresetParams in order, then each kPreset_<name>{v, v, ...}.
+  std::vector<std::string> members;
+  std::string ps = block(text, "struct PresetParams {", "};");
+  std::regex member(R"(int64_t (\w+);)");
+  for (auto it = std::sregex_iterator(ps.begin(), ps.end(), member); it != std::sregex_iterator();
+       ++it)
+    members.push_back((*it)[1]);
+  Table yaml_p, gen_p;
+  for (const auto& [pn, preset] : s.presets())
+    for (const auto& [k, v] : preset.params) yaml_p[pn + "." + k] = v;
+  std::regex pre(R"(constexpr PresetParams kPreset_(\w+)\{([^}]*)\};)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pre); it != std::sregex_iterator();
+       ++it) {
+    std::string pn = (*it)[1], vals = (*it)[2];
+    std::stringstream ss(vals);
+    std::string v;
+    for (size_t i = 0; std::getline(ss, v, ','); ++i) {
+      if (i >= members.size()) {
+        p.push_back("preset " + pn + ": more values than PresetParams members");
+        break;
+      }
+      gen_p[pn + "." + members[i]] = std::stoll(v);
+    }
+  }
+  compare("preset parameter", file, yaml_p, gen_p, p);
+  return p;
+}
+
+/// moesim_isa_pkg.sv against the YAML.
+Problems check_pkg_sv(const Spec& s, const std::string& text) {
+  const std::string file = "moesim_isa_pkg.sv";
+  Problems p;
+  auto enum_block = [&](const std::string& type) {
+    std::smatch m;
+    std::regex re("typedef enum logic \\[\\d+:0\\] \\{([^}]*)\\} " + type + ";");
+    return std::regex_search(text, m, re) ? std::string(m[1]) : std::string();
+  };
+  compare("opcode", file, yaml_opcodes(s, true),
+          collect(enum_block("opcode_e"), std::regex(R"(OP_(\w+) = \d+'h([0-9A-Fa-f]+))"), 16,
+                  "opcode", file, p),
+          p);
+  compare(
+      "trap", file, yaml_traps(s, true),
+      collect(enum_block("trap_e"), std::regex(R"(TRAP_(\w+) = \d+'d(\d+))"), 10, "trap", file, p),
+      p);
+  compare("stage", file, yaml_stages(s, true),
+          collect(enum_block("stage_e"), std::regex(R"(STAGE_(\w+) = \d+'d(\d+))"), 10, "stage",
+                  file, p),
+          p);
+  compare("field", file, yaml_fields(s, true),
+          collect(text, std::regex(R"(localparam int unsigned (\w+_(?:LO|HI)) = (\d+);)"), 10,
+                  "field", file, p),
+          p);
+  return p;
+}
+
+/// moesim_cfg_<preset>.vc against the preset.
+Problems check_vc(const Spec& s, const std::string& preset, const std::string& text) {
+  const std::string file = "moesim_cfg_" + preset + ".vc";
+  Problems p;
+  Table yaml;
+  for (const auto& [k, v] : s.preset(preset).params) yaml[k] = v;
+  compare("parameter", file, yaml,
+          collect(text, std::regex(R"(-G(\w+)=(\d+))"), 10, "parameter", file, p), p);
+  return p;
+}
+
+/// docs/isa.md: one section per instruction with its opcode, and no section for anything else.
+Problems check_isa_md(const Spec& s, const std::string& text) {
+  const std::string file = "isa.md";
+  Problems p;
+  Table gen;
+  std::regex sec(R"(### (\w+)\n\n- opcode: 0x([0-9A-F]+))");
+  compare("opcode", file, yaml_opcodes(s, false), collect(text, sec, 16, "opcode", file, p), p);
+  return p;
+}
+
+std::string edit(std::string text, const std::string& from, const std::string& to) {
+  size_t at = text.find(from);
+  BOOST_REQUIRE_MESSAGE(at != std::string::npos, "planting a drift: '" << from << "' not found");
+  return text.replace(at, from.size(), to);
+}
+
+bool reports(const Problems& p, const std::string& name, const std::string& kind) {
+  for (const auto& x : p)
+    if (x.find(" " + name + ":") != std::string::npos && x.find(kind) != std::string::npos)
+      return true;
+  return false;
+}
+
+std::string dump(const Problems& p) {
+  std::string s;
+  for (const auto& x : p) s += "  " + x + "\n";
+  return s;
+}
+
+#define EXPECT_CLEAN(problems) BOOST_TEST((problems).empty(), "drift:\n" << dump(problems))
+#define EXPECT_REPORTS(problems, name, kind)                                                  \
+  BOOST_TEST(reports(problems, name, kind), "not reported: " << name << " (" << kind << ")\n" \
+                                                             << dump(problems))
+
+const Spec& spec() { return Spec::builtin(); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tables_hpp_matches_yaml) {
+  EXPECT_CLEAN(check_tables_hpp(spec(), slurp(kGen / "include/moesim/isa/tables.hpp")));
+}
+
+BOOST_AUTO_TEST_CASE(tables_hpp_guard_catches_planted_drift) {
+  const std::string t = slurp(kGen / "include/moesim/isa/tables.hpp");
+  auto c = [&](const std::string& text) { return check_tables_hpp(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "  V_TOPK = 0x37,\n", "")), "V_TOPK", "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "enum class Opcode : uint8_t {\n",
+                        "enum class Opcode : uint8_t {\n  V_BOGUS = 0x3F,\n")),
+                 "V_BOGUS", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "M_MM = 0x01,", "M_MM = 0x02,")), "M_MM", "YAML 1, tables.hpp 2");
+  EXPECT_REPORTS(c(edit(t, "  loop_underflow = 7,\n", "")), "loop_underflow", "missing");
+  EXPECT_REPORTS(c(edit(t, "  None = 0,\n", "  None = 0,\n  cosmic_ray = 10,\n")), "cosmic_ray",
+                 "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "loop_count_zero = 8,", "loop_count_zero = 12,")), "loop_count_zero",
+                 "YAML 8");
+  EXPECT_REPORTS(c(edit(t, "  gather = 4,\n", "")), "gather", "missing");
+  EXPECT_REPORTS(c(edit(t, "  other = 0,\n", "  other = 0,\n  bogus_stage = 9,\n")), "bogus_stage",
+                 "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "non_moe = 15,", "non_moe = 14,")), "non_moe", "YAML 15");
+  EXPECT_REPORTS(c(edit(t, "kFieldRdLo = 6", "kFieldRdLo = 7")), "RdLo", "YAML 6");
+  EXPECT_REPORTS(c(edit(t, "constexpr unsigned kFieldImm22Lo = 10, kFieldImm22Hi = 31;\n", "")),
+                 "Imm22Lo", "missing");
+  EXPECT_REPORTS(c(edit(t, "constexpr unsigned kFieldRdLo",
+                        "constexpr unsigned kFieldExtraLo = 1;\nconstexpr unsigned kFieldRdLo")),
+                 "ExtraLo", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "kPreset_tiny{16, 16,", "kPreset_tiny{32, 16,")), "tiny.MLEN",
+                 "YAML 16");
+  EXPECT_REPORTS(c(edit(t, "  V_TOPK = 0x37,\n", "  V_TOPK = 0x37,\n  V_TOPK = 0x37,\n")), "V_TOPK",
+                 "twice");
+  BOOST_TEST(!c(edit(t, "kNumOpcodes = ", "kNumOpcodes = 1")).empty());
+}
+
+BOOST_AUTO_TEST_CASE(pkg_sv_matches_yaml) {
+  EXPECT_CLEAN(check_pkg_sv(spec(), slurp(kGen / "rtl/moesim_isa_pkg.sv")));
+}
+
+BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_drift) {
+  const std::string t = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto c = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "    OP_V_TOPK = 6'h37,\n", "")), "V_TOPK",
+                 "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(
+      c(edit(t, "    OP_M_MM = 6'h01,\n", "    OP_M_MM = 6'h01,\n    OP_V_BOGUS = 6'h3F,\n")),
+      "V_BOGUS", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "OP_M_MM = 6'h01", "OP_M_MM = 6'h02")), "M_MM",
+                 "YAML 1, moesim_isa_pkg.sv 2");
+  EXPECT_REPORTS(c(edit(t, "    TRAP_LOOP_UNDERFLOW = 4'd7,\n", "")), "LOOP_UNDERFLOW", "missing");
+  EXPECT_REPORTS(c(edit(t, "    TRAP_NONE = 4'd0,\n",
+                        "    TRAP_NONE = 4'd0,\n    TRAP_COSMIC_RAY = 4'd10,\n")),
+                 "COSMIC_RAY", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "TRAP_LOOP_COUNT_ZERO = 4'd8", "TRAP_LOOP_COUNT_ZERO = 4'd12")),
+                 "LOOP_COUNT_ZERO", "YAML 8");
+  EXPECT_REPORTS(c(edit(t, "    STAGE_GATHER = 4'd4,\n", "")), "GATHER", "missing");
+  EXPECT_REPORTS(
+      c(edit(t, "    STAGE_OTHER = 4'd0,\n", "    STAGE_OTHER = 4'd0,\n    STAGE_BOGUS = 4'd9,\n")),
+      "BOGUS", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "STAGE_NON_MOE = 4'd15", "STAGE_NON_MOE = 4'd14")), "NON_MOE",
+                 "YAML 15");
+  EXPECT_REPORTS(c(edit(t, "RD_LO = 6;", "RD_LO = 7;")), "RD_LO", "YAML 6");
+  EXPECT_REPORTS(c(edit(t, "  localparam int unsigned IMM22_HI = 31;\n", "")), "IMM22_HI",
+                 "missing");
+  EXPECT_REPORTS(
+      c(edit(t, "  localparam int unsigned RD_LO",
+             "  localparam int unsigned EXTRA_LO = 1;\n  localparam int unsigned RD_LO")),
+      "EXTRA_LO", "not in the YAML");
+}
+
+BOOST_AUTO_TEST_CASE(vc_files_match_presets) {
+  for (const auto& [pn, p] : spec().presets()) {
+    fs::path f = kGen / ("rtl/moesim_cfg_" + pn + ".vc");
+    EXPECT_CLEAN(check_vc(spec(), pn, slurp(f)));
+  }
+  const std::string t = slurp(kGen / "rtl/moesim_cfg_tiny.vc");
+  EXPECT_REPORTS(check_vc(spec(), "tiny", edit(t, "-GHLEN=4\n", "")), "HLEN", "missing");
+  EXPECT_REPORTS(check_vc(spec(), "tiny", edit(t, "-GHLEN=4\n", "-GHLEN=4\n-GEXTRA=1\n")), "EXTRA",
+                 "not in the YAML");
+  EXPECT_REPORTS(check_vc(spec(), "tiny", edit(t, "-GMLEN=16", "-GMLEN=32")), "MLEN", "YAML 16");
+}
+
+BOOST_AUTO_TEST_CASE(isa_md_matches_yaml) {
+  const std::string t = slurp(kGen / "docs/isa.md");
+  EXPECT_CLEAN(check_isa_md(spec(), t));
+  BOOST_TEST(t.find("generated") != std::string::npos);
+  EXPECT_REPORTS(check_isa_md(spec(), edit(t, "### V_TOPK\n", "### V_TOPKX\n")), "V_TOPK",
+                 "missing");
+  EXPECT_REPORTS(check_isa_md(spec(), edit(t, "### V_TOPK\n", "### V_TOPKX\n")), "V_TOPKX",
+                 "not in the YAML");
+  EXPECT_REPORTS(
+      check_isa_md(spec(), edit(t, "### M_MM\n\n- opcode: 0x01", "### M_MM\n\n- opcode: 0x02")),
+      "M_MM", "YAML 1");
+}
+
+namespace {
+struct Run {
+  int status;
+  std::string out;
+};
+Run run_gen(const fs::path& spec_dir, const fs::path& out) {
+  fs::path log = fs::temp_directory_path() / ("moesim_gen_log_" + std::to_string(::getpid()));
+  std::string cmd = std::string("\"") + MOESIM_TEST_ISA_GEN + "\" --spec-dir \"" +
+                    spec_dir.string() + "\" --out \"" + out.string() + "\" > \"" + log.string() +
+                    "\" 2>&1";
+  int rc = std::system(cmd.c_str());
+  Run r{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(log)};
+  fs::remove(log);
+  return r;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(generator_output_is_current) {
+  // Re-running the generator on the YAML reproduces the configure-time artefacts byte for byte.
+  fs::path out = fs::temp_directory_path() / ("moesim_gen_out_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  Run r = run_gen(spec().dir, out);
+  BOOST_REQUIRE_MESSAGE(r.status == 0, r.out);
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(out)) {
+    if (!e.is_regular_file()) continue;
+    fs::path rel = fs::relative(e.path(), out);
+    BOOST_TEST(slurp(e.path()) == slurp(kGen / rel), "stale artefact " << rel);
+    ++files;
+  }
+  // tables.hpp, bf16_tables.cpp, 2 ROM hex files, the package, isa.md, one .vc per preset.
+  BOOST_TEST(files == 6 + static_cast<int>(spec().presets().size()));
+  fs::remove_all(out);
+}
+
+BOOST_AUTO_TEST_CASE(generator_reports_spec_errors) {
+  fs::path bad = fs::temp_directory_path() / ("moesim_gen_bad_" + std::to_string(::getpid()));
+  fs::create_directories(bad);
+  for (const char* f : {"isa.yaml", "machine.yaml", "stages.yaml"})
+    fs::copy_file(spec().dir / f, bad / f, fs::copy_options::overwrite_existing);
+  std::string isa = slurp(bad / "isa.yaml");
+  isa.replace(isa.find("opcode: 0x0F"), 12, "opcode: 0x0D");
+  std::ofstream(bad / "isa.yaml") << isa;
+  Run r = run_gen(bad, bad / "out");
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(
+      r.out.find("instructions[3].opcode: opcode 13 already used by V_ADD_VV") != std::string::npos,
+      r.out);
+  BOOST_TEST(!fs::exists(bad / "out"));
+  Run u = run_gen(bad, "");
+  BOOST_TEST(u.status == 2);
+  fs::remove_all(bad);
+}

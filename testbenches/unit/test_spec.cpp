@@ -1,0 +1,299 @@
+// The YAML loader (valid spec, every class of error with its file and key path), the latency
+// formula evaluator and the word encoder.
+#define BOOST_TEST_MODULE spec
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "moesim/isa/encoding.hpp"
+#include "moesim/isa/expr.hpp"
+#include "moesim/isa/spec.hpp"
+#include "moesim/isa/tables.hpp"
+
+using namespace moesim::isa;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSpecDir = MOESIM_TEST_SPEC_DIR;
+
+std::string read(const fs::path& p) {
+  std::ifstream f(p);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+/// A scratch copy of the spec directory with one file's text edited (first occurrence of
+/// `from` replaced by `to`, which must exist).
+class BadSpec {
+ public:
+  BadSpec(const std::string& file, const std::string& from, const std::string& to) {
+    static int n = 0;
+    dir_ = fs::temp_directory_path() /
+           ("moesim_spec_test_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+    fs::create_directories(dir_);
+    for (const char* f : {"isa.yaml", "machine.yaml", "stages.yaml"})
+      fs::copy_file(kSpecDir / f, dir_ / f, fs::copy_options::overwrite_existing);
+    std::string text = read(dir_ / file);
+    size_t at = text.find(from);
+    BOOST_REQUIRE_MESSAGE(at != std::string::npos, "'" << from << "' not in " << file);
+    text.replace(at, from.size(), to);
+    std::ofstream(dir_ / file) << text;
+  }
+  ~BadSpec() { fs::remove_all(dir_); }
+  /// The SpecError message of loading this directory (fails the test if it loads).
+  std::string error() const {
+    try {
+      Spec::load(dir_);
+    } catch (const SpecError& e) {
+      return e.what();
+    }
+    BOOST_ERROR("spec loaded without error");
+    return "";
+  }
+
+ private:
+  fs::path dir_;
+};
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+#define CHECK_ERROR(bad, part)                                                       \
+  do {                                                                               \
+    std::string msg_ = (bad).error();                                                \
+    BOOST_TEST(contains(msg_, part), "message: " << msg_ << "\nwanted: " << (part)); \
+  } while (0)
+
+int64_t ev(const std::string& text, const std::map<std::string, int64_t>& vars = {}) {
+  return Expr::parse(text).eval([&](const std::string& id) {
+    auto it = vars.find(id);
+    if (it == vars.end()) throw ExprError("unknown name '" + id + "'");
+    return it->second;
+  });
+}
+
+std::string expr_error(const std::string& text) {
+  try {
+    ev(text, {{"A", 6}});
+  } catch (const ExprError& e) {
+    return e.what();
+  }
+  BOOST_ERROR("no error for " << text);
+  return "";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
+  const Spec& s = Spec::builtin();
+  BOOST_TEST(static_cast<int>(s.instructions().size()) == kNumOpcodes);
+  BOOST_TEST(s.by_mnemonic("M_MM")->opcode == 0x01);
+  BOOST_TEST(s.by_opcode(0x38)->mnemonic == "C_SET_TOPK_REG");
+  BOOST_TEST(s.by_opcode(0x00) == nullptr);
+  BOOST_TEST(s.by_mnemonic("m_mm") == nullptr);
+  BOOST_TEST(s.field("imm22").lo == 10u);
+  BOOST_TEST(s.field("imm22").width() == 22u);
+  BOOST_CHECK_THROW(s.field("nope"), SpecError);
+  BOOST_TEST(s.trap("loop_underflow").code == 7);
+  BOOST_TEST(s.trap_by_code(1)->name == "illegal_instruction");
+  BOOST_CHECK_THROW(s.trap("nope"), SpecError);
+  BOOST_TEST(s.stage("other")->code == 0);
+  BOOST_TEST(s.stage_by_code(15)->name == "non_moe");
+  BOOST_TEST(s.preset("default").mlen() == 64);
+  BOOST_TEST(s.preset("tiny").vlen() == 16);
+  BOOST_TEST(s.preset("default").mx_block() == 8);
+  BOOST_CHECK_THROW(s.preset("default").get("NOPE"), SpecError);
+  try {
+    s.preset("huge");
+    BOOST_ERROR("no error");
+  } catch (const SpecError& e) {
+    BOOST_TEST(contains(e.what(), "have: default, tiny"));
+  }
+  BOOST_TEST(s.operand_kind(OperandKind::Fp).prefix == "f");
+  BOOST_TEST(s.operand_kind(OperandKind::Gp).count == 16u);
+  BOOST_TEST(s.parameters().front().first == "MLEN");
+  // Aliased operand lists (&vv / *vv) load like written-out ones.
+  const InstrSpec* sub = s.by_mnemonic("V_SUB_VV");
+  BOOST_REQUIRE_EQUAL(sub->operands.size(), 4u);
+  BOOST_TEST(sub->operands[3].name == "rmask");
+  BOOST_TEST(sub->operands[3].optional);
+  BOOST_TEST(s.by_mnemonic("C_LOOP_END")->operands.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(latencies) {
+  const Spec& s = Spec::builtin();
+  const MachinePreset& d = s.preset("default");
+  const MachinePreset& t = s.preset("tiny");
+  BOOST_TEST(s.latency(*s.by_mnemonic("M_MM"), d) == 4 + 64 / 8 + 1);
+  BOOST_TEST(s.latency(*s.by_mnemonic("M_MM"), t) == 4 + 16 / 8 + 1);
+  BOOST_TEST(s.latency(*s.by_mnemonic("V_RED_SUM"), d) == 6 + 2);
+  BOOST_TEST(s.latency(*s.by_mnemonic("V_RED_SUM"), t) == 4 + 2);
+  BOOST_TEST(s.latency(*s.by_mnemonic("V_TOPK"), d, {{"E", 32}, {"k", 4}}) == 32 + 12 + 4);
+  BOOST_TEST(s.latency(*s.by_mnemonic("H_PREFETCH_M"), d, {{"rows", 64}, {"len", 64}}) ==
+             24 + 64 * (1 + 1));
+  BOOST_TEST(s.latency(*s.by_mnemonic("H_PREFETCH_V"), t, {{"rows", 4}, {"len", 16}}) ==
+             8 + 4 * (1 + 1));
+  try {
+    s.latency(*s.by_mnemonic("V_TOPK"), d, {{"E", 32}});
+    BOOST_ERROR("no error");
+  } catch (const ExprError& e) {
+    BOOST_TEST(contains(e.what(), "latency of V_TOPK on preset 'default': no value for 'k'"));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(expression_evaluator) {
+  BOOST_TEST(ev("2 + 3 * 4") == 14);
+  BOOST_TEST(ev("(2 + 3) * 4") == 20);
+  BOOST_TEST(ev("10 - 2 - 3") == 5);
+  BOOST_TEST(ev("64 / 4 / 2") == 8);
+  BOOST_TEST(ev("7 / 2") == 3);
+  BOOST_TEST(ev("ceil_div(7, 2)") == 4);
+  BOOST_TEST(ev("ceil_div(8, 2)") == 4);
+  BOOST_TEST(ev("ceil_div(0, 64)") == 0);
+  BOOST_TEST(ev("log2(64)") == 6);
+  BOOST_TEST(ev("log2(1)") == 0);
+  BOOST_TEST(ev("max(3, 9) + min(3, 9)") == 12);
+  BOOST_TEST(ev("A * (B + 1)", {{"A", 3}, {"B", 4}}) == 15);
+  BOOST_TEST(ev("HBM_LATENCY + rows * (ceil_div(len, BW) + ceil_div(len / 8, BW))",
+                {{"HBM_LATENCY", 24}, {"rows", 4}, {"len", 64}, {"BW", 64}}) == 32);
+  auto ids = Expr::parse("A + ceil_div(B, log2(C)) * A").identifiers();
+  BOOST_TEST((ids == std::set<std::string>{"A", "B", "C"}));
+
+  BOOST_TEST(expr_error("2 +") == "formula '2 +': column 4: unexpected end of formula");
+  BOOST_TEST(expr_error("2 3") == "formula '2 3': column 3: unexpected '3'");
+  BOOST_TEST(expr_error("foo(1)") == "formula 'foo(1)': column 1: unknown function 'foo'");
+  BOOST_TEST(expr_error("max(1)") == "formula 'max(1)': column 6: max() takes 2 arguments, got 1");
+  BOOST_TEST(expr_error("(1 + 2") == "formula '(1 + 2': column 7: expected ')'");
+  BOOST_TEST(expr_error("2 * -1") == "formula '2 * -1': column 5: unexpected '-'");
+  BOOST_TEST(expr_error("12ab") == "formula '12ab': column 3: malformed number");
+  BOOST_TEST(expr_error("A / 0") == "formula 'A / 0': division by 0");
+  BOOST_TEST(expr_error("log2(A)") == "formula 'log2(A)': log2 of 6, not a power of two");
+  BOOST_TEST(expr_error("ceil_div(A, 0)") ==
+             "formula 'ceil_div(A, 0)': ceil_div divisor must be > 0");
+  BOOST_TEST(expr_error("(0 - A) / 2") == "formula '(0 - A) / 2': '/' needs operands >= 0");
+  BOOST_TEST(expr_error("B + 1") == "unknown name 'B'");
+  BOOST_TEST(expr_error("9223372036854775808") ==
+             "formula '9223372036854775808': column 19: integer too large");
+  BOOST_TEST(expr_error("9223372036854775807 + 1") ==
+             "formula '9223372036854775807 + 1': overflow in +");
+  BOOST_CHECK_THROW(Expr().eval([](const std::string&) { return int64_t{0}; }), ExprError);
+}
+
+BOOST_AUTO_TEST_CASE(encoder_checks_operands) {
+  const Spec& s = Spec::builtin();
+  const InstrSpec& add = *s.by_mnemonic("V_ADD_VV");
+  BOOST_TEST(encode(s, add, {3, 1, 2}) == (0x0Du | 3u << 6 | 1u << 10 | 2u << 14));
+  BOOST_TEST(encode(s, add, {3, 1, 2, 5}) == (0x0Du | 3u << 6 | 1u << 10 | 2u << 14 | 5u << 18));
+  auto msg = [&](const InstrSpec& ins, const std::vector<uint64_t>& ops) -> std::string {
+    try {
+      encode(s, ins, ops);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  BOOST_TEST(msg(add, {3, 1}) == "V_ADD_VV: 2 operands given, expected 3 to 4");
+  BOOST_TEST(msg(add, {16, 1, 2}) ==
+             "V_ADD_VV operand rd: register gp16 does not exist (gp0..gp15)");
+  BOOST_TEST(msg(add, {1, 1, 2, 16}) ==
+             "V_ADD_VV operand rmask: value 16 does not fit field r3 (4 bits)");
+  BOOST_TEST(msg(*s.by_mnemonic("M_MM"), {1, 1, 2}) == "M_MM operand rd: must be 0, got 1");
+  BOOST_TEST(msg(*s.by_mnemonic("S_LD_FP"), {8, 1, 0}) ==
+             "S_LD_FP operand fd: register f8 does not exist (f0..f7)");
+  Decoded d = decode(s, 0xFFFFFFFFu);
+  BOOST_TEST(d.spec == nullptr);
+  BOOST_TEST(d.opcode == 0x3F);
+  BOOST_TEST(d.imm18 == 0x3FFFFu);
+  BOOST_TEST(d.imm22 == 0x3FFFFFu);
+  Decoded e = decode(s, encode(s, *s.by_mnemonic("H_STORE_V"), {1, 2, 3, 1, 9}));
+  BOOST_TEST(e.rd == 1);
+  BOOST_TEST(e.rs1 == 2);
+  BOOST_TEST(e.rs2 == 3);
+  BOOST_TEST(e.r3 == 1);
+  BOOST_TEST(e.funct == 9);
+  BOOST_TEST(e.spec->mnemonic == "H_STORE_V");
+}
+
+BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
+  CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: x6"),
+              "isa.yaml: instructions[1].opcode: expected an integer, got 'x6'");
+  CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x0F", "opcode: 0x0D"),
+              "isa.yaml: instructions[3].opcode: opcode 13 already used by V_ADD_VV");
+  CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: 0x40"),
+              "isa.yaml: instructions[1].opcode: value 64 outside [1, 63]");
+  CHECK_ERROR(BadSpec("isa.yaml", "mnemonic: V_SUB_VV", "mnemonic: V_ADD_VV"),
+              "isa.yaml: instructions[3].mnemonic: duplicate mnemonic 'V_ADD_VV'");
+  CHECK_ERROR(BadSpec("isa.yaml", "imm22: {hi: 31", "imm22: {hi: 32"),
+              "isa.yaml: fields.imm22.hi: value 32 outside [0, 31]");
+  CHECK_ERROR(BadSpec("isa.yaml", "funct: {hi: 25, lo: 22}", "funct: {hi: 21, lo: 22}"),
+              "isa.yaml: fields.funct: lo > hi");
+  CHECK_ERROR(BadSpec("isa.yaml", "kind: zero}", "kind: zilch}"),
+              "isa.yaml: instructions[0].operands[0].kind: unknown operand kind 'zilch'");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: rs2, field: rs2, kind: gp}]",
+                      "{name: rs2, field: rs9, kind: gp}]"),
+              "isa.yaml: instructions[0].operands[2].field: unknown field 'rs9'");
+  // An error inside an anchored list is reported at the instruction that defines the anchor.
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "{name: rmask, field: r3, kind: imm, optional: true}]",
+              "{name: rmask, field: r3, kind: imm, optional: maybe}]"),
+      "isa.yaml: instructions[2].operands[3].optional: expected true or false, got 'maybe'");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "{name: imm, field: imm18, kind: imm}]",
+              "{name: imm, field: imm22, kind: imm}]"),
+      "isa.yaml: instructions[1].operands[2].field: field 'imm22' overlaps another operand");
+  CHECK_ERROR(BadSpec("isa.yaml", "latency: \"BLEN\"", "latency: \"BLENN\""),
+              "isa.yaml: instructions[1].latency: unknown name 'BLENN' (not a machine parameter or "
+              "latency_var)");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "latency: \"BLEN\"", "latency: \"BLEN +\""),
+      "isa.yaml: instructions[1].latency: formula 'BLEN +': column 7: unexpected end of formula");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "latency: \"log2(VLEN) + 2\"", "latency: \"log2(BLEN + 1)\""),
+      "isa.yaml: instructions[11].latency: formula 'log2(BLEN + 1)': log2 of 5, not a power "
+      "of two on preset 'default'");
+  CHECK_ERROR(BadSpec("isa.yaml", "    latency: \"BLEN\"", "    latncy: \"BLEN\""),
+              "isa.yaml: instructions[1].latncy: unknown key");
+  CHECK_ERROR(BadSpec("isa.yaml",
+                      "traps: [address_out_of_range, address_misaligned]\n    latency: \"BLEN\"",
+                      "traps: [address_out_of_range, bogus_trap]\n    latency: \"BLEN\""),
+              "isa.yaml: instructions[1].traps[1]: unknown trap 'bogus_trap'");
+  CHECK_ERROR(BadSpec("isa.yaml", "code: 7,", "code: 6,"),
+              "isa.yaml: traps[6].code: duplicate trap code 6");
+  CHECK_ERROR(BadSpec("isa.yaml", "unit: dma\n    operands: *h", "unit: dmx\n    operands: *h"),
+              "isa.yaml: instructions[26].unit: unknown unit 'dmx'");
+  CHECK_ERROR(BadSpec("isa.yaml", "word_bits: 32", "word_bits: 64"),
+              "isa.yaml: word_bits: value 64 outside [32, 32]");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "  zero: {doc:", "  nada: {doc:"),
+      "isa.yaml: operand_kinds.nada: unknown operand kind (known: gp, fp, addr, imm, zero)");
+  CHECK_ERROR(BadSpec("isa.yaml", "    unit: matrix\n", "    unit: [matrix\n"), "isa.yaml:");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "  - mnemonic: M_MM_WO\n    opcode: 0x06\n", "  - mnemonic: M_MM_WO\n"),
+      "isa.yaml: instructions[1].opcode: missing required key");
+  CHECK_ERROR(BadSpec("stages.yaml", "code: 2,", "code: 1,"),
+              "stages.yaml: stages[2].code: duplicate stage code 1");
+  CHECK_ERROR(BadSpec("stages.yaml", "name: router_topk", "name: residual_setup"),
+              "stages.yaml: stages[2].name: duplicate stage 'residual_setup'");
+  CHECK_ERROR(BadSpec("stages.yaml", "group: routed", "group: misc"),
+              "stages.yaml: stages[2].group: group must be routed, shared or plumbing");
+  CHECK_ERROR(BadSpec("machine.yaml", "    VLEN: 16\n", "    VLEN: 32\n"),
+              "machine.yaml: presets.tiny.VLEN: VLEN must equal MLEN");
+  CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", ""),
+              "machine.yaml: presets.tiny: missing parameter 'HLEN'");
+  CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", "    HLEN: 4\n    HLENX: 4\n"),
+              "machine.yaml: presets.tiny.HLENX: not a parameter declared under 'parameters'");
+  CHECK_ERROR(BadSpec("machine.yaml", "    MX_BLOCK: 8\n    VRAM_ROWS: 2048",
+                      "    MX_BLOCK: 16\n    VRAM_ROWS: 2048"),
+              "machine.yaml: presets.tiny.MX_BLOCK: must be 8 or 32");
+  CHECK_ERROR(BadSpec("isa.yaml", "  rows: \"rows", "  MLEN: \"rows"),
+              "isa.yaml: latency_vars.MLEN: latency variable shadows machine parameter 'MLEN'");
+  // Messages carry the YAML line too.
+  CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: x6"), "(line ");
+}

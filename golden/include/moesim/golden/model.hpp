@@ -1,7 +1,23 @@
 // SystemC TLM-2.0 golden model of the moesim accelerator (DESIGN.md §6, docs/architecture.md).
 //
 // One GoldenModel per process: SystemC allows a single elaboration per process, so a second
-// construction throws std::logic_error. No SystemC type appears in this header.
+// construction throws std::logic_error (also after the first was destroyed). No SystemC type
+// appears in this header.
+//
+// Linking: libsystemc.so defines main() and calls sc_main(). This library does not define
+// sc_main, so an executable that links moesim_golden defines `int sc_main(int, char**)` in a
+// translation unit that includes <systemc> (which declares it extern "C"; otherwise the link
+// fails with "libsystemc.so: undefined reference to `sc_main'") and constructs the GoldenModel
+// from there (the moesim CLI does; Boost.Test executables define BOOST_TEST_NO_MAIN and an
+// sc_main that calls boost::unit_test::unit_test_main).
+//
+// Structure (golden/src): a core module (fetch, isa::decode, trap checks at issue, dispatch
+// through one sc_port per unit, control instructions and loop stack, register files, retire),
+// one module per unit (scalar, vector, top-k, matrix, DMA), and the memories VRAM, MRAM, FP SRAM,
+// INT SRAM and HBM as TLM-2.0 targets (b_transport) reached through the units' initiator
+// sockets. Timing: 1 cycle = 1 ns; each instruction waits its isa.yaml latency (Spec::latency);
+// the core calls sc_pause() after each retire or trap. The constructor sets
+// SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 (unless already set) and silences SystemC info reports.
 #pragma once
 
 #include <cstdint>
@@ -16,23 +32,28 @@ namespace moesim::golden {
 
 class GoldenModel {
  public:
-  /// Elaborates the design for `preset`. Throws std::logic_error on a second instance.
+  /// Elaborates the design for `preset`; `spec` must outlive the model. Throws std::logic_error
+  /// on a second instance or when an isa.yaml instruction has no golden implementation, and
+  /// std::invalid_argument for a preset the model cannot implement (VLEN != MLEN, MX_BLOCK != 8).
   GoldenModel(const isa::Spec& spec, const isa::MachinePreset& preset);
   ~GoldenModel();
   GoldenModel(const GoldenModel&) = delete;
   GoldenModel& operator=(const GoldenModel&) = delete;
 
-  /// Loads the program and initial memories; resets registers (STRIDE = 1) and cycle count.
-  /// Throws std::invalid_argument if an image segment does not fit its space.
+  /// Loads the program and initial memories; clears every memory first, resets registers
+  /// (STRIDE = 1), the matrix accumulator, the loop stack and the cycle count. May be called
+  /// again to run another program. Throws std::invalid_argument (naming the space and byte
+  /// offset) if an image segment does not fit its space, if the program is longer than
+  /// IMEM_WORDS, or if its stage table is non-empty and of a different length than its words.
   void load(const isa::Program& program, const isa::MemoryImage& image);
 
   /// Runs until the next instruction retires or traps and fills `out` (normalised).
   /// Returns false, leaving `out` untouched, once the program has halted or trapped.
   bool step(isa::RetireRecord& out);
 
-  bool halted() const;
+  bool halted() const;                  ///< true once the program halted or trapped
   uint64_t cycles() const;              ///< end cycle of the last retired instruction
-  uint64_t retired() const;             ///< instructions retired so far
+  uint64_t retired() const;             ///< instructions retired so far (a trap is not counted)
   isa::ArchRegs regs() const;
   /// Bytes of [begin, begin+count) in the space's unit (trace.hpp Space). Throws out_of_range.
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;

@@ -13,7 +13,7 @@ namespace moesim::num {
 
 constexpr uint32_t kF32CanonicalNaN = 0x7FC00000u;
 constexpr uint16_t kBf16CanonicalNaN = 0x7FC0u;
-constexpr uint8_t kE4M3NaN = 0x7F;       ///< S.1111.111 (either sign is NaN)
+constexpr uint8_t kE4M3NaN = 0x7F;  ///< S.1111.111 (either sign is NaN)
 constexpr uint8_t kE8M0NaN = 0xFF;
 constexpr float kE4M3Max = 448.0f;
 

@@ -26,8 +26,8 @@ struct MemorySegment {
 };
 
 /// Initial contents per space. Offsets are in BYTES from the start of each space's byte image:
-///   vram: row r element e at byte 2*(r*VLEN + e); mram: tile row g at byte g*(MLEN + MLEN/MX_BLOCK)
-///   fp_sram: word w at byte 2*w; int_sram: word w at byte 4*w; hbm: byte address.
+///   vram: row r element e at byte 2*(r*VLEN + e); mram: tile row g at byte g*(MLEN +
+///   MLEN/MX_BLOCK) fp_sram: word w at byte 2*w; int_sram: word w at byte 4*w; hbm: byte address.
 struct MemoryImage {
   std::vector<MemorySegment> vram, mram, fp_sram, int_sram, hbm;
 };
@@ -35,6 +35,7 @@ struct MemoryImage {
 /// Program files: `<name>.hex` holds one "0x%08X" word per line (PLENA's format); the side
 /// table `<name>.stages` holds one stage name per line, same order. Errors name file:line.
 void write_program(const Program& p, const std::filesystem::path& hex_path);
-Program read_program(const std::filesystem::path& hex_path);  ///< reads .stages beside it if present
+Program read_program(
+    const std::filesystem::path& hex_path);  ///< reads .stages beside it if present
 
 }  // namespace moesim::isa

@@ -50,9 +50,9 @@ struct RegWrite {
 
 struct MemWrite {
   Space space = Space::Vram;
-  uint64_t begin = 0;  ///< first unit written
-  uint64_t end = 0;    ///< one past the last
-  uint64_t digest = 0; ///< FNV-1a 64 of the bytes of [begin, end) after retire (comparator)
+  uint64_t begin = 0;   ///< first unit written
+  uint64_t end = 0;     ///< one past the last
+  uint64_t digest = 0;  ///< FNV-1a 64 of the bytes of [begin, end) after retire (comparator)
   bool operator==(const MemWrite& o) const {
     return space == o.space && begin == o.begin && end == o.end && digest == o.digest;
   }

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds moesim and runs the default test suite with ctest. Installs missing Debian packages.
+# Extra arguments are passed to ctest (e.g. -R cosim, -L long).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+moesim_install_packages
+moesim_build
+
+export BOOST_TEST_COLOR_OUTPUT=no
+ctest --test-dir "${BUILD_DIR}" --output-on-failure -j "${JOBS}" -LE long "$@"

@@ -16,8 +16,9 @@
 // one module per unit (scalar, vector, top-k, matrix, DMA), and the memories VRAM, MRAM, FP SRAM,
 // INT SRAM and HBM as TLM-2.0 targets (b_transport) reached through the units' initiator
 // sockets. Timing: 1 cycle = 1 ns; each instruction waits its isa.yaml latency (Spec::latency);
-// the core calls sc_pause() after each retire or trap. The constructor sets
-// SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 (unless already set) and silences SystemC info reports.
+// the core calls sc_pause() after each retire or trap. The library sets
+// SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 in a static initialiser (unless already set: libsystemc
+// prints the banner before sc_main), and the constructor silences SystemC info reports.
 #pragma once
 
 #include <cstdint>
@@ -51,9 +52,9 @@ class GoldenModel {
   /// Returns false, leaving `out` untouched, once the program has halted or trapped.
   bool step(isa::RetireRecord& out);
 
-  bool halted() const;                  ///< true once the program halted or trapped
-  uint64_t cycles() const;              ///< end cycle of the last retired instruction
-  uint64_t retired() const;             ///< instructions retired so far (a trap is not counted)
+  bool halted() const;       ///< true once the program halted or trapped
+  uint64_t cycles() const;   ///< end cycle of the last retired instruction
+  uint64_t retired() const;  ///< instructions retired so far (a trap is not counted)
   isa::ArchRegs regs() const;
   /// Bytes of [begin, begin+count) in the space's unit (trace.hpp Space). Throws out_of_range.
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;

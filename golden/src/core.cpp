@@ -1,0 +1,290 @@
+#include "core.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "moesim/isa/encoding.hpp"
+
+namespace moesim::golden {
+
+using isa::Opcode;
+using isa::RegFile;
+using isa::TrapCause;
+
+namespace {
+
+/// One clock cycle (1 ns). A function, not a static object: an sc_time must not be built before
+/// the SystemC kernel exists.
+sc_core::sc_time clock_period() { return sc_core::sc_time(1, sc_core::SC_NS); }
+
+bool control_implements(Opcode op) {
+  switch (op) {
+    case Opcode::C_SET_ADDR_REG:
+    case Opcode::C_SET_SCALE_REG:
+    case Opcode::C_SET_STRIDE_REG:
+    case Opcode::C_SET_V_MASK_REG:
+    case Opcode::C_LOOP_START:
+    case Opcode::C_LOOP_END:
+    case Opcode::C_SET_TOPK_REG:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Core::Core(sc_core::sc_module_name name, const isa::Spec& spec, const isa::MachinePreset& preset,
+           const Geometry& g)
+    : sc_module(name), spec_(spec), preset_(preset), g_(g) {
+  const std::map<std::string, sc_core::sc_port<UnitIf>*> units{
+      {"scalar", &scalar}, {"vector", &vector}, {"topk", &topk},
+      {"matrix", &matrix}, {"dma", &dma},       {"control", nullptr}};
+  for (const isa::InstrSpec& ins : spec.instructions()) {
+    auto u = units.find(ins.unit);
+    if (u == units.end()) {
+      throw std::logic_error("golden: isa.yaml instruction " + ins.mnemonic + " is in unit '" +
+                             ins.unit + "', which the golden model does not have");
+    }
+    OpEntry& e = ops_.at(ins.opcode);
+    e.spec = &ins;
+    e.unit = u->second;
+    for (const std::string& t : ins.traps) e.trap_order.push_back(spec.trap(t).code);
+    bool dynamic = false;
+    for (const std::string& id : ins.latency.identifiers()) {
+      dynamic = dynamic || spec.latency_vars().count(id) > 0;
+    }
+    if (!dynamic) {
+      e.static_latency = spec.latency(ins, preset);
+    } else if (e.unit == nullptr) {
+      throw std::logic_error("golden: control instruction " + ins.mnemonic +
+                             " has a latency that depends on latency_vars");
+    }
+  }
+  if (spec.operand_kind(isa::OperandKind::Gp).count != regs_.gp.size() ||
+      spec.operand_kind(isa::OperandKind::Fp).count != regs_.fp.size() ||
+      spec.operand_kind(isa::OperandKind::Addr).count != regs_.addr.size()) {
+    throw std::logic_error("golden: isa.yaml register counts differ from isa::ArchRegs");
+  }
+  SC_THREAD(run);
+}
+
+void Core::end_of_elaboration() {
+  // Every instruction of isa.yaml must be executable: a spec entry without golden support fails
+  // here, at construction, not in the middle of a program.
+  for (const OpEntry& e : ops_) {
+    if (e.spec == nullptr) continue;
+    const auto op = static_cast<Opcode>(e.spec->opcode);
+    const bool ok = e.unit == nullptr ? control_implements(op) : (*e.unit)->implements(op);
+    if (!ok) {
+      throw std::logic_error("golden: isa.yaml instruction " + e.spec->mnemonic + " (unit " +
+                             e.spec->unit + ") is not implemented by the golden model");
+    }
+  }
+}
+
+void Core::load(const isa::Program& program) {
+  program_.clear();
+  program_.reserve(program.size());
+  for (uint32_t w : program.words) program_.push_back(isa::decode(spec_, w));
+  stages_ = program.stages;
+  stages_.resize(program.size(), 0);  // a program without a stage table is all `other`
+  regs_ = isa::ArchRegs{};
+  loops_.clear();
+  pc_ = 0;
+  retired_ = 0;
+  cycles_ = 0;
+  origin_ = sc_core::sc_time_stamp();
+  record_.reset();
+  done_ = program_.empty();
+  if (!done_ && idle_) start_.notify(sc_core::SC_ZERO_TIME);
+}
+
+std::optional<isa::RetireRecord> Core::take_record() {
+  std::optional<isa::RetireRecord> r;
+  r.swap(record_);
+  return r;
+}
+
+uint64_t Core::now() const {
+  return (sc_core::sc_time_stamp() - origin_).value() / clock_period().value();
+}
+
+void Core::run() {
+  for (;;) {
+    idle_ = true;
+    wait(start_);
+    idle_ = false;
+    // Between two steps the thread is parked on the zero-time wait below; a load() in that state
+    // needs no notification: the loop continues with the new program.
+    while (!done_) {
+      issue();
+      wait(sc_core::SC_ZERO_TIME);
+    }
+  }
+}
+
+bool Core::legal(const isa::Decoded& d) const {
+  if (d.spec == nullptr) return false;
+  for (const isa::OperandSpec& o : d.spec->operands) {
+    if (o.kind == isa::OperandKind::Fp || o.kind == isa::OperandKind::Addr) {
+      if (isa::extract(d.word, spec_.field(o.field)) >= spec_.operand_kind(o.kind).count) {
+        return false;
+      }
+    }
+  }
+  switch (static_cast<Opcode>(d.opcode)) {
+    case Opcode::H_PREFETCH_M:
+    case Opcode::H_PREFETCH_V:
+    case Opcode::H_STORE_V:
+      return d.funct == 0 && d.r3 <= 1;
+    case Opcode::V_TOPK:
+      return d.r3 == 0 || d.r3 == 1 || d.r3 == 15;
+    default:
+      return true;
+  }
+}
+
+TrapSet Core::check_control(const Issue& is) const {
+  TrapSet t;
+  if (is.op == Opcode::C_LOOP_START) {
+    t.add_if(is.d.imm22 == 0, TrapCause::loop_count_zero);
+    t.add_if(loops_.size() >= g_.loop_depth, TrapCause::loop_depth_overflow);
+  } else if (is.op == Opcode::C_LOOP_END) {
+    t.add_if(loops_.empty(), TrapCause::loop_underflow);
+  }
+  return t;
+}
+
+uint32_t Core::execute_control(const Issue& is, Effects& fx) {
+  const isa::Decoded& d = is.d;
+  const uint32_t v = is.gp(d.rd);
+  switch (is.op) {
+    case Opcode::C_SET_ADDR_REG:
+      fx.write_reg(RegFile::Addr, d.rd, (uint64_t{is.gp(d.rs1)} << 32) | is.gp(d.rs2));
+      break;
+    case Opcode::C_SET_SCALE_REG:
+      fx.write_reg(RegFile::Ctrl, static_cast<uint8_t>(isa::CtrlReg::Scale), v);
+      break;
+    case Opcode::C_SET_STRIDE_REG:
+      fx.write_reg(RegFile::Ctrl, static_cast<uint8_t>(isa::CtrlReg::Stride), v);
+      break;
+    case Opcode::C_SET_V_MASK_REG:
+      fx.write_reg(RegFile::Ctrl, static_cast<uint8_t>(isa::CtrlReg::VMask), v);
+      break;
+    case Opcode::C_SET_TOPK_REG:
+      fx.write_reg(RegFile::Ctrl, static_cast<uint8_t>(isa::CtrlReg::TopkPolicy), v);
+      break;
+    case Opcode::C_LOOP_START:
+      fx.write_reg(RegFile::Gp, d.rd, d.imm22);
+      loops_.push_back(pc_ + 1);
+      break;
+    case Opcode::C_LOOP_END:
+      if (v > 1) {
+        fx.write_reg(RegFile::Gp, d.rd, v - 1);
+        return loops_.back();
+      }
+      fx.write_reg(RegFile::Gp, d.rd, 0);
+      loops_.pop_back();
+      break;
+    default:
+      throw std::logic_error("golden: core cannot execute control opcode " +
+                             std::to_string(d.opcode));
+  }
+  return pc_ + 1;
+}
+
+void Core::apply(const isa::RegWrite& w) {
+  switch (w.file) {
+    case RegFile::Gp:
+      if (w.index != 0) regs_.gp.at(w.index) = static_cast<uint32_t>(w.value);
+      break;
+    case RegFile::Fp:
+      if (w.index != 0) regs_.fp.at(w.index) = static_cast<uint16_t>(w.value);
+      break;
+    case RegFile::Addr:
+      regs_.addr.at(w.index) = w.value;
+      break;
+    case RegFile::Ctrl:
+      switch (static_cast<isa::CtrlReg>(w.index)) {
+        case isa::CtrlReg::Scale:
+          regs_.scale = static_cast<uint32_t>(w.value);
+          break;
+        case isa::CtrlReg::Stride:
+          regs_.stride = static_cast<uint32_t>(w.value);
+          break;
+        case isa::CtrlReg::VMask:
+          regs_.v_mask = static_cast<uint32_t>(w.value);
+          break;
+        case isa::CtrlReg::TopkPolicy:
+          regs_.topk_policy = static_cast<uint32_t>(w.value);
+          regs_.topk_valid = true;
+          break;
+      }
+      break;
+  }
+}
+
+void Core::publish(isa::RetireRecord&& r) {
+  record_ = std::move(r);
+  sc_core::sc_pause();
+}
+
+void Core::issue() {
+  const isa::Decoded& d = program_[pc_];
+  isa::RetireRecord rec;
+  rec.index = retired_;
+  rec.pc = pc_;
+  rec.word = d.word;
+  rec.stage = stages_[pc_];
+  rec.start_cycle = now();
+  rec.end_cycle = rec.start_cycle;
+
+  auto trap = [&](uint8_t cause) {
+    rec.trap = isa::Trap{cause, pc_, d.word};
+    done_ = true;
+    publish(std::move(rec));
+  };
+  if (retired_ == g_.instruction_budget) {
+    return trap(static_cast<uint8_t>(TrapCause::instruction_budget_exceeded));
+  }
+  if (!legal(d)) return trap(static_cast<uint8_t>(TrapCause::illegal_instruction));
+
+  const OpEntry& e = ops_[d.opcode];
+  const Issue is{d, static_cast<Opcode>(d.opcode), regs_};
+  const TrapSet found = e.unit == nullptr ? check_control(is) : (*e.unit)->check(is);
+  if (!found.empty()) {
+    for (uint8_t code : e.trap_order) {
+      if (found.has(code)) return trap(code);
+    }
+    throw std::logic_error("golden: " + e.spec->mnemonic + " at pc " + std::to_string(pc_) +
+                           " found trap causes (bit mask " + std::to_string(found.bits()) +
+                           ") that isa.yaml does not list for it");
+  }
+
+  const int64_t latency = e.static_latency
+                              ? *e.static_latency
+                              : spec_.latency(*e.spec, preset_, (*e.unit)->latency_vars(is));
+  Effects fx;
+  uint32_t next_pc = pc_ + 1;
+  if (e.unit == nullptr) {
+    next_pc = execute_control(is, fx);
+  } else {
+    (*e.unit)->execute(is, fx);
+  }
+  wait(static_cast<double>(latency) * clock_period());
+
+  for (const isa::RegWrite& w : fx.regs) apply(w);
+  rec.regs = std::move(fx.regs);
+  rec.mems = std::move(fx.mems);
+  isa::normalize(rec);
+  rec.end_cycle = now();
+  cycles_ = rec.end_cycle;
+  ++retired_;
+  pc_ = next_pc;
+  done_ = pc_ >= program_.size();
+  publish(std::move(rec));
+}
+
+}  // namespace moesim::golden

@@ -1,0 +1,104 @@
+#include "matrix_unit.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "moesim/isa/numerics.hpp"
+
+namespace moesim::golden {
+
+using isa::Opcode;
+using isa::TrapCause;
+
+namespace {
+/// M_MM_WO destination: d = gp[rd] + imm, row stride n = gp[rs1] (0 means 1).
+struct WriteOut {
+  Addr d;
+  uint64_t n;
+};
+WriteOut write_out_args(const Issue& is) {
+  const uint32_t n = is.gp(is.d.rs1);
+  return {Addr{is.gp(is.d.rd)} + is.d.imm18, n == 0 ? 1u : n};
+}
+}  // namespace
+
+MatrixUnit::MatrixUnit(sc_core::sc_module_name name, const Geometry& g)
+    : sc_module(name), g_(g), acc_(g.blen * g.blen, 0.0f) {}
+
+bool MatrixUnit::implements(Opcode op) const { return op == Opcode::M_MM || op == Opcode::M_MM_WO; }
+
+void MatrixUnit::reset() { std::fill(acc_.begin(), acc_.end(), 0.0f); }
+
+TrapSet MatrixUnit::check(const Issue& is) {
+  TrapSet t;
+  if (is.op == Opcode::M_MM) {
+    // Weights: tile rows c .. c+BLEN-1 of tile T, i.e. global rows gp[rs1]/MLEN .. + BLEN.
+    const Addr w = is.gp(is.d.rs1);
+    const Addr column = (w / g_.mlen) % g_.mlen;
+    t.add_if(w % g_.mlen != 0 || column % g_.blen != 0, TrapCause::address_misaligned);
+    check_range(t, w / g_.mlen, g_.blen, g_.mram_rows());
+    // Activations: BLEN VRAM rows from gp[rs2].
+    check_vram_rows(t, g_, is.gp(is.d.rs2), g_.blen);
+  } else if (is.op == Opcode::M_MM_WO) {
+    const WriteOut wo = write_out_args(is);
+    t.add_if((wo.d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
+    t.add_if(wo.d / g_.vlen + Addr{g_.blen - 1} * wo.n >= g_.vram_rows,
+             TrapCause::address_out_of_range);
+  }
+  return t;
+}
+
+std::map<std::string, int64_t> MatrixUnit::latency_vars(const Issue& /*is*/) const { return {}; }
+
+void MatrixUnit::execute(const Issue& is, Effects& fx) {
+  switch (is.op) {
+    case Opcode::M_MM:
+      mm(is);
+      break;
+    case Opcode::M_MM_WO:
+      write_out(is, fx);
+      break;
+    default:
+      throw std::logic_error("golden: matrix unit cannot execute opcode " +
+                             std::to_string(is.d.opcode));
+  }
+}
+
+void MatrixUnit::mm(const Issue& is) {
+  const uint64_t blen = g_.blen;
+  const uint64_t k = g_.mlen;
+  const uint64_t row_bytes = g_.mram_row_bytes();
+  const uint64_t a_row0 = is.gp(is.d.rs2) / g_.vlen;
+  const uint64_t w_row0 = is.gp(is.d.rs1) / g_.mlen;
+  const std::vector<uint16_t> a = vram.read_u16(a_row0 * g_.vram_row_bytes(), blen * g_.vlen);
+  std::vector<uint8_t> w(blen * row_bytes);
+  mram.read(w_row0 * row_bytes, w.data(), w.size());
+  for (uint64_t i = 0; i < blen; ++i) {
+    const uint16_t* ai = a.data() + i * g_.vlen;
+    for (uint64_t j = 0; j < blen; ++j) {
+      const uint8_t* codes = w.data() + j * row_bytes;
+      const uint8_t* scales = codes + k;
+      float& acc = acc_[i * blen + j];
+      for (uint64_t b = 0; b < k / g_.mx_block; ++b) {
+        acc = num::add(
+            acc, num::mx_block_dot8(ai + b * g_.mx_block, codes + b * g_.mx_block, scales[b]));
+      }
+    }
+  }
+}
+
+void MatrixUnit::write_out(const Issue& is, Effects& fx) {
+  const WriteOut wo = write_out_args(is);
+  const auto row0 = static_cast<uint64_t>(wo.d / g_.vlen);
+  const auto col = static_cast<uint64_t>(wo.d % g_.vlen);
+  for (uint64_t i = 0; i < g_.blen; ++i) {
+    std::vector<uint16_t> v(g_.blen);
+    for (uint64_t j = 0; j < g_.blen; ++j) v[j] = num::f32_to_bf16(acc_[i * g_.blen + j]);
+    const uint64_t row = row0 + i * wo.n;
+    vram.write_u16(row * g_.vram_row_bytes() + 2 * col, v);
+    fx.wrote(isa::Space::Vram, row, row + 1);
+  }
+  reset();
+}
+
+}  // namespace moesim::golden

@@ -1,0 +1,138 @@
+// GoldenModel: elaboration, loading, stepping and state read-out (model.hpp).
+#include "moesim/golden/model.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "top.hpp"
+
+namespace moesim::golden {
+
+using isa::Space;
+
+namespace {
+
+std::atomic<bool> g_elaborated{false};
+
+// libsystemc.so prints its copyright banner in sc_elab_and_sim(), before sc_main() and so before
+// any GoldenModel exists; only the environment variable, set before main(), silences it. This
+// static initialiser sets it for every executable that links the golden model, unless the user
+// set it already.
+const bool g_banner_silenced = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+
+void load_segments(Memory& m, const std::vector<isa::MemorySegment>& segs) {
+  for (const isa::MemorySegment& s : segs)
+    std::memcpy(m.data() + s.base, s.bytes.data(), s.bytes.size());
+}
+
+const std::vector<isa::MemorySegment>& segments(const isa::MemoryImage& image, Space s) {
+  switch (s) {
+    case Space::Vram:
+      return image.vram;
+    case Space::Mram:
+      return image.mram;
+    case Space::FpSram:
+      return image.fp_sram;
+    case Space::IntSram:
+      return image.int_sram;
+    case Space::Hbm:
+      return image.hbm;
+  }
+  throw std::logic_error("golden: unknown memory space");
+}
+
+}  // namespace
+
+struct GoldenModel::Impl {
+  Impl(const isa::Spec& spec, const isa::MachinePreset& p)
+      : preset(p), geo(p), top("golden", spec, preset, geo) {}
+  isa::MachinePreset preset;
+  Geometry geo;
+  Top top;
+};
+
+GoldenModel::GoldenModel(const isa::Spec& spec, const isa::MachinePreset& preset) {
+  const Geometry check(preset);  // reject an unsupported preset before claiming the process
+  if (g_elaborated.exchange(true)) {
+    throw std::logic_error(
+        "golden: a GoldenModel was already constructed in this process; SystemC allows one "
+        "elaboration per process");
+  }
+  // No SystemC info reports (sc_pause/sc_stop notices); the banner is handled above.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  impl_ = std::make_unique<Impl>(spec, preset);
+  // Finish elaboration and park the core thread on its start event.
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+}
+
+GoldenModel::~GoldenModel() = default;
+
+void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& image) {
+  const Geometry& g = impl_->geo;
+  if (program.size() > g.imem_words) {
+    throw std::invalid_argument("golden: program " + program.source + " has " +
+                                std::to_string(program.size()) + " instructions; IMEM_WORDS is " +
+                                std::to_string(g.imem_words));
+  }
+  if (!program.stages.empty() && program.stages.size() != program.words.size()) {
+    throw std::invalid_argument("golden: program " + program.source + " has " +
+                                std::to_string(program.words.size()) + " words but " +
+                                std::to_string(program.stages.size()) + " stage codes");
+  }
+  for (Space s : isa::kAllSpaces) {
+    const uint64_t size = g.bytes(s);
+    for (const isa::MemorySegment& seg : segments(image, s)) {
+      if (seg.base > size || seg.bytes.size() > size - seg.base) {
+        throw std::invalid_argument(std::string("golden: memory image segment of space ") +
+                                    isa::space_name(s) + " at byte offset " +
+                                    std::to_string(seg.base) + " (" +
+                                    std::to_string(seg.bytes.size()) + " bytes) ends past the " +
+                                    "end of the space (" + std::to_string(size) + " bytes)");
+      }
+    }
+  }
+  Top& top = impl_->top;
+  for (Space s : isa::kAllSpaces) {
+    top.memory(s).clear();
+    load_segments(top.memory(s), segments(image, s));
+  }
+  top.matrix.reset();
+  top.core.load(program);
+}
+
+bool GoldenModel::step(isa::RetireRecord& out) {
+  Core& core = impl_->top.core;
+  if (core.done()) return false;
+  sc_core::sc_start();
+  std::optional<isa::RetireRecord> r = core.take_record();
+  if (!r) throw std::logic_error("golden: the simulation paused without a retire record");
+  out = std::move(*r);
+  return true;
+}
+
+bool GoldenModel::halted() const { return impl_->top.core.done(); }
+
+uint64_t GoldenModel::cycles() const { return impl_->top.core.cycles(); }
+
+uint64_t GoldenModel::retired() const { return impl_->top.core.retired(); }
+
+isa::ArchRegs GoldenModel::regs() const { return impl_->top.core.regs(); }
+
+std::vector<uint8_t> GoldenModel::read(Space space, uint64_t begin, uint64_t count) const {
+  const Geometry& g = impl_->geo;
+  const uint64_t units = g.units(space);
+  if (begin > units || count > units - begin) {
+    throw std::out_of_range(std::string("golden: read of ") + isa::space_name(space) + " [" +
+                            std::to_string(begin) + ", +" + std::to_string(count) +
+                            ") outside its " + std::to_string(units) + " units");
+  }
+  const uint8_t* p = impl_->top.memory(space).data() + begin * g.unit_bytes(space);
+  return std::vector<uint8_t>(p, p + count * g.unit_bytes(space));
+}
+
+uint64_t GoldenModel::size(Space space) const { return impl_->geo.units(space); }
+
+}  // namespace moesim::golden

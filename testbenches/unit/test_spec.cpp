@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE(latencies) {
   BOOST_TEST(s.latency(*s.by_mnemonic("M_MM"), t) == 4 + 16 / 8 + 1);
   BOOST_TEST(s.latency(*s.by_mnemonic("V_RED_SUM"), d) == 6 + 2);
   BOOST_TEST(s.latency(*s.by_mnemonic("V_RED_SUM"), t) == 4 + 2);
-  BOOST_TEST(s.latency(*s.by_mnemonic("V_TOPK"), d, {{"E", 32}, {"k", 4}}) == 32 + 12 + 4);
+  BOOST_TEST(s.latency(*s.by_mnemonic("V_TOPK"), d, {{"E", 32}, {"k", 4}}) == 32 + 2 * 4 + 1);
   BOOST_TEST(s.latency(*s.by_mnemonic("H_PREFETCH_M"), d, {{"rows", 64}, {"len", 64}}) ==
              24 + 64 * (1 + 1));
   BOOST_TEST(s.latency(*s.by_mnemonic("H_PREFETCH_V"), t, {{"rows", 4}, {"len", 16}}) ==

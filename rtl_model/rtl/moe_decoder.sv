@@ -1,0 +1,454 @@
+// moesim RTL: instruction decoder and issue-time trap checker.
+
+/**
+ * Combinational decoder of the issue stage. It decodes the instruction word, selects the unit
+ * that executes it, forms that unit's operands (VRAM/MRAM row indices, SRAM word addresses, HBM
+ * byte addresses) from the register values read at issue, and performs every trap check of
+ * isa.yaml before the instruction occupies a cycle.
+ *
+ * Trap priority (isa.yaml): instruction budget first, then illegal_instruction (undefined
+ * opcode, reserved field value, or an fp/addr register field past 7), then the order of each
+ * instruction's `traps:` list (topk_policy_unset, topk_policy_invalid, address_out_of_range,
+ * address_misaligned; loop_count_zero before loop_depth_overflow).
+ *
+ * Address checks: VRAM and MRAM accesses are checked on row indices (the row of an element
+ * address a is floor(a / VLEN) resp. floor(a / MLEN)); SRAM accesses as word intervals and HBM
+ * accesses as byte intervals. An access is out of range when its rows / words / bytes are not
+ * all inside the memory. All sums are exact (no 32-bit wrap): gp values are zero-extended to 64
+ * bits, HBM addresses to 72 bits.
+ *
+ * V_GATHER and V_SCATTER_ADD need their token index INT_SRAM[gp[rs2]] for the range check of
+ * the row it selects, so the INT SRAM has an asynchronous read port owned by this stage
+ * (int_raddr_o / int_rdata_i); S_LD_INT uses the same port.
+ */
+module moe_decoder
+  import moesim_isa_pkg::*;
+  import moe_pkg::*;
+#(
+  parameter int unsigned MLEN               = 64,
+  parameter int unsigned VLEN               = 64,
+  parameter int unsigned BLEN               = 4,
+  parameter int unsigned MX_BLOCK           = 8,
+  parameter int unsigned VRAM_ROWS          = 8192,
+  parameter int unsigned MRAM_TILES         = 16,
+  parameter int unsigned FP_SRAM_WORDS      = 4096,
+  parameter int unsigned INT_SRAM_WORDS     = 4096,
+  parameter int unsigned HBM_BYTES          = 67108864,
+  parameter int unsigned HBM_V_ROWS         = 4,
+  parameter int unsigned HBM_M_ROWS         = 64,
+  parameter int unsigned LOOP_DEPTH         = 4,
+  parameter int unsigned MAX_TOPK_EXPERTS   = 256,
+  parameter int unsigned INSTRUCTION_BUDGET = 50000000,
+  localparam int unsigned VramRowW          = $clog2(VRAM_ROWS),
+  localparam int unsigned FpAddrW           = $clog2(FP_SRAM_WORDS),
+  localparam int unsigned IntAddrW          = $clog2(INT_SRAM_WORDS),
+  localparam int unsigned LoopDepthW        = $clog2(LOOP_DEPTH + 1)
+) (
+  // Instruction and architectural state read at issue
+  input  logic [31:0]           word_i,
+  input  logic [31:0]           gp_rd_i,        // gp[rd field]  (gp0 reads 0)
+  input  logic [31:0]           gp_rs1_i,       // gp[rs1 field]
+  input  logic [31:0]           gp_rs2_i,       // gp[rs2 field]
+  input  logic [63:0]           areg_i,         // a[rs2 field] (H_* base address)
+  input  logic [31:0]           scale_i,
+  input  logic [31:0]           stride_i,
+  input  logic [31:0]           topk_policy_i,
+  input  logic                  topk_valid_i,
+  input  logic [LoopDepthW-1:0] loop_depth_i,   // active loops
+  input  logic [31:0]           retired_i,      // instructions retired so far
+
+  // Asynchronous INT SRAM read port (token index, S_LD_INT)
+  output logic [IntAddrW-1:0]   int_raddr_o,
+  input  logic [31:0]           int_rdata_i,
+
+  // Issue decision
+  output logic                  trap_o,
+  output trap_e                 trap_cause_o,
+  output unit_e                 unit_o,
+  output logic [FpAddrW-1:0]    fp_addr_o,      // S_LD_FP / S_ST_FP word address
+  output logic [IntAddrW-1:0]   int_addr_o,     // S_ST_INT word address
+
+  // Vector unit operands
+  output vec_op_e               vec_op_o,
+  output logic [VramRowW-1:0]   vec_dst_row_o,
+  output logic [VramRowW-1:0]   vec_a_row_o,
+  output logic [VramRowW-1:0]   vec_b_row_o,
+  output logic                  vec_use_scalar_o,
+  output logic                  vec_masked_o,
+
+  // Scalar unit S_MAP_V_FP operands
+  output logic [VramRowW-1:0]   map_row_o,
+  output logic [FpAddrW-1:0]    map_base_o,
+
+  // Top-k unit operands
+  output logic [15:0]           topk_e_o,
+  output logic [15:0]           topk_k_o,
+  output logic [VramRowW-1:0]   topk_row_o,
+  output logic [IntAddrW-1:0]   topk_id_addr_o,
+  output logic [FpAddrW-1:0]    topk_w_addr_o,
+
+  // Matrix unit operands
+  output logic                  mm_wo_o,
+  output logic [31:0]           mm_mat_row_o,   // MRAM global tile row of column c
+  output logic [31:0]           mm_act_row_o,   // first VRAM row of the activation block
+  output logic [31:0]           mm_wo_row_o,    // M_MM_WO first VRAM row
+  output logic [31:0]           mm_wo_col_o,    // M_MM_WO element column in the row
+  output logic [31:0]           mm_wo_stride_o, // M_MM_WO row step n (0 already mapped to 1)
+
+  // DMA unit operands
+  output dma_op_e               dma_op_o,
+  output logic [31:0]           dma_row_o,      // first VRAM row or MRAM tile row
+  output logic [63:0]           dma_code_addr_o,  // HBM byte address of row 0's codes
+  output logic [63:0]           dma_scale_addr_o, // HBM byte address of row 0's scales
+  output logic [31:0]           dma_stride_o,     // code address step per row (bytes)
+  output logic [31:0]           dma_scale_stride_o // scale address step per row (bytes)
+);
+
+  ////////////////
+  // Constants  //
+  ////////////////
+
+  localparam logic [63:0] VramRows  = 64'(VRAM_ROWS);
+  localparam logic [63:0] MramRows  = 64'(MRAM_TILES) * 64'(MLEN);
+  localparam logic [63:0] FpWords   = 64'(FP_SRAM_WORDS);
+  localparam logic [63:0] IntWords  = 64'(INT_SRAM_WORDS);
+  localparam logic [71:0] HbmBytes  = 72'(HBM_BYTES);
+  localparam logic [63:0] Vlen64    = 64'(VLEN);
+  localparam logic [63:0] Mlen64    = 64'(MLEN);
+  localparam logic [63:0] Blen64    = 64'(BLEN);
+
+  ///////////////////
+  // Word fields   //
+  ///////////////////
+
+  logic [5:0]  opcode;
+  logic [3:0]  f_r3, f_funct;
+  logic [17:0] imm18;
+  logic [21:0] imm22;
+  assign opcode  = word_i[OPCODE_HI:OPCODE_LO];
+  assign f_r3    = word_i[R3_HI:R3_LO];
+  assign f_funct = word_i[FUNCT_HI:FUNCT_LO];
+  assign imm18   = word_i[IMM18_HI:IMM18_LO];
+  assign imm22   = word_i[IMM22_HI:IMM22_LO];
+
+  // An fp (f0..f7) or addr (a0..a7) register field names a register past its file when its top
+  // bit is set (the registers themselves are read by moe_top).
+  logic rd_past, rs2_past;
+  assign rd_past  = word_i[RD_HI];
+  assign rs2_past = word_i[RS2_HI];
+  logic [5:0] unused_reg_idx;
+  assign unused_reg_idx = {word_i[RD_HI-1:RD_LO], word_i[RS2_HI-1:RS2_LO]};
+
+  logic [63:0] rd_v, rs1_v, rs2_v, imm_v, ls_addr;
+  assign rd_v    = 64'(gp_rd_i);
+  assign rs1_v   = 64'(gp_rs1_i);
+  assign rs2_v   = 64'(gp_rs2_i);
+  assign imm_v   = 64'(imm18);
+  assign ls_addr = rs1_v + imm_v;
+
+  // Token index of V_GATHER / V_SCATTER_ADD, and the row address it selects.
+  logic [63:0] tok_v, tok_off;
+  assign tok_v   = 64'(int_rdata_i);
+  assign tok_off = tok_v * Vlen64;
+
+  ////////////////////////////
+  // Address check helpers  //
+  ////////////////////////////
+
+  // [base, base + len) not inside [0, size). Operands stay below 2^48, so the sum is exact.
+  function automatic logic outside(logic [63:0] base, logic [63:0] len, logic [63:0] size);
+    return (base + len) > size;
+  endfunction
+
+  // n VRAM rows from the row of element address a.
+  function automatic logic vrows_oob(logic [63:0] a, logic [63:0] n);
+    return outside(a / Vlen64, n, VramRows);
+  endfunction
+
+  function automatic logic vrow_oob(logic [63:0] a);
+    return vrows_oob(a, 64'd1);
+  endfunction
+
+  function automatic logic vrow_mis(logic [63:0] a);
+    return (a % Vlen64) != 64'd0;
+  endfunction
+
+  function automatic logic [VramRowW-1:0] vrow(logic [63:0] a);
+    return VramRowW'(a / Vlen64);
+  endfunction
+
+  ////////////////////////
+  // H_* address forms  //
+  ////////////////////////
+
+  // Rows i < nrows start at o_i = gp[rs1] + i*S; o_i grows with i, so the last row bounds the
+  // transfer. Codes: [a + o_i, +len); scales: [a + SCALE + o_i/MX_BLOCK, +len/MX_BLOCK).
+  logic        h_is_m;
+  logic [63:0] h_len, h_rows, h_stride, h_span, h_nscale, rs1_blk;
+  logic [71:0] h_base, h_o_last, h_code_end, h_scale_end;
+  assign h_is_m      = (opcode == OP_H_PREFETCH_M);
+  assign h_len       = h_is_m ? Mlen64 : Vlen64;
+  assign h_rows      = h_is_m ? 64'(HBM_M_ROWS) : 64'(HBM_V_ROWS);
+  assign h_stride    = (f_r3 == 4'd1) ? 64'(stride_i) : h_len;
+  assign h_base      = 72'(areg_i);
+  assign h_span      = (h_rows - 64'd1) * h_stride;
+  assign h_nscale    = h_len / 64'(MX_BLOCK);
+  assign rs1_blk     = rs1_v / 64'(MX_BLOCK);
+  assign h_o_last    = 72'(rs1_v) + 72'(h_span);
+  assign h_code_end  = h_base + h_o_last + 72'(h_len);
+  assign h_scale_end = h_base + 72'(scale_i) + h_o_last / 72'(MX_BLOCK) + 72'(h_nscale);
+
+  logic h_illegal, h_hbm_oob, h_o_mis;
+  assign h_illegal = (f_funct != 4'd0) || (f_r3 > 4'd1);
+  assign h_hbm_oob = (h_code_end > HbmBytes) || (h_scale_end > HbmBytes);
+  assign h_o_mis   = ((rs1_v % 64'(MX_BLOCK)) != 64'd0) ||
+                     ((h_rows > 64'd1) && ((h_stride % 64'(MX_BLOCK)) != 64'd0));
+
+  ///////////////////////
+  // V_TOPK policy     //
+  ///////////////////////
+
+  logic [63:0] tk_e, tk_k;
+  always_comb begin
+    unique case (f_r3)
+      4'd0:    begin tk_e = 64'd32;  tk_k = 64'd4; end
+      4'd1:    begin tk_e = 64'd128; tk_k = 64'd8; end
+      default: begin tk_e = 64'(topk_policy_i[31:8]); tk_k = 64'(topk_policy_i[7:0]); end
+    endcase
+  end
+
+  ///////////////////////
+  // M_MM_WO geometry  //
+  ///////////////////////
+
+  logic [63:0] wo_d, wo_n;
+  assign wo_d = rd_v + imm_v;
+  assign wo_n = (rs1_v == 64'd0) ? 64'd1 : rs1_v;
+
+  //////////////
+  // Decode   //
+  //////////////
+
+  logic ill, oor, mis, tk_unset, tk_invalid, loop_zero, loop_ovf, loop_under, budget;
+
+  assign budget = (retired_i >= INSTRUCTION_BUDGET);
+
+  always_comb begin
+    unit_o           = UNIT_CORE;
+    ill              = 1'b0;
+    oor              = 1'b0;
+    mis              = 1'b0;
+    tk_unset         = 1'b0;
+    tk_invalid       = 1'b0;
+    loop_zero        = 1'b0;
+    loop_ovf         = 1'b0;
+    loop_under       = 1'b0;
+    int_raddr_o      = IntAddrW'(ls_addr);
+    vec_op_o         = VEC_ADD;
+    vec_dst_row_o    = vrow(rd_v);
+    vec_a_row_o      = vrow(rs1_v);
+    vec_b_row_o      = vrow(rs2_v);
+    vec_use_scalar_o = 1'b0;
+    vec_masked_o     = (f_r3 != 4'd0);
+    dma_op_o         = DMA_PREFETCH_V;
+
+    unique case (opcode)
+      ////////////////////
+      // Matrix unit    //
+      ////////////////////
+      OP_M_MM: begin
+        unit_o = UNIT_MATRIX;
+        oor    = outside(rs1_v / Mlen64, Blen64, MramRows) || vrows_oob(rs2_v, Blen64);
+        mis    = ((rs1_v % Mlen64) != 64'd0) ||
+                 ((((rs1_v % (Mlen64 * Mlen64)) / Mlen64) % Blen64) != 64'd0) ||
+                 vrow_mis(rs2_v);
+      end
+      OP_M_MM_WO: begin
+        unit_o = UNIT_MATRIX;
+        oor    = outside(wo_d / Vlen64, (Blen64 - 64'd1) * wo_n + 64'd1, VramRows);
+        mis    = ((wo_d % Vlen64) % Blen64) != 64'd0;
+      end
+
+      ////////////////////
+      // Vector unit    //
+      ////////////////////
+      OP_V_ADD_VV, OP_V_SUB_VV, OP_V_MUL_VV: begin
+        unit_o   = UNIT_VECTOR;
+        vec_op_o = (opcode == OP_V_ADD_VV) ? VEC_ADD :
+                   (opcode == OP_V_SUB_VV) ? VEC_SUB : VEC_MUL;
+        oor      = vrow_oob(rd_v) || vrow_oob(rs1_v) || vrow_oob(rs2_v);
+        mis      = vrow_mis(rd_v) || vrow_mis(rs1_v) || vrow_mis(rs2_v);
+      end
+      OP_V_ADD_VF, OP_V_MUL_VF, OP_V_MAX_VF, OP_V_MIN_VF: begin
+        unit_o           = UNIT_VECTOR;
+        vec_use_scalar_o = 1'b1;
+        vec_op_o         = (opcode == OP_V_ADD_VF) ? VEC_ADD :
+                           (opcode == OP_V_MUL_VF) ? VEC_MUL :
+                           (opcode == OP_V_MAX_VF) ? VEC_MAX : VEC_MIN;
+        ill              = rs2_past;
+        oor              = vrow_oob(rd_v) || vrow_oob(rs1_v);
+        mis              = vrow_mis(rd_v) || vrow_mis(rs1_v);
+      end
+      OP_V_EXP_V, OP_V_RECI_V: begin
+        unit_o   = UNIT_VECTOR;
+        vec_op_o = (opcode == OP_V_EXP_V) ? VEC_EXP : VEC_RECI;
+        oor      = vrow_oob(rd_v) || vrow_oob(rs1_v);
+        mis      = vrow_mis(rd_v) || vrow_mis(rs1_v);
+      end
+      OP_V_RED_SUM: begin
+        unit_o   = UNIT_VECTOR;
+        vec_op_o = VEC_RED_SUM;
+        ill      = rd_past;
+        oor      = vrow_oob(rs1_v);
+        mis      = vrow_mis(rs1_v);
+      end
+      OP_V_GATHER: begin
+        // VRAM row gp[rd] = VRAM row (gp[rs1] + t*VLEN), t = INT_SRAM[gp[rs2]]
+        unit_o       = UNIT_VECTOR;
+        vec_op_o     = VEC_COPY;
+        vec_masked_o = 1'b0;
+        int_raddr_o  = IntAddrW'(rs2_v);
+        vec_a_row_o  = vrow(rs1_v + tok_off);
+        oor          = outside(rs2_v, 64'd1, IntWords) || vrow_oob(rs1_v + tok_off) ||
+                       vrow_oob(rd_v);
+        mis          = vrow_mis(rs1_v) || vrow_mis(rd_v);
+      end
+      OP_V_SCATTER_ADD: begin
+        // VRAM row a = V[a] + V[gp[rs1]], a = gp[rd] + t*VLEN: an unmasked V_ADD_VV a, a, rs1
+        unit_o        = UNIT_VECTOR;
+        vec_op_o      = VEC_ADD;
+        vec_masked_o  = 1'b0;
+        int_raddr_o   = IntAddrW'(rs2_v);
+        vec_dst_row_o = vrow(rd_v + tok_off);
+        vec_a_row_o   = vrow(rd_v + tok_off);
+        vec_b_row_o   = vrow(rs1_v);
+        oor           = outside(rs2_v, 64'd1, IntWords) || vrow_oob(rd_v + tok_off) ||
+                        vrow_oob(rs1_v);
+        mis           = vrow_mis(rd_v) || vrow_mis(rs1_v);
+      end
+
+      ////////////////////
+      // Top-k unit     //
+      ////////////////////
+      OP_V_TOPK: begin
+        unit_o     = UNIT_TOPK;
+        ill        = !(f_r3 inside {4'd0, 4'd1, 4'd15});
+        tk_unset   = (f_r3 == 4'd15) && !topk_valid_i;
+        tk_invalid = (f_r3 == 4'd15) &&
+                     ((tk_k == 64'd0) || (tk_k > tk_e) || (tk_e > 64'(MAX_TOPK_EXPERTS)));
+        oor        = vrows_oob(rs1_v, (tk_e + Vlen64 - 64'd1) / Vlen64) ||
+                     outside(rs2_v, tk_k, IntWords) || outside(rd_v, tk_k, FpWords);
+        mis        = vrow_mis(rs1_v);
+      end
+
+      ////////////////////
+      // Scalar unit    //
+      ////////////////////
+      OP_S_LD_FP, OP_S_ST_FP: begin
+        ill = rd_past;
+        oor = outside(ls_addr, 64'd1, FpWords);
+      end
+      OP_S_LD_INT, OP_S_ST_INT: begin
+        oor = outside(ls_addr, 64'd1, IntWords);
+      end
+      OP_S_MAP_V_FP: begin
+        unit_o = UNIT_MAP;
+        oor    = outside(ls_addr, Vlen64, FpWords) || vrow_oob(rd_v);
+        mis    = vrow_mis(rd_v);
+      end
+      OP_S_ADD_INT, OP_S_ADDI_INT, OP_S_SUB_INT, OP_S_MUL_INT, OP_S_LUI_INT: begin
+        unit_o = UNIT_CORE;
+      end
+
+      ////////////////////
+      // DMA unit       //
+      ////////////////////
+      OP_H_PREFETCH_M: begin
+        unit_o   = UNIT_DMA;
+        dma_op_o = DMA_PREFETCH_M;
+        ill      = h_illegal || rs2_past;
+        oor      = h_hbm_oob || outside(rd_v / Mlen64, h_rows, MramRows);
+        mis      = ((rd_v % Mlen64) != 64'd0) || h_o_mis;
+      end
+      OP_H_PREFETCH_V, OP_H_STORE_V: begin
+        unit_o   = UNIT_DMA;
+        dma_op_o = (opcode == OP_H_STORE_V) ? DMA_STORE_V : DMA_PREFETCH_V;
+        ill      = h_illegal || rs2_past;
+        oor      = h_hbm_oob || vrows_oob(rd_v, h_rows);
+        mis      = vrow_mis(rd_v) || h_o_mis;
+      end
+
+      ////////////////////
+      // Control        //
+      ////////////////////
+      OP_C_SET_ADDR_REG: begin
+        ill = rd_past;
+      end
+      OP_C_SET_SCALE_REG, OP_C_SET_STRIDE_REG, OP_C_SET_V_MASK_REG, OP_C_SET_TOPK_REG: begin
+        unit_o = UNIT_CORE;
+      end
+      OP_C_LOOP_START: begin
+        loop_zero = (imm22 == 22'd0);
+        loop_ovf  = (32'(loop_depth_i) >= LOOP_DEPTH);
+      end
+      OP_C_LOOP_END: begin
+        loop_under = (loop_depth_i == '0);
+      end
+
+      default: begin
+        ill = 1'b1;
+      end
+    endcase
+  end
+
+  //////////////////////
+  // Trap priority    //
+  //////////////////////
+
+  always_comb begin
+    trap_o = 1'b1;
+    if (budget)          trap_cause_o = TRAP_INSTRUCTION_BUDGET_EXCEEDED;
+    else if (ill)        trap_cause_o = TRAP_ILLEGAL_INSTRUCTION;
+    else if (tk_unset)   trap_cause_o = TRAP_TOPK_POLICY_UNSET;
+    else if (tk_invalid) trap_cause_o = TRAP_TOPK_POLICY_INVALID;
+    else if (oor)        trap_cause_o = TRAP_ADDRESS_OUT_OF_RANGE;
+    else if (mis)        trap_cause_o = TRAP_ADDRESS_MISALIGNED;
+    else if (loop_zero)  trap_cause_o = TRAP_LOOP_COUNT_ZERO;
+    else if (loop_ovf)   trap_cause_o = TRAP_LOOP_DEPTH_OVERFLOW;
+    else if (loop_under) trap_cause_o = TRAP_LOOP_UNDERFLOW;
+    else begin
+      trap_o       = 1'b0;
+      trap_cause_o = TRAP_NONE;
+    end
+  end
+
+  /////////////////////////
+  // Unit operand forms  //
+  /////////////////////////
+
+  assign fp_addr_o  = FpAddrW'(ls_addr);
+  assign int_addr_o = IntAddrW'(ls_addr);
+
+  assign map_row_o  = vrow(rd_v);
+  assign map_base_o = FpAddrW'(ls_addr);
+
+  assign topk_e_o       = 16'(tk_e);
+  assign topk_k_o       = 16'(tk_k);
+  assign topk_row_o     = vrow(rs1_v);
+  assign topk_id_addr_o = IntAddrW'(rs2_v);
+  assign topk_w_addr_o  = FpAddrW'(rd_v);
+
+  assign mm_wo_o        = (opcode == OP_M_MM_WO);
+  assign mm_mat_row_o   = 32'(rs1_v / Mlen64);
+  assign mm_act_row_o   = 32'(rs2_v / Vlen64);
+  assign mm_wo_row_o    = 32'(wo_d / Vlen64);
+  assign mm_wo_col_o    = 32'(wo_d % Vlen64);
+  assign mm_wo_stride_o = 32'(wo_n);
+
+  assign dma_row_o          = 32'(rd_v / h_len);
+  assign dma_code_addr_o    = areg_i + rs1_v;
+  assign dma_scale_addr_o   = areg_i + 64'(scale_i) + rs1_blk;
+  assign dma_stride_o       = 32'(h_stride);
+  assign dma_scale_stride_o = 32'(h_stride / 64'(MX_BLOCK));
+
+endmodule : moe_decoder

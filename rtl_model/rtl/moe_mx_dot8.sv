@@ -1,0 +1,134 @@
+// moesim RTL: MX dot product of one block of 8 (BF16 activations x E4M3 weights).
+
+/**
+ * Combinational block dot product of the matrix unit (isa.yaml M_MM, DESIGN.md §4):
+ * p_n = fp32_mul(fp32(a_n), e4m3(w_n)), summed as the fixed pairwise tree
+ * ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)) with FP32 RNE adds (moe_fp32_add), then multiplied by
+ * 2^(scale-127) in FP32 RNE (moe_fp32_mul; scale 0 is the subnormal 2^-127, 0xFF gives NaN).
+ * a_i element n is bits [16*n +: 16], w_i code n is bits [8*n +: 8].
+ *
+ * The products need no rounding: an 8-bit BF16 significand times a 4-bit E4M3 significand has
+ * at most 12 bits, and its exponent range [-142, 136] lies inside binary32 (down to the
+ * subnormal lsb 2^-149) except for overflow. So each product is formed exactly by a dedicated
+ * 8 x 4-bit multiplier: normal when the biased exponent is >= 1, the exact subnormal otherwise,
+ * +-inf when it exceeds 254 (what RNE gives for a 12-bit value >= 2^128). Specials follow
+ * fp32_mul: NaN operand or inf * 0 -> canonical NaN, inf * finite -> inf, zero -> signed zero.
+ */
+module moe_mx_dot8 (
+  input  logic [8*16-1:0] a_i,
+  input  logic [8*8-1:0]  w_i,
+  input  logic [7:0]      scale_i,
+  output logic [31:0]     y_o
+);
+
+  localparam logic [31:0] CANON_NAN = 32'h7FC0_0000;
+
+  logic [31:0] prod    [8];
+  logic [31:0] sum_l0  [4];
+  logic [31:0] sum_l1  [2];
+  logic [31:0] sum_l2;
+  logic [31:0] scale_f32;
+
+  for (genvar n = 0; n < 8; n++) begin : g_prod
+    logic [15:0] a;
+    logic [7:0]  w;
+    logic        sign, a_nan, a_inf, a_zero, w_nan, w_zero;
+    logic [7:0]  a_sig, a_exp;
+    logic [3:0]  w_sig, w_exp;
+    logic [11:0] sig;          // exact significand product
+    logic [3:0]  lzc;          // leading zeros of sig (sig != 0 where used)
+    logic [15:0] lz_w16;
+    logic [7:0]  lz_w8;
+    logic [3:0]  lz_w4;
+    logic        lz_w1;
+    logic        unused_lz_lsb;
+    logic [10:0] frac;         // sig normalised, hidden bit dropped
+    logic [9:0]  exp_sum;      // a_exp + w_exp + 11 - lzc: biased exponent plus 17 (>= 4)
+    logic [4:0]  sub_shift;    // subnormal fraction = sig << (a_exp + w_exp + 5)
+
+    assign a      = a_i[16*n +: 16];
+    assign w      = w_i[8*n +: 8];
+    assign sign   = a[15] ^ w[7];
+    assign a_nan  = (a[14:7] == 8'hFF) && (a[6:0] != 7'd0);
+    assign a_inf  = (a[14:7] == 8'hFF) && (a[6:0] == 7'd0);
+    assign a_zero = (a[14:0] == 15'd0);
+    assign w_nan  = (w[6:0] == 7'h7F);
+    assign w_zero = (w[6:0] == 7'd0);
+    assign a_sig  = {(a[14:7] != 8'd0), a[6:0]};
+    assign a_exp  = (a[14:7] == 8'd0) ? 8'd1 : a[14:7];
+    assign w_sig  = {(w[6:3] != 4'd0), w[2:0]};
+    assign w_exp  = (w[6:3] == 4'd0) ? 4'd1 : w[6:3];
+    // value = sig * 2^(a_exp - 134 + w_exp - 10) = sig * 2^(a_exp + w_exp - 144)
+    assign sig    = 12'(a_sig) * 12'(w_sig);
+
+    always_comb begin
+      lz_w16        = {sig, 4'd0};
+      lzc[3]        = (lz_w16[15:8] == 8'd0);
+      lz_w8         = lzc[3] ? lz_w16[7:0] : lz_w16[15:8];
+      lzc[2]        = (lz_w8[7:4] == 4'd0);
+      lz_w4         = lzc[2] ? lz_w8[3:0] : lz_w8[7:4];
+      lzc[1]        = (lz_w4[3:2] == 2'd0);
+      lz_w1         = lzc[1] ? lz_w4[1] : lz_w4[3];
+      lzc[0]        = !lz_w1;
+      unused_lz_lsb = lz_w4[0];
+    end
+
+    assign frac      = 11'(sig << lzc);
+    // Biased FP32 exponent E = (11 - lzc) + a_exp + w_exp - 144 + 127 = exp_sum - 17.
+    assign exp_sum   = 10'(a_exp) + 10'(w_exp) + 10'd11 - 10'(lzc);
+    assign sub_shift = 5'(a_exp + 8'(w_exp) + 8'd5);
+
+    always_comb begin
+      if (a_nan || w_nan || (a_inf && w_zero)) begin
+        prod[n] = CANON_NAN;
+      end else if (a_inf) begin
+        prod[n] = {sign, 8'hFF, 23'd0};
+      end else if (a_zero || w_zero) begin
+        prod[n] = {sign, 31'd0};
+      end else if (exp_sum >= 10'd272) begin
+        prod[n] = {sign, 8'hFF, 23'd0};                          // E >= 255: overflow
+      end else if (exp_sum >= 10'd18) begin
+        prod[n] = {sign, 8'(exp_sum - 10'd17), frac, 12'd0};  // normal
+      end else begin
+        prod[n] = {sign, 8'd0, 23'(sig) << sub_shift};           // exact subnormal
+      end
+    end
+  end
+
+  for (genvar n = 0; n < 4; n++) begin : g_sum_l0
+    moe_fp32_add u_add (
+      .a_i(prod[2*n]),
+      .b_i(prod[2*n+1]),
+      .y_o(sum_l0[n])
+    );
+  end
+
+  for (genvar n = 0; n < 2; n++) begin : g_sum_l1
+    moe_fp32_add u_add (
+      .a_i(sum_l0[2*n]),
+      .b_i(sum_l0[2*n+1]),
+      .y_o(sum_l1[n])
+    );
+  end
+
+  moe_fp32_add u_sum_l2 (
+    .a_i(sum_l1[0]),
+    .b_i(sum_l1[1]),
+    .y_o(sum_l2)
+  );
+
+  always_comb begin
+    unique case (scale_i)
+      8'hFF:   scale_f32 = 32'h7FC0_0000;
+      8'h00:   scale_f32 = 32'h0040_0000;
+      default: scale_f32 = {1'b0, scale_i, 23'd0};
+    endcase
+  end
+
+  moe_fp32_mul u_scale (
+    .a_i(sum_l2),
+    .b_i(scale_f32),
+    .y_o(y_o)
+  );
+
+endmodule

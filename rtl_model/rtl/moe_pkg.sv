@@ -1,0 +1,48 @@
+// moesim RTL: internal types of the accelerator (unit selection and unit operations).
+
+/**
+ * Types shared by moe_top, moe_decoder and the execution units. ISA-level constants (opcodes,
+ * field positions, trap and stage codes) come from the generated moesim_isa_pkg, never from here.
+ */
+package moe_pkg;
+
+  // Unit that executes an issued instruction. UNIT_CORE instructions take one cycle and are
+  // completed by moe_top and moe_scalar_unit in their issue cycle.
+  typedef enum logic [2:0] {
+    UNIT_CORE   = 3'd0,
+    UNIT_MAP    = 3'd1,
+    UNIT_VECTOR = 3'd2,
+    UNIT_TOPK   = 3'd3,
+    UNIT_MATRIX = 3'd4,
+    UNIT_DMA    = 3'd5
+  } unit_e;
+
+  // Vector unit operations.
+  typedef enum logic [3:0] {
+    VEC_ADD     = 4'd0,
+    VEC_SUB     = 4'd1,
+    VEC_MUL     = 4'd2,
+    VEC_MAX     = 4'd3,
+    VEC_MIN     = 4'd4,
+    VEC_EXP     = 4'd5,
+    VEC_RECI    = 4'd6,
+    VEC_RED_SUM = 4'd7,
+    VEC_COPY    = 4'd8
+  } vec_op_e;
+
+  // DMA unit operations.
+  typedef enum logic [1:0] {
+    DMA_PREFETCH_M = 2'd0,
+    DMA_PREFETCH_V = 2'd1,
+    DMA_STORE_V    = 2'd2
+  } dma_op_e;
+
+  // Control-register selector of the ctrl write observation port (isa::CtrlReg).
+  typedef enum logic [1:0] {
+    CTRL_SCALE  = 2'd0,
+    CTRL_STRIDE = 2'd1,
+    CTRL_V_MASK = 2'd2,
+    CTRL_TOPK   = 2'd3
+  } ctrl_sel_e;
+
+endpackage : moe_pkg

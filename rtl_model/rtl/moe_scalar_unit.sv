@@ -1,0 +1,167 @@
+// moesim RTL: scalar unit (integer ALU, scalar loads/stores, S_MAP_V_FP).
+
+/**
+ * Scalar unit. The one-cycle instructions (S_ADD_INT, S_ADDI_INT, S_SUB_INT, S_MUL_INT,
+ * S_LUI_INT, S_LD_INT, S_ST_INT, S_LD_FP, S_ST_FP) are combinational: their register and SRAM
+ * writes are presented in the issue cycle (`issue_i`) and take effect at its clock edge. The
+ * INT SRAM and FP SRAM are the scalar memories: they are read asynchronously by this unit and
+ * the issue stage, like a register file.
+ *
+ * S_MAP_V_FP walks the row one element per cycle: in cycle e (e = 0 .. VLEN-1, cycle 0 is the
+ * issue cycle) it reads FP_SRAM[base + e] and writes element e of the VRAM row (per-element
+ * write enable); `map_done_o` is high in cycle VLEN-1. Latency VLEN.
+ */
+module moe_scalar_unit
+  import moesim_isa_pkg::*;
+#(
+  parameter int unsigned VLEN     = 64,
+  parameter int unsigned VramRowW = 13,
+  parameter int unsigned FpAddrW  = 12,
+  parameter int unsigned IntAddrW = 12
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+
+  // One-cycle instructions (issue cycle)
+  input  logic                 issue_i,          // a UNIT_CORE instruction issues
+  input  logic [31:0]          word_i,
+  input  logic [31:0]          gp_rd_i,          // gp[rd field]
+  input  logic [31:0]          gp_rs1_i,
+  input  logic [31:0]          gp_rs2_i,
+  input  logic [15:0]          fp_rd_i,          // f[rd field]
+  input  logic [FpAddrW-1:0]   fp_addr_i,        // gp[rs1] + imm (range checked at issue)
+  input  logic [IntAddrW-1:0]  int_addr_i,       // gp[rs1] + imm
+
+  // Register file write port
+  output logic                 gp_we_o,
+  output logic [3:0]           gp_waddr_o,
+  output logic [31:0]          gp_wdata_o,
+  output logic                 fp_we_o,
+  output logic [2:0]           fp_waddr_o,
+  output logic [15:0]          fp_wdata_o,
+
+  // Scalar memories: asynchronous reads, writes at the clock edge
+  output logic [FpAddrW-1:0]   fpsram_raddr_o,
+  input  logic [15:0]          fpsram_rdata_i,
+  input  logic [31:0]          intsram_rdata_i,  // INT_SRAM[gp[rs1] + imm] (issue-stage port)
+  output logic                 fpsram_we_o,
+  output logic [FpAddrW-1:0]   fpsram_waddr_o,
+  output logic [15:0]          fpsram_wdata_o,
+  output logic                 intsram_we_o,
+  output logic [IntAddrW-1:0]  intsram_waddr_o,
+  output logic [31:0]          intsram_wdata_o,
+
+  // S_MAP_V_FP
+  input  logic                 map_start_i,
+  input  logic [VramRowW-1:0]  map_row_i,
+  input  logic [FpAddrW-1:0]   map_base_i,
+  output logic                 map_done_o,
+  output logic                 vram_we_o,
+  output logic [VramRowW-1:0]  vram_wrow_o,
+  output logic [VLEN*16-1:0]   vram_wdata_o,
+  output logic [VLEN-1:0]      vram_wmask_o
+);
+
+  localparam int unsigned ElemW = $clog2(VLEN);
+
+  ///////////////////////////
+  // One-cycle operations  //
+  ///////////////////////////
+
+  logic [5:0]  opcode;
+  logic [3:0]  f_rd;
+  logic [17:0] imm18;
+  logic [21:0] imm22;
+  assign opcode = word_i[OPCODE_HI:OPCODE_LO];
+  assign f_rd   = word_i[RD_HI:RD_LO];
+  assign imm18  = word_i[IMM18_HI:IMM18_LO];
+  assign imm22  = word_i[IMM22_HI:IMM22_LO];
+
+  logic        gp_we, fp_we;
+  logic [31:0] gp_wdata;
+
+  always_comb begin
+    gp_we           = 1'b0;
+    gp_wdata        = '0;
+    fp_we           = 1'b0;
+    fpsram_we_o     = 1'b0;
+    intsram_we_o    = 1'b0;
+    unique case (opcode)
+      OP_S_ADD_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i + gp_rs2_i; end
+      OP_S_ADDI_INT: begin gp_we = 1'b1; gp_wdata = gp_rs1_i + 32'(imm18); end
+      OP_S_SUB_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i - gp_rs2_i; end
+      OP_S_MUL_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i * gp_rs2_i; end
+      OP_S_LUI_INT:  begin gp_we = 1'b1; gp_wdata = {imm22[19:0], 12'h000}; end
+      OP_S_LD_INT:   begin gp_we = 1'b1; gp_wdata = intsram_rdata_i; end
+      OP_S_LD_FP:    fp_we = 1'b1;
+      OP_S_ST_INT:   intsram_we_o = issue_i;
+      OP_S_ST_FP:    fpsram_we_o = issue_i;
+      default: ;
+    endcase
+  end
+
+  // gp0 and f0 writes are discarded.
+  assign gp_we_o    = issue_i && gp_we && (f_rd != 4'd0);
+  assign gp_waddr_o = f_rd;
+  assign gp_wdata_o = gp_wdata;
+  assign fp_we_o    = issue_i && fp_we && (f_rd[2:0] != 3'd0);
+  assign fp_waddr_o = f_rd[2:0];
+  assign fp_wdata_o = fpsram_rdata_i;
+
+  assign fpsram_waddr_o  = fp_addr_i;
+  assign fpsram_wdata_o  = fp_rd_i;
+  assign intsram_waddr_o = int_addr_i;
+  assign intsram_wdata_o = gp_rd_i;
+
+  // S_LUI_INT keeps imm[19:0] (imm << 12 mod 2^32).
+  logic [1:0] unused_imm22;
+  assign unused_imm22 = imm22[21:20];
+
+  /////////////////
+  // S_MAP_V_FP  //
+  /////////////////
+
+  logic                busy_q, busy_d;
+  logic [ElemW-1:0]    elem_q, elem_d;
+  logic [VramRowW-1:0] row_q;
+  logic [FpAddrW-1:0]  base_q;
+  logic [ElemW-1:0]    elem;
+  logic                active;
+
+  assign active = map_start_i || busy_q;
+  assign elem   = map_start_i ? '0 : elem_q;
+
+  always_comb begin
+    busy_d = busy_q;
+    elem_d = elem_q;
+    if (active) begin
+      elem_d = elem + ElemW'(1);
+      busy_d = (32'(elem) != VLEN - 1);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : map_regs
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      elem_q <= '0;
+      row_q  <= '0;
+      base_q <= '0;
+    end else begin
+      busy_q <= busy_d;
+      elem_q <= elem_d;
+      if (map_start_i) begin
+        row_q  <= map_row_i;
+        base_q <= map_base_i;
+      end
+    end
+  end
+
+  assign fpsram_raddr_o = busy_q      ? base_q + FpAddrW'(elem_q) :
+                          map_start_i ? map_base_i : fp_addr_i;
+  assign map_done_o     = active && (32'(elem) == VLEN - 1);
+  assign vram_we_o      = active;
+  assign vram_wrow_o    = busy_q ? row_q : map_row_i;
+  assign vram_wdata_o   = {VLEN{fpsram_rdata_i}};
+  assign vram_wmask_o   = VLEN'(1) << elem;
+
+endmodule : moe_scalar_unit

@@ -1,0 +1,440 @@
+// moesim::rtl::RtlModel: drives the Verilated moe_top and turns its trace ports into retire
+// records (docs/architecture.md "RTL contract", isa_spec/include/moesim/isa/trace.hpp).
+//
+// Clocking: every cycle is evaluated with clk low first (the combinational trace ports of the
+// cycle are then valid and sampled), then the rising edge commits the cycle's writes. Cycle 0 is
+// the first cycle after reset. The HBM backing store lives here, behind the DPI-C functions
+// moe_hbm_read / moe_hbm_write that moe_hbm calls at its access edge.
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "Vmoe_top.h"
+#include "Vmoe_top__Dpi.h"
+#include "Vmoe_top___024root.h"
+#include "moesim/isa/numerics.hpp"
+#include "moesim/rtl/model.hpp"
+#include "moesim/rtl/rtl_cfg.hpp"
+#include "verilated.h"
+#if VM_TRACE_FST
+#include "verilated_fst_c.h"
+#endif
+
+namespace moesim::rtl {
+namespace {
+
+/// HBM backing store of the model being clocked, and the record its writes go to.
+struct HbmStore {
+  std::vector<uint8_t> bytes;
+  std::vector<isa::MemWrite>* writes = nullptr;
+};
+thread_local HbmStore* g_hbm = nullptr;
+
+HbmStore& active_hbm(const char* fn) {
+  if (g_hbm == nullptr) throw std::logic_error(std::string(fn) + " called outside RtlModel::step");
+  return *g_hbm;
+}
+
+int64_t cfg_param(const char* name) {
+  for (const auto& [n, v] : cfg::kParams)
+    if (std::strcmp(n, name) == 0) return v;
+  throw std::logic_error(std::string("rtl_cfg.hpp has no parameter ") + name);
+}
+
+/// Raw bytes of one Verilated array entry (little-endian host; upper bits of the last word of a
+/// VlWide must stay 0, which the callers keep by zero-filling first).
+template <typename T>
+uint8_t* entry_bytes(T& v) {
+  return reinterpret_cast<uint8_t*>(&v);
+}
+template <std::size_t N>
+uint8_t* entry_bytes(VlWide<N>& v) {
+  return reinterpret_cast<uint8_t*>(v.data());
+}
+template <typename T>
+size_t storage_bytes(const T&) {
+  return sizeof(T);
+}
+template <std::size_t N>
+size_t storage_bytes(const VlWide<N>&) {
+  return N * sizeof(EData);
+}
+
+constexpr uint64_t kWatchdogCycles = 100000000;  ///< no retire for this long: the RTL hangs
+
+}  // namespace
+}  // namespace moesim::rtl
+
+// DPI-C imports of moe_hbm.sv (the signatures come from Vmoe_top__Dpi.h).
+unsigned char moe_hbm_read(unsigned long long addr) {
+  auto& h = moesim::rtl::active_hbm("moe_hbm_read");
+  if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_read: address beyond HBM_BYTES");
+  return h.bytes[addr];
+}
+
+void moe_hbm_write(unsigned long long addr, unsigned char data) {
+  auto& h = moesim::rtl::active_hbm("moe_hbm_write");
+  if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_write: address beyond HBM_BYTES");
+  h.bytes[addr] = data;
+  if (h.writes != nullptr)
+    h.writes->push_back(moesim::isa::MemWrite{moesim::isa::Space::Hbm, addr, addr + 1, 0});
+}
+
+namespace moesim::rtl {
+
+using isa::Space;
+
+struct RtlModel::Impl {
+  const isa::Spec& spec;
+  // Machine parameters the model was Verilated with.
+  uint64_t vlen, mlen, nscale, vram_rows, mram_rows, fp_words, int_words, imem_words;
+
+  std::unique_ptr<VerilatedContext> ctx;
+  std::unique_ptr<Vmoe_top> top;
+#if VM_TRACE_FST
+  std::unique_ptr<VerilatedFstC> fst;
+#endif
+  HbmStore hbm;
+  isa::Program program;
+  bool loaded = false;
+  bool stopped = false;  ///< halted or trapped
+  uint64_t cycle = 0;
+  uint64_t retired = 0;
+
+  explicit Impl(const isa::Spec& s) : spec(s) {}
+
+  Vmoe_top___024root& root() { return *top->rootp; }
+  const Vmoe_top___024root& root() const { return *top->rootp; }
+
+  void dump() {
+#if VM_TRACE_FST
+    if (fst) fst->dump(ctx->time());
+#endif
+  }
+  /// Rising edge, then the low phase of the next cycle (its trace ports become valid).
+  void clock() {
+    top->clk_i = 1;
+    top->eval();
+    ctx->timeInc(5);
+    dump();
+    top->clk_i = 0;
+    top->eval();
+    ctx->timeInc(5);
+    dump();
+  }
+
+  /// Bytes per entry of a space's byte image (its address unit).
+  uint64_t unit_bytes(Space s) const {
+    switch (s) {
+      case Space::Vram:
+        return 2 * vlen;
+      case Space::Mram:
+        return mlen + nscale;
+      case Space::FpSram:
+        return 2;
+      case Space::IntSram:
+        return 4;
+      case Space::Hbm:
+        return 1;
+    }
+    return 1;
+  }
+  uint64_t units(Space s) const {
+    switch (s) {
+      case Space::Vram:
+        return vram_rows;
+      case Space::Mram:
+        return mram_rows;
+      case Space::FpSram:
+        return fp_words;
+      case Space::IntSram:
+        return int_words;
+      case Space::Hbm:
+        return hbm.bytes.size();
+    }
+    return 0;
+  }
+  /// Pointer to entry `i` of an SRAM space (not HBM).
+  uint8_t* entry(Space s, uint64_t i) {
+    auto& r = root();
+    switch (s) {
+      case Space::Vram:
+        return entry_bytes(r.moe_top__DOT__vram[i]);
+      case Space::Mram:
+        return entry_bytes(r.moe_top__DOT__mram[i]);
+      case Space::FpSram:
+        return entry_bytes(r.moe_top__DOT__fpsram[i]);
+      case Space::IntSram:
+        return entry_bytes(r.moe_top__DOT__intsram[i]);
+      case Space::Hbm:
+        break;
+    }
+    throw std::logic_error("RtlModel: HBM has no RTL array");
+  }
+  const uint8_t* entry(Space s, uint64_t i) const { return const_cast<Impl*>(this)->entry(s, i); }
+
+  void zero(Space s) {
+    auto& r = root();
+    const size_t n = (s == Space::Vram)   ? storage_bytes(r.moe_top__DOT__vram[0])
+                     : (s == Space::Mram) ? storage_bytes(r.moe_top__DOT__mram[0])
+                                          : unit_bytes(s);
+    for (uint64_t i = 0; i < units(s); ++i) std::memset(entry(s, i), 0, n);
+  }
+
+  void write_segment(Space s, const isa::MemorySegment& seg) {
+    const uint64_t ub = unit_bytes(s), total = units(s) * ub;
+    if (seg.base > total || seg.bytes.size() > total - seg.base) {
+      std::ostringstream m;
+      m << "RtlModel::load: " << isa::space_name(s) << " segment [" << seg.base << ", "
+        << seg.base + seg.bytes.size() << ") exceeds the space (" << total << " bytes)";
+      throw std::invalid_argument(m.str());
+    }
+    if (s == Space::Hbm) {
+      std::memcpy(hbm.bytes.data() + seg.base, seg.bytes.data(), seg.bytes.size());
+      return;
+    }
+    for (size_t k = 0; k < seg.bytes.size(); ++k) {
+      const uint64_t b = seg.base + k;
+      entry(s, b / ub)[b % ub] = seg.bytes[k];
+    }
+  }
+
+  /// Writes observed on the trace ports in the current cycle.
+  void collect_writes(isa::RetireRecord& r) const {
+    using isa::RegFile;
+    const Vmoe_top& t = *top;
+    if (t.gp_we_o) r.regs.push_back({RegFile::Gp, t.gp_waddr_o, t.gp_wdata_o});
+    if (t.fp_we_o) r.regs.push_back({RegFile::Fp, t.fp_waddr_o, t.fp_wdata_o});
+    if (t.areg_we_o) r.regs.push_back({RegFile::Addr, t.areg_waddr_o, t.areg_wdata_o});
+    if (t.ctrl_we_o) r.regs.push_back({RegFile::Ctrl, t.ctrl_sel_o, t.ctrl_wdata_o});
+    auto mem = [&r](Space s, uint64_t a) { r.mems.push_back({s, a, a + 1, 0}); };
+    if (t.vram_we_o) mem(Space::Vram, t.vram_wrow_o);
+    if (t.mram_we_o) mem(Space::Mram, t.mram_wrow_o);
+    if (t.fpsram_we_o) mem(Space::FpSram, t.fpsram_waddr_o);
+    if (t.intsram_we_o) mem(Space::IntSram, t.intsram_waddr_o);
+  }
+};
+
+RtlModel::RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts)
+    : impl_(std::make_unique<Impl>(spec)) {
+  // The preset must be the one the RTL was Verilated for, parameter by parameter.
+  std::ostringstream diff;
+  for (const auto& [name, value] : cfg::kParams) {
+    auto it = preset.params.find(name);
+    if (it == preset.params.end())
+      diff << " " << name << " missing (built " << value << ");";
+    else if (it->second != value)
+      diff << " " << name << " = " << it->second << " (built " << value << ");";
+  }
+  if (preset.params.size() != std::size(cfg::kParams))
+    diff << " parameter sets differ (" << preset.params.size() << " vs " << std::size(cfg::kParams)
+         << ");";
+  if (!diff.str().empty())
+    throw std::invalid_argument("RtlModel: preset '" + preset.name +
+                                "' differs from the Verilated preset '" + built_preset() +
+                                "':" + diff.str());
+
+  auto& m = *impl_;
+  m.vlen = static_cast<uint64_t>(cfg_param("VLEN"));
+  m.mlen = static_cast<uint64_t>(cfg_param("MLEN"));
+  m.nscale = m.mlen / static_cast<uint64_t>(cfg_param("MX_BLOCK"));
+  m.vram_rows = static_cast<uint64_t>(cfg_param("VRAM_ROWS"));
+  m.mram_rows = static_cast<uint64_t>(cfg_param("MRAM_TILES")) * m.mlen;
+  m.fp_words = static_cast<uint64_t>(cfg_param("FP_SRAM_WORDS"));
+  m.int_words = static_cast<uint64_t>(cfg_param("INT_SRAM_WORDS"));
+  m.imem_words = static_cast<uint64_t>(cfg_param("IMEM_WORDS"));
+  m.hbm.bytes.assign(static_cast<size_t>(cfg_param("HBM_BYTES")), 0);
+
+  m.ctx = std::make_unique<VerilatedContext>();
+#if VM_TRACE_FST
+  if (!opts.fst_path.empty()) m.ctx->traceEverOn(true);
+#endif
+  m.top = std::make_unique<Vmoe_top>(m.ctx.get(), "TOP");
+#if VM_TRACE_FST
+  if (!opts.fst_path.empty()) {
+    m.fst = std::make_unique<VerilatedFstC>();
+    m.top->trace(m.fst.get(), 99);
+    m.fst->open(opts.fst_path.c_str());
+  }
+#else
+  if (!opts.fst_path.empty())
+    throw std::invalid_argument("RtlModel: built without FST tracing, cannot write " +
+                                opts.fst_path);
+#endif
+
+  // The ROMs hold the generated correctly rounded tables (isa_spec); the design never writes
+  // them.
+  const uint16_t* exp_t = num::exp_bf16_table();
+  const uint16_t* reci_t = num::reci_bf16_table();
+  auto& r = m.root();
+  for (size_t i = 0; i < 65536; ++i) {
+    r.moe_top__DOT__u_exp_rom__DOT__mem[i] = exp_t[i];
+    r.moe_top__DOT__u_reci_rom__DOT__mem[i] = reci_t[i];
+  }
+  m.top->prog_len_i = 0;
+  m.top->clk_i = 0;
+  m.top->rst_ni = 0;
+  m.top->eval();
+}
+
+RtlModel::~RtlModel() {
+  if (!impl_ || !impl_->top) return;
+  impl_->top->final();
+#if VM_TRACE_FST
+  if (impl_->fst) impl_->fst->close();
+#endif
+}
+
+std::string RtlModel::built_preset() { return MOESIM_RTL_PRESET; }
+
+void RtlModel::load(const isa::Program& program, const isa::MemoryImage& image) {
+  auto& m = *impl_;
+  if (program.words.size() > m.imem_words) {
+    std::ostringstream e;
+    e << "RtlModel::load: " << program.source << ": " << program.words.size()
+      << " instructions exceed IMEM_WORDS = " << m.imem_words;
+    throw std::invalid_argument(e.str());
+  }
+  if (program.stages.size() != program.words.size())
+    throw std::invalid_argument("RtlModel::load: " + program.source +
+                                ": stage table and program differ in length");
+
+  // Reset with no program (prog_len_i = 0 keeps the core halted), then load the memories.
+  m.top->prog_len_i = 0;
+  m.top->rst_ni = 0;
+  m.top->clk_i = 0;
+  m.top->eval();
+  m.clock();
+  m.clock();
+  m.top->rst_ni = 1;
+  m.top->eval();
+
+  for (Space s : {Space::Vram, Space::Mram, Space::FpSram, Space::IntSram}) m.zero(s);
+  std::fill(m.hbm.bytes.begin(), m.hbm.bytes.end(), 0);
+  const std::pair<Space, const std::vector<isa::MemorySegment>*> segs[] = {
+      {Space::Vram, &image.vram},
+      {Space::Mram, &image.mram},
+      {Space::FpSram, &image.fp_sram},
+      {Space::IntSram, &image.int_sram},
+      {Space::Hbm, &image.hbm}};
+  for (const auto& [space, list] : segs)
+    for (const auto& seg : *list) m.write_segment(space, seg);
+
+  auto& imem = m.root().moe_top__DOT__imem;
+  for (uint64_t pc = 0; pc < m.imem_words; ++pc) imem[pc] = 0;
+  for (size_t pc = 0; pc < program.words.size(); ++pc)
+    imem[pc] = (static_cast<uint64_t>(program.stages[pc]) << 32) | program.words[pc];
+
+  m.program = program;
+  m.top->prog_len_i = static_cast<uint32_t>(program.words.size());
+  m.top->eval();
+  m.loaded = true;
+  m.stopped = false;
+  m.cycle = 0;
+  m.retired = 0;
+}
+
+bool RtlModel::step(isa::RetireRecord& out) {
+  auto& m = *impl_;
+  if (!m.loaded || m.stopped) return false;
+  if (m.top->halted_o) {
+    m.stopped = true;
+    return false;
+  }
+  isa::RetireRecord rec;
+  m.hbm.writes = &rec.mems;
+  g_hbm = &m.hbm;
+  struct Release {
+    HbmStore& h;
+    ~Release() {
+      h.writes = nullptr;
+      g_hbm = nullptr;
+    }
+  } release{m.hbm};
+
+  const uint64_t watchdog = m.cycle + kWatchdogCycles;
+  for (;;) {
+    const Vmoe_top& t = *m.top;
+    if (t.trap_valid_o) {
+      rec.pc = t.trap_pc_o;
+      rec.word = t.trap_word_o;
+      rec.stage = m.program.stages.at(t.trap_pc_o);
+      rec.start_cycle = rec.end_cycle = m.cycle;
+      rec.trap = isa::Trap{static_cast<uint8_t>(t.trap_cause_o), t.trap_pc_o, t.trap_word_o};
+      rec.index = m.retired;
+      m.stopped = true;
+      isa::normalize(rec);
+      out = std::move(rec);
+      return true;
+    }
+    if (t.issue_valid_o) rec.start_cycle = m.cycle;
+    m.collect_writes(rec);
+    const bool retire = t.retire_valid_o;
+    if (retire) {
+      rec.pc = t.retire_pc_o;
+      rec.word = t.retire_word_o;
+      rec.stage = t.retire_stage_o;
+      rec.end_cycle = m.cycle + 1;
+    }
+    m.clock();
+    ++m.cycle;
+    if (retire) {
+      rec.index = m.retired++;
+      isa::normalize(rec);
+      out = std::move(rec);
+      return true;
+    }
+    if (m.cycle >= watchdog) {
+      std::ostringstream e;
+      e << "RtlModel::step: no retire for " << kWatchdogCycles << " cycles (pc "
+        << m.top->issue_pc_o << ", cycle " << m.cycle << ")";
+      throw std::runtime_error(e.str());
+    }
+  }
+}
+
+bool RtlModel::halted() const { return impl_->stopped || impl_->top->halted_o; }
+
+uint64_t RtlModel::cycles() const { return impl_->cycle; }
+
+uint64_t RtlModel::retired() const { return impl_->retired; }
+
+isa::ArchRegs RtlModel::regs() const {
+  const auto& r = impl_->root();
+  isa::ArchRegs a;
+  for (size_t i = 0; i < a.gp.size(); ++i) a.gp[i] = r.moe_top__DOT__gp_q[i];
+  for (size_t i = 0; i < a.fp.size(); ++i) a.fp[i] = r.moe_top__DOT__fp_q[i];
+  for (size_t i = 0; i < a.addr.size(); ++i) a.addr[i] = r.moe_top__DOT__areg_q[i];
+  a.scale = r.moe_top__DOT__scale_q;
+  a.stride = r.moe_top__DOT__stride_q;
+  a.v_mask = r.moe_top__DOT__vmask_q;
+  a.topk_policy = r.moe_top__DOT__topk_policy_q;
+  a.topk_valid = r.moe_top__DOT__topk_valid_q != 0;
+  return a;
+}
+
+std::vector<uint8_t> RtlModel::read(isa::Space space, uint64_t begin, uint64_t count) const {
+  const auto& m = *impl_;
+  const uint64_t n = m.units(space);
+  if (begin > n || count > n - begin) {
+    std::ostringstream e;
+    e << "RtlModel::read: " << isa::space_name(space) << " [" << begin << ", " << begin + count
+      << ") exceeds its " << n << " units";
+    throw std::out_of_range(e.str());
+  }
+  const uint64_t ub = m.unit_bytes(space);
+  std::vector<uint8_t> out(count * ub);
+  if (space == Space::Hbm) {
+    std::memcpy(out.data(), m.hbm.bytes.data() + begin, count);
+    return out;
+  }
+  for (uint64_t i = 0; i < count; ++i)
+    std::memcpy(out.data() + i * ub, m.entry(space, begin + i), ub);
+  return out;
+}
+
+uint64_t RtlModel::size(isa::Space space) const { return impl_->units(space); }
+
+}  // namespace moesim::rtl

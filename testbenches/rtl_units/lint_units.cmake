@@ -1,0 +1,53 @@
+# ctest rtl_lint_units: `verilator --lint-only -Wall` on each arithmetic leaf, the matrix unit and
+# the top-k unit (rtl_model/rtl) as its own top module, the parameterised units once per machine
+# preset (parameters read from the generated moesim_cfg_<preset>.vc). Fails on any warning.
+# Inputs: VERILATOR, RTL_DIR, TB_DIR, GEN_DIR, PRESETS.
+
+set(fp ${RTL_DIR}/moe_fp32_add.sv ${RTL_DIR}/moe_fp32_mul.sv ${RTL_DIR}/moe_bf16_round.sv)
+set(failed "")
+
+function(lint top)
+  execute_process(COMMAND ${VERILATOR} --lint-only -Wall --top-module ${top} ${ARGN}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(STATUS "lint ok: ${top} ${ARGN}")
+  else()
+    message(STATUS "lint FAILED: ${top}\n${out}${err}")
+    set(failed "${failed} ${top}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(param preset name out)
+  file(STRINGS ${GEN_DIR}/rtl/moesim_cfg_${preset}.vc lines REGEX "^-G${name}=")
+  string(REGEX REPLACE "^-G${name}=([0-9]+).*" "\\1" value "${lines}")
+  set(${out} ${value} PARENT_SCOPE)
+endfunction()
+
+lint(moe_fp32_add ${RTL_DIR}/moe_fp32_add.sv)
+lint(moe_fp32_mul ${RTL_DIR}/moe_fp32_mul.sv)
+lint(moe_fp32_minmax ${RTL_DIR}/moe_fp32_minmax.sv)
+lint(moe_bf16_round ${RTL_DIR}/moe_bf16_round.sv)
+lint(moe_e4m3_to_fp32 ${RTL_DIR}/moe_e4m3_to_fp32.sv)
+lint(moe_mx_dequant ${RTL_DIR}/moe_mx_dequant.sv ${RTL_DIR}/moe_e4m3_to_fp32.sv ${fp})
+lint(moe_mx_quant_block ${RTL_DIR}/moe_mx_quant_block.sv)
+lint(moe_mx_quant_block -GN=32 ${RTL_DIR}/moe_mx_quant_block.sv)
+lint(moe_mx_dot8 ${RTL_DIR}/moe_mx_dot8.sv ${fp})
+lint(moe_bf16_rom ${RTL_DIR}/moe_bf16_rom.sv)
+lint(moe_bf16_rom -GNPorts=3 ${RTL_DIR}/moe_bf16_rom.sv)
+lint(moe_units_tb_top ${TB_DIR}/moe_units_tb_top.sv ${RTL_DIR}/moe_fp32_minmax.sv
+     ${RTL_DIR}/moe_e4m3_to_fp32.sv ${RTL_DIR}/moe_mx_dequant.sv ${RTL_DIR}/moe_mx_quant_block.sv
+     ${RTL_DIR}/moe_mx_dot8.sv ${fp})
+foreach(preset IN LISTS PRESETS)
+  foreach(p MLEN VLEN BLEN MX_BLOCK MAX_TOPK_EXPERTS)
+    param(${preset} ${p} ${p})
+  endforeach()
+  lint(moe_matrix_unit -GMLEN=${MLEN} -GVLEN=${VLEN} -GBLEN=${BLEN} -GMX_BLOCK=${MX_BLOCK}
+       ${RTL_DIR}/moe_matrix_unit.sv ${RTL_DIR}/moe_mx_dot8.sv ${fp})
+  lint(moe_topk_unit -GVLEN=${VLEN} -GMAX_E=${MAX_TOPK_EXPERTS} ${RTL_DIR}/moe_topk_unit.sv ${fp})
+  lint(moe_topk_tb_top -GVLEN=${VLEN} -GMAX_E=${MAX_TOPK_EXPERTS} ${TB_DIR}/moe_topk_tb_top.sv
+       ${RTL_DIR}/moe_topk_unit.sv ${RTL_DIR}/moe_bf16_rom.sv ${fp})
+endforeach()
+
+if(failed)
+  message(FATAL_ERROR "rtl_lint_units: lint failed for:${failed}")
+endif()

@@ -1,0 +1,95 @@
+// moesim RTL unit bench: wrapper top exposing every combinational leaf on its own ports.
+
+/**
+ * Bench-only wrapper so one Verilated model (one copy of the Verilator runtime) drives all the
+ * combinational arithmetic leaves of rtl_model/rtl side by side. No logic of its own.
+ */
+module moe_units_tb_top (
+  // moe_fp32_add / moe_fp32_mul / moe_fp32_minmax share operands
+  input  logic [31:0]    fa_i,
+  input  logic [31:0]    fb_i,
+  input  logic           max_i,
+  output logic [31:0]    add_o,
+  output logic [31:0]    mul_o,
+  output logic [31:0]    minmax_o,
+  // moe_bf16_round
+  input  logic [31:0]    round_f_i,
+  output logic [15:0]    round_o,
+  // moe_e4m3_to_fp32 / moe_mx_dequant
+  input  logic [7:0]     code_i,
+  input  logic [7:0]     scale_i,
+  output logic [31:0]    e4m3_o,
+  output logic [15:0]    dequant_o,
+  // moe_mx_quant_block, N = 8 and N = 32
+  input  logic [8*16-1:0]  q8_x_i,
+  output logic [7:0]       q8_scale_o,
+  output logic [8*8-1:0]   q8_codes_o,
+  input  logic [32*16-1:0] q32_x_i,
+  output logic [7:0]       q32_scale_o,
+  output logic [32*8-1:0]  q32_codes_o,
+  // moe_mx_dot8
+  input  logic [8*16-1:0]  dot_a_i,
+  input  logic [8*8-1:0]   dot_w_i,
+  input  logic [7:0]       dot_scale_i,
+  output logic [31:0]      dot_o
+);
+
+  moe_fp32_add u_add (
+    .a_i(fa_i),
+    .b_i(fb_i),
+    .y_o(add_o)
+  );
+
+  moe_fp32_mul u_mul (
+    .a_i(fa_i),
+    .b_i(fb_i),
+    .y_o(mul_o)
+  );
+
+  moe_fp32_minmax u_minmax (
+    .a_i  (fa_i),
+    .b_i  (fb_i),
+    .max_i(max_i),
+    .y_o  (minmax_o)
+  );
+
+  moe_bf16_round u_round (
+    .f_i(round_f_i),
+    .y_o(round_o)
+  );
+
+  moe_e4m3_to_fp32 u_e4m3 (
+    .code_i(code_i),
+    .y_o   (e4m3_o)
+  );
+
+  moe_mx_dequant u_dequant (
+    .code_i (code_i),
+    .scale_i(scale_i),
+    .y_o    (dequant_o)
+  );
+
+  moe_mx_quant_block #(
+    .N(8)
+  ) u_quant8 (
+    .x_i    (q8_x_i),
+    .scale_o(q8_scale_o),
+    .codes_o(q8_codes_o)
+  );
+
+  moe_mx_quant_block #(
+    .N(32)
+  ) u_quant32 (
+    .x_i    (q32_x_i),
+    .scale_o(q32_scale_o),
+    .codes_o(q32_codes_o)
+  );
+
+  moe_mx_dot8 u_dot8 (
+    .a_i    (dot_a_i),
+    .w_i    (dot_w_i),
+    .scale_i(dot_scale_i),
+    .y_o    (dot_o)
+  );
+
+endmodule

@@ -1,0 +1,377 @@
+// RTL unit bench: moe_matrix_unit (M_MM, M_MM_WO) Verilated for each machine preset, driven
+// cycle by cycle with the MRAM and VRAM modelled in C++. Checks, against a reference built from
+// the golden numerics (moesim::num::mx_block_dot8, add, f32_to_bf16) and the isa.yaml semantics:
+// the FP32 accumulator bit for bit after every M_MM (read through its public_flat_rd array, so a
+// change of the K or tree order shows up even where BF16 write-back would hide it), every VRAM
+// element after each M_MM_WO (masked columns written, everything else kept), the accumulator
+// persisting across M_MMs and cleared by M_MM_WO, the cycle count of every
+// instruction against isa.yaml's latency formula (moesim::isa::Spec), and the handshake
+// (busy_o from start to done, done_o once in the last cycle, no memory access outside).
+#define BOOST_TEST_MODULE rtl_matrix_unit
+#include <boost/test/unit_test.hpp>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "Vmoe_matrix_unit_default.h"
+#include "Vmoe_matrix_unit_default___024root.h"
+#include "Vmoe_matrix_unit_tiny.h"
+#include "Vmoe_matrix_unit_tiny___024root.h"
+#include "moesim/isa/numerics.hpp"
+#include "moesim/isa/spec.hpp"
+#include "rtlu_ports.hpp"
+#include "verilated.h"
+
+namespace num = moesim::num;
+namespace isa = moesim::isa;
+using moesim::rtlu::get_bits;
+using moesim::rtlu::port_bits;
+using moesim::rtlu::put_bits;
+
+namespace {
+
+constexpr unsigned kVramRows = 96;
+constexpr unsigned kMramTiles = 3;
+
+/// Operand distributions: realistic (moderate exponents, scales near 2^0, no NaN) or wild
+/// (any BF16 incl. inf/NaN/subnormal, any code incl. NaN, any scale incl. 0 and 0xFF).
+enum class Dist { Realistic, Wild, Tiny };
+
+template <typename Model>
+class MatrixBench {
+ public:
+  explicit MatrixBench(const std::string& preset_name, uint64_t seed)
+      : spec_(isa::Spec::builtin()),
+        preset_(spec_.preset(preset_name)),
+        mlen_(static_cast<unsigned>(preset_.mlen())),
+        vlen_(static_cast<unsigned>(preset_.vlen())),
+        blen_(static_cast<unsigned>(preset_.blen())),
+        nb_(static_cast<unsigned>(preset_.mlen() / preset_.mx_block())),
+        rng_(seed) {
+    ctx_ = std::make_unique<VerilatedContext>();
+    top_ = std::make_unique<Model>(ctx_.get(), "top");
+    // The model must have been Verilated with this preset's parameters.
+    BOOST_REQUIRE_EQUAL(port_bits(top_->mram_codes_i), size_t{mlen_} * 8);
+    BOOST_REQUIRE_EQUAL(port_bits(top_->mram_scales_i), size_t{nb_} * 8);
+    BOOST_REQUIRE_EQUAL(port_bits(top_->vram_rdata_i), size_t{vlen_} * 16);
+    BOOST_REQUIRE_EQUAL(port_bits(top_->vram_wmask_o), size_t{vlen_});
+    BOOST_REQUIRE_EQUAL(preset_.mx_block(), 8);
+    lat_mm_ = spec_.latency(*spec_.by_mnemonic("M_MM"), preset_);
+    lat_wo_ = spec_.latency(*spec_.by_mnemonic("M_MM_WO"), preset_);
+    acc_.assign(size_t{blen_} * blen_, 0.0f);
+    reset();
+  }
+
+  void fill(Dist d) {
+    vram_.assign(kVramRows, std::vector<uint16_t>(vlen_));
+    for (auto& row : vram_)
+      for (auto& v : row) v = rand_bf16(d);
+    const unsigned mrows = kMramTiles * mlen_;
+    codes_.assign(mrows, std::vector<uint8_t>(mlen_));
+    scales_.assign(mrows, std::vector<uint8_t>(nb_));
+    for (unsigned r = 0; r < mrows; ++r) {
+      for (auto& c : codes_[r]) c = rand_code(d);
+      for (auto& s : scales_[r]) s = rand_scale(d);
+    }
+    ref_vram_ = vram_;
+  }
+
+  /// M_MM with tile t, column offset c (multiple of BLEN), activation rows from VRAM row a.
+  void mm(unsigned tile, unsigned col, unsigned act_row) {
+    const uint32_t mat_row = tile * mlen_ + col;
+    // Reference (isa.yaml M_MM): acc[i][j] += MXDOT(A[i], W[c+j]) block by block in K order.
+    for (unsigned i = 0; i < blen_; ++i)
+      for (unsigned j = 0; j < blen_; ++j)
+        for (unsigned b = 0; b < nb_; ++b) {
+          const float dot = num::mx_block_dot8(
+              &vram_[act_row + i][8 * b], &codes_[mat_row + j][8 * b], scales_[mat_row + j][b]);
+          float& a = acc_[i * blen_ + j];
+          a = num::add(a, dot);
+        }
+    top_->is_wo_i = 0;
+    top_->mat_row_i = mat_row;
+    top_->act_row_i = act_row;
+    const int64_t cycles = run(false);
+    BOOST_TEST(cycles == lat_mm_,
+               "M_MM took " << cycles << " cycles, isa.yaml latency says " << lat_mm_);
+    ++n_instr_;
+    compare_acc();
+  }
+
+  /// M_MM_WO to VRAM row r0 + i*stride, columns [col, col+BLEN).
+  void wo(unsigned row0, unsigned col, unsigned stride) {
+    for (unsigned i = 0; i < blen_; ++i)
+      for (unsigned j = 0; j < blen_; ++j)
+        ref_vram_[row0 + i * stride][col + j] = num::f32_to_bf16(acc_[i * blen_ + j]);
+    std::fill(acc_.begin(), acc_.end(), 0.0f);
+    top_->is_wo_i = 1;
+    top_->wo_row_i = row0;
+    top_->wo_col_i = col;
+    top_->wo_stride_i = stride;
+    const int64_t cycles = run(true);
+    BOOST_TEST(cycles == lat_wo_,
+               "M_MM_WO took " << cycles << " cycles, isa.yaml latency says " << lat_wo_);
+    ++n_instr_;
+    compare_acc();
+    compare_vram();
+  }
+
+  /// Direct access to the operand memories (both the bench's and the reference's copy).
+  void set_vram(unsigned row, unsigned elem, uint16_t v) {
+    vram_[row][elem] = ref_vram_[row][elem] = v;
+  }
+  void set_code(unsigned row, unsigned elem, uint8_t c) { codes_[row][elem] = c; }
+  void set_scale(unsigned row, unsigned block, uint8_t sc) { scales_[row][block] = sc; }
+  unsigned mlen() const { return mlen_; }
+  unsigned blen() const { return blen_; }
+  unsigned nb() const { return nb_; }
+  uint32_t acc_bits(unsigned i, unsigned j) const { return num::f32_bits(acc_[i * blen_ + j]); }
+
+  void idle(unsigned n) {
+    for (unsigned k = 0; k < n; ++k) {
+      const Sample s = clock();
+      BOOST_TEST(!(s.busy || s.done || s.mram_re || s.vram_re || s.vram_we), "activity while idle");
+    }
+  }
+
+  /// A random legal instruction sequence: 1..3 M_MMs then an M_MM_WO.
+  void random_group() {
+    const unsigned n_mm = 1 + static_cast<unsigned>(rng_() % 3);
+    for (unsigned k = 0; k < n_mm; ++k) {
+      const unsigned tile = static_cast<unsigned>(rng_() % kMramTiles);
+      const unsigned col = blen_ * static_cast<unsigned>(rng_() % (mlen_ / blen_));
+      const unsigned act = static_cast<unsigned>(rng_() % (kVramRows - blen_ + 1));
+      mm(tile, col, act);
+      if (rng_() % 2) idle(static_cast<unsigned>(rng_() % 3));
+    }
+    const unsigned stride = 1 + static_cast<unsigned>(rng_() % 5);
+    const unsigned row0 = static_cast<unsigned>(rng_() % (kVramRows - (blen_ - 1) * stride));
+    const unsigned col = blen_ * static_cast<unsigned>(rng_() % (vlen_ / blen_));
+    wo(row0, col, stride);
+  }
+
+  uint64_t mismatches() const { return mismatches_; }
+  uint64_t instructions() const { return n_instr_; }
+  uint64_t elements_checked() const { return elements_checked_; }
+  uint64_t acc_checked() const { return acc_checked_; }
+
+ private:
+  struct Sample {
+    bool busy, done, mram_re, vram_re, vram_we;
+  };
+
+  uint16_t rand_bf16(Dist d) {
+    const uint16_t r = static_cast<uint16_t>(rng_());
+    switch (d) {
+      case Dist::Realistic:
+        return static_cast<uint16_t>((r & 0x807F) | ((118 + rng_() % 16) << 7));
+      case Dist::Tiny:  // subnormal / tiny activations: products and sums underflow
+        return static_cast<uint16_t>((r & 0x807F) | ((rng_() % 4) << 7));
+      default:
+        return r;
+    }
+  }
+  uint8_t rand_code(Dist d) {
+    const uint8_t c = static_cast<uint8_t>(rng_());
+    if (d == Dist::Wild) return c;
+    return (c & 0x7F) == 0x7F ? static_cast<uint8_t>(c & 0xFE) : c;
+  }
+  uint8_t rand_scale(Dist d) {
+    if (d == Dist::Wild) return static_cast<uint8_t>(rng_());
+    if (d == Dist::Tiny) return static_cast<uint8_t>(rng_() % 8);
+    return static_cast<uint8_t>(120 + rng_() % 14);
+  }
+
+  void reset() {
+    top_->clk_i = 0;
+    top_->rst_ni = 0;
+    top_->start_i = 0;
+    top_->eval();
+    top_->clk_i = 1;
+    top_->eval();
+    top_->clk_i = 0;
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+
+  /// One clock cycle: evaluate the cycle's combinational outputs, apply the memory effects of
+  /// this cycle at the rising edge (VRAM write, synchronous read data for the next cycle).
+  Sample clock() {
+    top_->clk_i = 0;
+    top_->eval();
+    const Sample s{top_->busy_o != 0, top_->done_o != 0, top_->mram_re_o != 0, top_->vram_re_o != 0,
+                   top_->vram_we_o != 0};
+    const uint32_t mrow = top_->mram_row_o, vrow = top_->vram_row_o, wrow = top_->vram_wrow_o;
+    if (s.vram_we) {
+      BOOST_REQUIRE_LT(wrow, kVramRows);
+      for (unsigned e = 0; e < vlen_; ++e)
+        if (get_bits(top_->vram_wmask_o, e, 1))
+          vram_[wrow][e] = static_cast<uint16_t>(get_bits(top_->vram_wdata_o, 16 * e, 16));
+    }
+    top_->clk_i = 1;
+    top_->eval();
+    top_->start_i = 0;
+    if (s.mram_re) {
+      BOOST_REQUIRE_LT(mrow, codes_.size());
+      for (unsigned e = 0; e < mlen_; ++e) put_bits(top_->mram_codes_i, 8 * e, 8, codes_[mrow][e]);
+      for (unsigned b = 0; b < nb_; ++b) put_bits(top_->mram_scales_i, 8 * b, 8, scales_[mrow][b]);
+    }
+    if (s.vram_re) {
+      BOOST_REQUIRE_LT(vrow, kVramRows);
+      for (unsigned e = 0; e < vlen_; ++e) put_bits(top_->vram_rdata_i, 16 * e, 16, vram_[vrow][e]);
+    }
+    return s;
+  }
+
+  /// Issues the prepared instruction and clocks to its done cycle; returns the cycle count
+  /// (start cycle to done cycle inclusive) and checks the handshake.
+  int64_t run(bool is_wo) {
+    top_->start_i = 1;
+    int64_t cycles = 0;
+    for (;;) {
+      const Sample s = clock();
+      ++cycles;
+      BOOST_REQUIRE_MESSAGE(s.busy, "busy_o low in cycle " << cycles - 1 << " of an instruction");
+      if (is_wo) {
+        BOOST_TEST(!(s.mram_re || s.vram_re), "M_MM_WO reads memory");
+        BOOST_TEST(s.vram_we, "M_MM_WO cycle " << cycles - 1 << " writes no row");
+      } else {
+        BOOST_TEST(!s.vram_we, "M_MM writes VRAM");
+      }
+      if (s.done) break;
+      BOOST_REQUIRE_MESSAGE(cycles < 100000, "no done_o after 100000 cycles");
+    }
+    return cycles;
+  }
+
+  void compare_acc() {
+    for (unsigned i = 0; i < blen_; ++i)
+      for (unsigned j = 0; j < blen_; ++j) {
+        ++acc_checked_;
+        const uint32_t rtl = top_->rootp->moe_matrix_unit__DOT__acc_q[i][j];
+        const uint32_t want = num::f32_bits(acc_[i * blen_ + j]);
+        if (rtl != want) {
+          if (mismatches_ < 8)
+            BOOST_TEST_MESSAGE("acc[" << i << "][" << j << "]: rtl 0x" << std::hex << rtl
+                                      << " golden 0x" << want << std::dec);
+          ++mismatches_;
+        }
+      }
+    // Continue from the RTL's value so one divergence is reported once.
+    for (unsigned i = 0; i < blen_; ++i)
+      for (unsigned j = 0; j < blen_; ++j)
+        acc_[i * blen_ + j] = num::f32_from_bits(top_->rootp->moe_matrix_unit__DOT__acc_q[i][j]);
+  }
+
+  void compare_vram() {
+    for (unsigned r = 0; r < kVramRows; ++r)
+      for (unsigned e = 0; e < vlen_; ++e) {
+        ++elements_checked_;
+        if (vram_[r][e] != ref_vram_[r][e]) {
+          if (mismatches_ < 8)
+            BOOST_TEST_MESSAGE("VRAM row " << r << " element " << e << ": rtl 0x" << std::hex
+                                           << vram_[r][e] << " golden 0x" << ref_vram_[r][e]
+                                           << std::dec);
+          ++mismatches_;
+        }
+      }
+    // Keep the two copies equal so one divergence is reported once.
+    vram_ = ref_vram_;
+  }
+
+  const isa::Spec& spec_;
+  const isa::MachinePreset& preset_;
+  unsigned mlen_, vlen_, blen_, nb_;
+  std::mt19937_64 rng_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> top_;
+  int64_t lat_mm_ = 0, lat_wo_ = 0;
+  std::vector<std::vector<uint16_t>> vram_, ref_vram_;
+  std::vector<std::vector<uint8_t>> codes_, scales_;
+  std::vector<float> acc_;
+  uint64_t mismatches_ = 0, n_instr_ = 0, elements_checked_ = 0, acc_checked_ = 0;
+};
+
+template <typename Model>
+void run_preset(const std::string& preset, Dist dist, unsigned groups, uint64_t seed) {
+  MatrixBench<Model> b(preset, seed);
+  b.fill(dist);
+  for (unsigned g = 0; g < groups; ++g) {
+    b.random_group();
+    if (g % 16 == 15) b.fill(dist);  // fresh operands now and then (acc is empty after a WO)
+  }
+  BOOST_TEST_MESSAGE("moe_matrix_unit[" << preset << "]: " << b.instructions() << " instructions, "
+                                        << b.acc_checked() << " accumulator values and "
+                                        << b.elements_checked() << " VRAM elements compared, "
+                                        << b.mismatches() << " mismatches");
+  BOOST_TEST(b.mismatches() == 0u);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(default_realistic) {
+  run_preset<Vmoe_matrix_unit_default>("default", Dist::Realistic, 300, 1);
+}
+BOOST_AUTO_TEST_CASE(default_wild) {
+  run_preset<Vmoe_matrix_unit_default>("default", Dist::Wild, 150, 2);
+}
+BOOST_AUTO_TEST_CASE(default_tiny_values) {
+  run_preset<Vmoe_matrix_unit_default>("default", Dist::Tiny, 100, 3);
+}
+BOOST_AUTO_TEST_CASE(tiny_realistic) {
+  run_preset<Vmoe_matrix_unit_tiny>("tiny", Dist::Realistic, 400, 4);
+}
+BOOST_AUTO_TEST_CASE(tiny_wild) { run_preset<Vmoe_matrix_unit_tiny>("tiny", Dist::Wild, 200, 5); }
+
+// Back-to-back issue (start_i in the cycle after done_o) and the accumulator's persistence: two
+// M_MMs on the same operands must give twice one M_MM's (rounded) sum, and a WO right after a WO
+// writes zeros.
+BOOST_AUTO_TEST_CASE(default_back_to_back_and_clear) {
+  MatrixBench<Vmoe_matrix_unit_default> b("default", 7);
+  b.fill(Dist::Realistic);
+  b.mm(0, 0, 0);
+  b.mm(0, 0, 0);
+  b.wo(10, 0, 1);
+  b.wo(20, 4, 2);  // accumulator was cleared: zeros
+  b.mm(1, 60, 3);
+  b.wo(0, 60, 7);
+  BOOST_TEST(b.mismatches() == 0u);
+}
+
+// The K blocks are accumulated in order b = 0, 1, ... onto the running accumulator: with all
+// activations 1.0, a first M_MM leaves acc = 2^43 (block 0 only); a second one with block 0 summing
+// to -2^43 and block 1 to 8 (the rest 0) gives (2^43 - 2^43) + 8 = 8 exactly, while adding the 8
+// before the -2^43 absorbs it (2^43 + 8 = 2^43 in FP32) and gives 0. Checked against the
+// reference and the literal 8.0, through the accumulator and the write-back.
+template <typename Model>
+void k_order_case(const std::string& preset) {
+  MatrixBench<Model> b(preset, 9);
+  b.fill(Dist::Realistic);
+  const unsigned mlen = b.mlen(), blen = b.blen();
+  for (unsigned i = 0; i < blen; ++i)
+    for (unsigned e = 0; e < mlen; ++e) b.set_vram(i, e, 0x3F80);  // 1.0
+  for (unsigned j = 0; j < blen; ++j) {
+    for (unsigned e = 0; e < mlen; ++e) {
+      b.set_code(j, e, e < 8 ? 0x38 : 0x00);                           // tile 0: +1.0 in block 0
+      b.set_code(mlen + j, e, e < 8 ? 0xB8 : (e < 16 ? 0x38 : 0x00));  // tile 1: -1.0, +1.0
+    }
+    for (unsigned blk = 0; blk < b.nb(); ++blk) {
+      b.set_scale(j, blk, blk == 0 ? 127 + 40 : 127);
+      b.set_scale(mlen + j, blk, blk == 0 ? 127 + 40 : 127);
+    }
+  }
+  b.mm(0, 0, 0);
+  for (unsigned i = 0; i < blen; ++i)
+    for (unsigned j = 0; j < blen; ++j) BOOST_TEST(b.acc_bits(i, j) == 0x55000000u);  // 2^43
+  b.mm(1, 0, 0);
+  for (unsigned i = 0; i < blen; ++i)
+    for (unsigned j = 0; j < blen; ++j) BOOST_TEST(b.acc_bits(i, j) == 0x41000000u);  // 8.0
+  b.wo(50, 0, 1);
+  BOOST_TEST(b.mismatches() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(default_k_order) { k_order_case<Vmoe_matrix_unit_default>("default"); }
+BOOST_AUTO_TEST_CASE(tiny_k_order) { k_order_case<Vmoe_matrix_unit_tiny>("tiny"); }

@@ -36,9 +36,9 @@ class RtlModel {
   /// trace ports. Returns false once halted or trapped.
   bool step(isa::RetireRecord& out);
 
-  bool halted() const;
-  uint64_t cycles() const;  ///< clock cycles simulated since reset
-  uint64_t retired() const;
+  bool halted() const;       ///< true once the program halted or trapped
+  uint64_t cycles() const;   ///< end cycle of the last retired instruction
+  uint64_t retired() const;  ///< instructions retired so far (a trap is not counted)
   isa::ArchRegs regs() const;
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;
   uint64_t size(isa::Space space) const;

@@ -1,0 +1,118 @@
+// Lockstep co-simulation harness and comparator (DESIGN.md §6).
+//
+// run_cosim() steps two loaded engines (a = reference, normally the golden model; b = the
+// design, normally the RTL) one retired instruction at a time. After each retire it computes
+// the FNV-1a digest of every memory range a record names from that engine's own memory
+// (isa::MemWrite::digest) and compares the two records field by field: index, pc, word, stage,
+// start_cycle, end_cycle, register writes, memory write ranges + digests, trap. The first
+// difference stops the run and is reported with both records, the differing fields (with the
+// first differing byte of a memory range) and the last N retired records of each engine. At the
+// end (or at the stop) it compares all architectural registers and every memory space byte for
+// byte, and builds the per-stage cycle table (a cycle is billed to the stage of the instruction
+// occupying the machine: sum over records of end_cycle - start_cycle).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "moesim/isa/spec.hpp"
+#include "moesim/isa/trace.hpp"
+#include "moesim/sim/engine.hpp"
+
+namespace moesim::waveforms {
+class VcdWriter;
+}
+
+namespace moesim::sim {
+
+/// One row of the per-stage table. Index [0] is engine a (golden), [1] engine b (rtl).
+struct StageRow {
+  uint8_t code = 0;
+  std::string name;
+  std::array<uint64_t, 2> instructions{};
+  std::array<uint64_t, 2> cycles{};
+  bool match() const { return instructions[0] == instructions[1] && cycles[0] == cycles[1]; }
+};
+
+struct Divergence {
+  uint64_t index = 0;                ///< retire index of the first differing record
+  std::vector<std::string> fields;   ///< e.g. {"mems"}; "retired" if one engine stopped early
+  std::vector<std::string> details;  ///< one readable line per difference
+  std::array<std::optional<isa::RetireRecord>, 2> records;  ///< absent: that engine had stopped
+  std::array<std::vector<isa::RetireRecord>, 2> history;    ///< last N before it, oldest first
+};
+
+/// Byte-for-byte comparison of one memory space at the end.
+struct SpaceDiff {
+  isa::Space space = isa::Space::Vram;
+  uint64_t unit_bytes = 1;
+  uint64_t size_bytes = 0;    ///< compared bytes (min of the two sizes)
+  bool size_differs = false;  ///< the engines report different sizes
+  uint64_t differing_bytes = 0;
+  std::optional<uint64_t> first_byte;  ///< byte offset of the first difference
+  std::array<uint8_t, 2> first_values{};
+  bool equal() const { return !size_differs && differing_bytes == 0; }
+};
+
+struct RegDiff {
+  std::string name;  ///< e.g. "gp4", "f2", "a1", "STRIDE"
+  std::array<uint64_t, 2> values{};
+};
+
+struct CosimResult {
+  std::array<std::string, 2> engines;
+  bool completed = false;  ///< both engines stopped (halt or trap) with no divergence
+  uint64_t compared = 0;   ///< records compared equal
+  std::optional<Divergence> divergence;
+  std::optional<isa::Trap> trap;  ///< the trap both engines agreed on, if the program trapped
+  std::vector<StageRow> stages;   ///< stages with at least one instruction, in stages.yaml order
+  std::array<uint64_t, 2> total_cycles{};
+  std::array<uint64_t, 2> retired{};
+  std::vector<RegDiff> reg_diffs;
+  std::vector<SpaceDiff> spaces;  ///< one per isa::kAllSpaces
+
+  /// Every record's data fields matched to the end and the final registers and memories are
+  /// equal.
+  bool outputs_bit_exact() const;
+  /// The run completed with equal cycle fields in every record, equal totals and stage rows.
+  bool cycles_match() const;
+  bool equal() const { return outputs_bit_exact() && cycles_match(); }
+};
+
+struct CosimOptions {
+  size_t history = 8;                   ///< retired records kept per engine for the report
+  waveforms::VcdWriter* vcd = nullptr;  ///< scopes 0 and 1 receive engines a and b
+  /// Called every `progress_every` retired instructions with (retired, cycles of engine a).
+  std::function<void(uint64_t, uint64_t)> progress;
+  uint64_t progress_every = 4096;
+};
+
+/// Runs two loaded engines in lockstep (see the file comment). Engine exceptions propagate.
+CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOptions& options);
+
+/// Result of running one engine alone (moesim run).
+struct RunResult {
+  std::string engine;
+  std::vector<StageRow> stages;  ///< index [0] only
+  uint64_t total_cycles = 0;
+  uint64_t retired = 0;
+  std::optional<isa::Trap> trap;
+};
+
+/// Runs one loaded engine to its end, feeding scope 0 of options.vcd.
+RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& options);
+
+/// Register name for reports: gpN, fN, aN, SCALE, STRIDE, V_MASK, TOPK_POLICY.
+std::string reg_name(isa::RegFile file, uint8_t index);
+
+/// Fills every MemWrite::digest of `r` from `engine`'s memory (FNV-1a 64 of the range's bytes).
+void fill_digests(const Engine& engine, isa::RetireRecord& r);
+
+/// Names of the fields in which `a` and `b` differ (digests must be filled).
+std::vector<std::string> differing_fields(const isa::RetireRecord& a, const isa::RetireRecord& b);
+
+}  // namespace moesim::sim

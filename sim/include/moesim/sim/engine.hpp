@@ -1,0 +1,77 @@
+// The one engine interface the co-simulation harness and comparator see (DESIGN.md §6,
+// docs/architecture.md). Modelled on lowRISC Ibex's abstract `Cosim` (dv/cosim/cosim.h): the
+// harness steps an engine one retired instruction at a time and inspects architectural state
+// through these calls only. No SystemC or Verilator type appears here; the adapters for
+// moesim::golden::GoldenModel and moesim::rtl::RtlModel live in sim/src and are reached through
+// the factory functions at the bottom.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "moesim/isa/program.hpp"
+#include "moesim/isa/spec.hpp"
+#include "moesim/isa/trace.hpp"
+
+namespace moesim::sim {
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  /// Short stable name used in reports, VCD scopes and --flip-bit ("golden", "rtl").
+  virtual std::string name() const = 0;
+
+  /// Loads `program` (words with their stage codes) and the initial memories; resets registers
+  /// (all 0, STRIDE = 1), cycle and retire counters. Bytes of a space not covered by `image`
+  /// are 0. Throws std::invalid_argument if the program or an image segment does not fit.
+  virtual void load(const isa::Program& program, const isa::MemoryImage& image) = 0;
+
+  /// Advances until the next instruction retires or traps and fills `out` (normalised per
+  /// isa::normalize; MemWrite::digest left 0, the comparator computes digests). Returns false,
+  /// leaving `out` untouched, once the program has halted (pc past the last instruction) or
+  /// trapped; it then keeps returning false.
+  virtual bool step(isa::RetireRecord& out) = 0;
+
+  /// True once step() has returned false for good (halt or trap).
+  virtual bool halted() const = 0;
+
+  /// End cycle of the last retired instruction (0 before the first); in 1 ns machine cycles.
+  virtual uint64_t cycles() const = 0;
+
+  /// Instructions retired so far; a trapping instruction is not counted (its record is still
+  /// returned by step()).
+  virtual uint64_t retired() const = 0;
+
+  /// Current architectural registers.
+  virtual isa::ArchRegs regs() const = 0;
+
+  /// Bytes of units [begin, begin + count) of `space`, in the byte image layout of
+  /// isa::Space (e.g. one VRAM unit = one row = 2*VLEN bytes). Throws std::out_of_range if the
+  /// range leaves the space.
+  virtual std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const = 0;
+
+  /// Size of `space` in its unit.
+  virtual uint64_t size(isa::Space space) const = 0;
+};
+
+/// The SystemC TLM-2.0 golden model. One per process (SystemC allows one elaboration);
+/// a second call throws std::logic_error.
+std::unique_ptr<Engine> make_golden_engine(const isa::Spec& spec, const isa::MachinePreset& preset);
+
+/// The Verilated RTL. Throws std::invalid_argument if `preset` is not the preset the RTL was
+/// built for (see rtl_built_preset()). `fst_path`, if non-empty and the RTL was built with
+/// tracing, receives a signal-level FST.
+std::unique_ptr<Engine> make_rtl_engine(const isa::Spec& spec, const isa::MachinePreset& preset,
+                                        const std::string& fst_path = "");
+
+/// Machine preset name the RTL was Verilated for.
+std::string rtl_built_preset();
+
+/// Bytes per unit of `space` on `preset` (isa::Space): VRAM 2*VLEN, MRAM MLEN + MLEN/MX_BLOCK,
+/// FP SRAM 2, INT SRAM 4, HBM 1.
+uint64_t unit_bytes(isa::Space space, const isa::MachinePreset& preset);
+
+}  // namespace moesim::sim

@@ -1,0 +1,647 @@
+// MoE program builder (see builder.hpp for the math and the lowering).
+#include "moesim/sim/builder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/numerics.hpp"
+
+namespace moesim::sim {
+namespace {
+
+// Register plan: gp1..gp3 loop counters by nesting depth, gp4..gp14 temporaries of the current
+// phase, gp15 scratch of li()/addi() for constants wider than imm18.
+constexpr unsigned kL1 = 1, kL2 = 2, kL3 = 3, kScratch = 15;
+// f1 logit accumulator, f2 limit, f3 -limit, f4 -alpha, f5 1.0, f6 route weight.
+constexpr unsigned kFAcc = 1, kFLimit = 2, kFNegLimit = 3, kFNegAlpha = 4, kFOne = 5, kFRoute = 6;
+// a0 inputs/outputs, a1 expert weights.
+constexpr unsigned kAIn = 0, kAOut = 0, kAExpert = 1;
+constexpr uint64_t kImm18 = uint64_t{1} << 18;
+constexpr uint64_t kHbmAlign = 64;
+
+std::string gp(unsigned i) { return "gp" + std::to_string(i); }
+std::string fr(unsigned i) { return "f" + std::to_string(i); }
+std::string ar(unsigned i) { return "a" + std::to_string(i); }
+
+uint64_t round_up(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
+uint64_t ceil_div(uint64_t v, uint64_t m) { return (v + m - 1) / m; }
+
+/// Assembly text with sticky stage markers and helpers for wide constants.
+class Emitter {
+ public:
+  void stage(const std::string& name) {
+    if (name == stage_) return;
+    out_ << "; @stage=" << name << '\n';
+    stage_ = name;
+  }
+  void comment(const std::string& text) { out_ << "; " << text << '\n'; }
+  void blank() { out_ << '\n'; }
+  void op(const std::string& text) { out_ << text << '\n'; }
+
+  /// gp[rd] = value (u32), with S_LUI_INT when it does not fit imm18.
+  void li(unsigned rd, uint64_t value) {
+    if (value >= (uint64_t{1} << 32)) throw std::logic_error("li: value does not fit 32 bits");
+    if (value < kImm18) {
+      op("S_ADDI_INT " + gp(rd) + ", gp0, " + std::to_string(value));
+      return;
+    }
+    op("S_LUI_INT " + gp(rd) + ", " + std::to_string(value >> 12));
+    if ((value & 0xFFF) != 0)
+      op("S_ADDI_INT " + gp(rd) + ", " + gp(rd) + ", " + std::to_string(value & 0xFFF));
+  }
+  /// gp[rd] = gp[rs] + value.
+  void addi(unsigned rd, unsigned rs, uint64_t value) {
+    if (value < kImm18) {
+      op("S_ADDI_INT " + gp(rd) + ", " + gp(rs) + ", " + std::to_string(value));
+      return;
+    }
+    li(kScratch, value);
+    op("S_ADD_INT " + gp(rd) + ", " + gp(rs) + ", " + gp(kScratch));
+  }
+  void mov(unsigned rd, unsigned rs) { addi(rd, rs, 0); }
+  void loop_start(unsigned counter, uint64_t count) {
+    op("C_LOOP_START " + gp(counter) + ", " + std::to_string(count));
+  }
+  void loop_end(unsigned counter) { op("C_LOOP_END " + gp(counter)); }
+
+  std::string text() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+  std::string stage_ = "other";
+};
+
+/// Draws approximately normal values from a seeded std::mt19937_64 with only exact IEEE
+/// operations (Irwin-Hall of 4 uniforms, unit variance), so images are the same on every host.
+class Generator {
+ public:
+  explicit Generator(uint64_t seed) : rng_(seed) {}
+  double normal(double stddev) {
+    double s = 0;
+    for (int i = 0; i < 4; ++i) s += static_cast<double>(rng_() >> 11) * 0x1.0p-53;
+    return (s - 2.0) * 1.7320508075688772 * stddev;
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+/// Fills MXFP8 matrix `m` in `hbm`: element i (row-major index) is drawn with `stddev` if
+/// i < valid, else 0. Values are rounded to BF16 and quantised per MX block along the row with
+/// num::mx_quantize.
+void fill_mx(std::vector<uint8_t>& hbm, const MxMatrix& m, uint64_t valid, double stddev,
+             Generator& gen, uint64_t mx_block) {
+  std::vector<uint16_t> block(mx_block);
+  std::vector<uint8_t> codes(mx_block);
+  for (uint64_t o = 0; o < m.rows * m.cols; o += mx_block) {
+    for (uint64_t i = 0; i < mx_block; ++i)
+      block[i] = o + i < valid ? num::f32_to_bf16(static_cast<float>(gen.normal(stddev))) : 0;
+    const uint8_t scale = num::mx_quantize(block.data(), mx_block, codes.data());
+    std::copy(codes.begin(), codes.end(), hbm.begin() + static_cast<std::ptrdiff_t>(m.base + o));
+    hbm[m.base + m.scale_offset + o / mx_block] = scale;
+  }
+}
+
+void put_u16(std::vector<uint8_t>& bytes, uint64_t word, uint16_t v) {
+  bytes[2 * word] = static_cast<uint8_t>(v & 0xFF);
+  bytes[2 * word + 1] = static_cast<uint8_t>(v >> 8);
+}
+
+void put_u32(std::vector<uint8_t>& bytes, uint64_t word, uint32_t v) {
+  for (int i = 0; i < 4; ++i) bytes[4 * word + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+class LayerBuilder {
+ public:
+  LayerBuilder(const isa::Spec& spec, const isa::MachinePreset& m, const BuildOptions& o)
+      : spec_(spec), m_(m), opt_(o) {
+    vlen_ = static_cast<uint64_t>(m.vlen());
+    mlen_ = static_cast<uint64_t>(m.mlen());
+    blen_ = static_cast<uint64_t>(m.blen());
+    mxb_ = static_cast<uint64_t>(m.mx_block());
+    vrows_ = static_cast<uint64_t>(m.get("HBM_V_ROWS"));
+  }
+
+  BuiltProgram build() {
+    validate_and_lay_out();
+    BuiltProgram out;
+    out.layout = L_;
+    out.name = opt_.model->name + "_T" + std::to_string(L_.tokens) + "_H" +
+               std::to_string(L_.hidden) + "_I" + std::to_string(L_.intermediate) + "_seed" +
+               std::to_string(opt_.seed) + "_" + m_.name + ".asm";
+    out.asm_text = emit_program();
+    try {
+      out.program = isa::assemble(spec_, out.asm_text, out.name);
+    } catch (const isa::AsmError& e) {
+      throw std::logic_error(std::string("program builder emitted bad assembly: ") + e.what());
+    }
+    const auto imem = static_cast<uint64_t>(m_.get("IMEM_WORDS"));
+    if (out.program.size() > imem)
+      throw UsageError("--tokens " + std::to_string(L_.tokens) + ": the program has " +
+                       std::to_string(out.program.size()) + " instructions; machine preset '" +
+                       m_.name + "' has IMEM_WORDS=" + std::to_string(imem));
+    out.image = make_image();
+    std::ostringstream alpha;
+    alpha << "alpha " << opt_.model->swiglu_alpha << " is the BF16 constant "
+          << num::bf16_to_f32(L_.alpha_bf16) << " (0x" << std::hex << std::uppercase
+          << L_.alpha_bf16 << ")";
+    out.notes.push_back(alpha.str());
+    out.notes.push_back(
+        "W1 (gate_up_proj) is stored de-interleaved: output columns [0, I) gate, [I, 2I) up");
+    out.notes.push_back("tokens padded to " + std::to_string(L_.tokens_padded) +
+                        " (a multiple of HBM_V_ROWS); padded rows are zero and not routed");
+    return out;
+  }
+
+ private:
+  [[noreturn]] void too_small(const std::string& what, uint64_t need, const std::string& key,
+                              uint64_t have) const {
+    throw UsageError("--tokens " + std::to_string(opt_.tokens) + " --hidden " +
+                     std::to_string(opt_.hidden) + " --intermediate " +
+                     std::to_string(opt_.intermediate) + ": the layer needs " +
+                     std::to_string(need) + " " + what + "; machine preset '" + m_.name + "' has " +
+                     key + "=" + std::to_string(have));
+  }
+
+  void validate_and_lay_out() {
+    const ModelPreset& model = *opt_.model;
+    if (!model.router_bias || !model.expert_bias)
+      throw UsageError("--model " + model.name +
+                       ": the builder lowers GPT-OSS-style layers (router and expert biases)");
+    if (mlen_ != vlen_)
+      throw UsageError("--machine " + m_.name + ": MLEN != VLEN (machine.yaml requires equal)");
+    if (static_cast<uint64_t>(m_.get("HBM_M_ROWS")) != mlen_)
+      throw UsageError("--machine " + m_.name +
+                       ": the builder needs HBM_M_ROWS = MLEN (one H_PREFETCH_M per tile)");
+    if (vlen_ % mxb_ != 0 || mlen_ % blen_ != 0)
+      throw UsageError("--machine " + m_.name + ": VLEN must be a multiple of MX_BLOCK and BLEN");
+    if (opt_.tokens == 0) throw UsageError("--tokens must be at least 1");
+    auto check_dim = [&](const char* flag, unsigned v) {
+      if (v == 0 || v % vlen_ != 0)
+        throw UsageError(std::string(flag) + " " + std::to_string(v) +
+                         " is not a positive multiple of VLEN (" + std::to_string(vlen_) +
+                         ", machine preset '" + m_.name + "')");
+    };
+    check_dim("--hidden", opt_.hidden);
+    check_dim("--intermediate", opt_.intermediate);
+
+    L_.tokens = opt_.tokens;
+    L_.tokens_padded = static_cast<unsigned>(round_up(opt_.tokens, vrows_));
+    L_.hidden = opt_.hidden;
+    L_.intermediate = opt_.intermediate;
+    L_.experts = model.experts;
+    L_.top_k = model.top_k;
+    L_.pairs = L_.tokens * L_.top_k;
+    L_.logit_rows = static_cast<unsigned>(ceil_div(L_.experts, vlen_));
+    if (L_.experts == 32 && L_.top_k == 4) {
+      L_.topk_rmask = 0;
+    } else if (L_.experts == 128 && L_.top_k == 8) {
+      L_.topk_rmask = 1;
+    } else {
+      const auto max_e = static_cast<uint64_t>(m_.get("MAX_TOPK_EXPERTS"));
+      if (L_.experts > max_e || L_.top_k == 0 || L_.top_k > L_.experts || L_.top_k > 255)
+        throw UsageError("--model " + model.name + ": V_TOPK cannot select " +
+                         std::to_string(L_.top_k) + " of " + std::to_string(L_.experts) +
+                         " experts (MAX_TOPK_EXPERTS=" + std::to_string(max_e) + ")");
+      L_.topk_rmask = 15;
+    }
+
+    const uint64_t H = L_.hidden, I = L_.intermediate, E = L_.experts;
+    const uint64_t hb = H / vlen_, ib = I / vlen_;
+    // Each projection holds all K/MLEN tiles of one output tile in MRAM at once.
+    const auto mram_tiles = static_cast<uint64_t>(m_.get("MRAM_TILES"));
+    for (const auto& [flag, k] :
+         {std::pair<const char*, uint64_t>{"--hidden", H}, {"--intermediate", I}})
+      if (k / mlen_ > mram_tiles)
+        throw UsageError(std::string(flag) + " " + std::to_string(k) +
+                         ": a projection with K = " + std::to_string(k) + " needs " +
+                         std::to_string(k / mlen_) + " MRAM tiles (one per " +
+                         std::to_string(mlen_) + "-wide K chunk); machine preset '" + m_.name +
+                         "' has MRAM_TILES=" + std::to_string(mram_tiles) +
+                         " (K <= " + std::to_string(mram_tiles * mlen_) + ")");
+
+    // HBM: inputs first (the initial image), then the output.
+    uint64_t cursor = 0;
+    auto mx = [&](uint64_t rows, uint64_t cols) {
+      MxMatrix mm;
+      mm.base = cursor;
+      mm.rows = rows;
+      mm.cols = cols;
+      mm.scale_offset = rows * cols;
+      mm.bytes = rows * cols + rows * cols / mxb_;
+      cursor = round_up(cursor + mm.bytes, kHbmAlign);
+      return mm;
+    };
+    L_.x = mx(L_.tokens_padded, H);
+    L_.wr = mx(round_up(E, vrows_), H);
+    L_.br = mx(round_up(L_.logit_rows, vrows_), vlen_);
+    L_.b1 = mx(round_up(E * 2 * ib, vrows_), vlen_);
+    L_.b2 = mx(round_up(E * hb, vrows_), vlen_);
+    L_.w1_expert_bytes = round_up(2 * I * H + 2 * I * H / mxb_, kHbmAlign);
+    L_.w1 = cursor;
+    cursor += E * L_.w1_expert_bytes;
+    L_.w2_expert_bytes = round_up(H * I + H * I / mxb_, kHbmAlign);
+    L_.w2 = cursor;
+    cursor += E * L_.w2_expert_bytes;
+    L_.hbm_input_end = cursor;
+    L_.y = mx(L_.tokens_padded, H);
+    const auto hbm_bytes = static_cast<uint64_t>(m_.get("HBM_BYTES"));
+    if (cursor > hbm_bytes || cursor >= (uint64_t{1} << 32))
+      too_small("HBM bytes", cursor, "HBM_BYTES", hbm_bytes);
+
+    // VRAM rows.
+    uint64_t row = 0;
+    auto rows = [&](uint64_t n) {
+      const uint64_t at = row * vlen_;
+      row += n;
+      return at;
+    };
+    L_.v_x = rows(L_.tokens_padded * hb);
+    L_.v_wr = rows(L_.wr.rows * hb);
+    L_.v_br = rows(L_.br.rows);
+    L_.v_b1 = rows(L_.b1.rows);
+    L_.v_b2 = rows(L_.b2.rows);
+    L_.v_logits = rows(uint64_t{L_.tokens} * L_.logit_rows);
+    L_.v_tmp = rows(1);
+    L_.v_in = rows(blen_ * hb);
+    L_.v_h1 = rows(blen_ * 2 * ib);
+    L_.v_act = rows(blen_ * ib);
+    L_.v_out = rows(blen_ * hb);
+    L_.v_acc = rows(L_.tokens_padded * hb);
+    L_.vram_rows_used = row;
+    const auto vram_rows = static_cast<uint64_t>(m_.get("VRAM_ROWS"));
+    if (row > vram_rows) too_small("VRAM rows", row, "VRAM_ROWS", vram_rows);
+
+    // FP SRAM words.
+    L_.fp_zero = 0;
+    L_.fp_limit = vlen_;
+    L_.fp_neg_limit = vlen_ + 1;
+    L_.fp_neg_alpha = vlen_ + 2;
+    L_.fp_one = vlen_ + 3;
+    L_.fp_logits = vlen_ + 4;
+    L_.fp_weights = L_.fp_logits + uint64_t{L_.logit_rows} * vlen_;
+    L_.fp_words_used = L_.fp_weights + L_.pairs;
+    const auto fp_words = static_cast<uint64_t>(m_.get("FP_SRAM_WORDS"));
+    if (L_.fp_words_used > fp_words)
+      too_small("FP SRAM words", L_.fp_words_used, "FP_SRAM_WORDS", fp_words);
+
+    // INT SRAM words.
+    L_.int_ids = 0;
+    L_.int_tokens = L_.pairs;
+    L_.int_words_used = 2 * uint64_t{L_.pairs};
+    const auto int_words = static_cast<uint64_t>(m_.get("INT_SRAM_WORDS"));
+    if (L_.int_words_used > int_words)
+      too_small("INT SRAM words", L_.int_words_used, "INT_SRAM_WORDS", int_words);
+
+    L_.alpha_bf16 = num::f32_to_bf16(static_cast<float>(model.swiglu_alpha));
+  }
+
+  // ---------------------------------------------------------------------------- program text
+
+  std::string emit_program() {
+    const ModelPreset& model = *opt_.model;
+    e_.comment("moesim MoE layer: " + model.name + " (" + model.hf_id + "), routed, pair-major");
+    e_.comment("T=" + std::to_string(L_.tokens) + " (padded " + std::to_string(L_.tokens_padded) +
+               ") H=" + std::to_string(L_.hidden) + " I=" + std::to_string(L_.intermediate) +
+               " E=" + std::to_string(L_.experts) + " k=" + std::to_string(L_.top_k) +
+               " seed=" + std::to_string(opt_.seed) + " machine=" + m_.name);
+    e_.blank();
+    emit_input_loads();
+    emit_router();
+    emit_accumulator_init();
+    for (unsigned p = 0; p < L_.pairs; ++p) emit_pair(p);
+    emit_output_store();
+    return e_.text();
+  }
+
+  /// HBM matrix `mm` (rows a multiple of HBM_V_ROWS, cols a multiple of VLEN) to or from VRAM
+  /// at `vram`, column-block-major; one H_PREFETCH_V/H_STORE_V per HBM_V_ROWS rows of a block.
+  void emit_matrix_transfer(const std::string& mnemonic, const MxMatrix& mm, uint64_t vram,
+                            unsigned areg) {
+    e_.li(4, mm.scale_offset);
+    e_.op("C_SET_SCALE_REG gp4");
+    e_.li(4, mm.cols);
+    e_.op("C_SET_STRIDE_REG gp4");
+    e_.li(5, mm.base);
+    e_.op("C_SET_ADDR_REG " + ar(areg) + ", gp0, gp5");
+    e_.li(6, vram);
+    e_.li(7, 0);
+    e_.loop_start(kL1, mm.cols / vlen_);
+    e_.mov(8, 7);
+    e_.loop_start(kL2, mm.rows / vrows_);
+    e_.op(mnemonic + " gp6, gp8, " + ar(areg) + ", 1, 0");
+    e_.addi(6, 6, vrows_ * vlen_);
+    e_.addi(8, 8, vrows_ * mm.cols);
+    e_.loop_end(kL2);
+    e_.addi(7, 7, vlen_);
+    e_.loop_end(kL1);
+  }
+
+  void emit_input_loads() {
+    e_.stage("residual_setup");
+    e_.comment("inputs: HBM MXFP8 -> VRAM, column-block-major");
+    struct Load {
+      const char* what;
+      const MxMatrix& mm;
+      uint64_t vram;
+    };
+    const Load loads[] = {{"X", L_.x, L_.v_x},
+                          {"router weight W_r", L_.wr, L_.v_wr},
+                          {"router bias", L_.br, L_.v_br},
+                          {"expert biases b1", L_.b1, L_.v_b1},
+                          {"expert biases b2", L_.b2, L_.v_b2}};
+    for (const Load& l : loads) {
+      e_.comment(std::string(l.what) + ": " + std::to_string(l.mm.rows) + " x " +
+                 std::to_string(l.mm.cols) + " at HBM " + std::to_string(l.mm.base) +
+                 " -> VRAM row " + std::to_string(l.vram / vlen_));
+      emit_matrix_transfer("H_PREFETCH_V", l.mm, l.vram, kAIn);
+    }
+    e_.blank();
+  }
+
+  void emit_router() {
+    const uint64_t hb = L_.hidden / vlen_;
+    e_.stage("router_topk");
+    if (L_.topk_rmask == 15) {
+      e_.li(13, (uint64_t{L_.experts} << 8) | L_.top_k);
+      e_.op("C_SET_TOPK_REG gp13");
+    }
+    e_.li(8, L_.v_tmp);
+    for (unsigned t = 0; t < L_.tokens; ++t) {
+      e_.comment("token " + std::to_string(t) + ": logits l_e = sum_b X[t,b] . W_r[e,b]");
+      e_.li(4, L_.v_wr);
+      e_.li(5, L_.fp_logits);
+      e_.loop_start(kL1, L_.experts);
+      e_.op("S_LD_FP " + fr(kFAcc) + ", gp0, " + std::to_string(L_.fp_zero));
+      e_.li(6, L_.v_x + uint64_t{t} * vlen_);
+      e_.mov(7, 4);
+      e_.loop_start(kL2, hb);
+      e_.op("V_MUL_VV gp8, gp6, gp7, 0");
+      e_.op("V_RED_SUM " + fr(kFAcc) + ", gp8, 0");
+      e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
+      e_.addi(7, 7, L_.wr.rows * vlen_);
+      e_.loop_end(kL2);
+      e_.op("S_ST_FP " + fr(kFAcc) + ", gp5, 0");
+      e_.addi(5, 5, 1);
+      e_.addi(4, 4, vlen_);
+      e_.loop_end(kL1);
+      const uint64_t logit_row = L_.v_logits + uint64_t{t} * L_.logit_rows * vlen_;
+      e_.li(9, logit_row);
+      e_.li(10, L_.v_br);
+      for (unsigned r = 0; r < L_.logit_rows; ++r) {
+        e_.op("S_MAP_V_FP gp9, gp0, " + std::to_string(L_.fp_logits + r * vlen_));
+        e_.op("V_ADD_VV gp9, gp9, gp10, 0");
+        if (r + 1 < L_.logit_rows) {
+          e_.addi(9, 9, vlen_);
+          e_.addi(10, 10, vlen_);
+        }
+      }
+      e_.li(9, logit_row);
+      e_.li(11, L_.fp_weights + uint64_t{t} * L_.top_k);
+      e_.li(12, L_.int_ids + uint64_t{t} * L_.top_k);
+      e_.op("V_TOPK gp11, gp9, gp12, " + std::to_string(L_.topk_rmask));
+    }
+    e_.blank();
+  }
+
+  /// Zeroes `rows` VRAM rows from row address `base` in groups: for each of `groups` groups,
+  /// `rows` rows, then skip `skip` rows.
+  void emit_zero_rows(uint64_t base, uint64_t groups, uint64_t rows, uint64_t skip) {
+    e_.li(4, base);
+    e_.loop_start(kL1, groups);
+    e_.loop_start(kL2, rows);
+    e_.op("S_MAP_V_FP gp4, gp0, " + std::to_string(L_.fp_zero));
+    e_.addi(4, 4, vlen_);
+    e_.loop_end(kL2);
+    if (skip != 0) e_.addi(4, 4, skip * vlen_);
+    e_.loop_end(kL1);
+  }
+
+  void emit_accumulator_init() {
+    const uint64_t hb = L_.hidden / vlen_, ib = L_.intermediate / vlen_;
+    e_.stage("accumulator_init");
+    e_.comment("output accumulator (T_pad x H) = +0");
+    emit_zero_rows(L_.v_acc, 1, uint64_t{L_.tokens_padded} * hb, 0);
+    e_.comment("rows 1..BLEN-1 of the input and activation slots = +0 (row 0 is written per pair)");
+    emit_zero_rows(L_.v_in + vlen_, hb, blen_ - 1, 1);
+    emit_zero_rows(L_.v_act + vlen_, ib, blen_ - 1, 1);
+    e_.blank();
+  }
+
+  void emit_weight_address(unsigned p, uint64_t w_base, uint64_t expert_bytes, uint64_t n,
+                           uint64_t k) {
+    e_.stage("expert_weight_address");
+    e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.int_ids + p));
+    e_.li(5, expert_bytes);
+    e_.op("S_MUL_INT gp5, gp4, gp5");
+    e_.li(6, w_base);
+    e_.op("S_ADD_INT gp6, gp6, gp5");
+    e_.op("C_SET_ADDR_REG " + ar(kAExpert) + ", gp0, gp6");
+    e_.li(5, n * k);
+    e_.op("C_SET_SCALE_REG gp5");
+    e_.li(5, k);
+    e_.op("C_SET_STRIDE_REG gp5");
+  }
+
+  /// out (BLEN rows x N, column-block-major slot) = in (BLEN rows x K) . W^T, W = N x K MXFP8 at
+  /// a[kAExpert]: per MLEN-column output tile, prefetch its K/MLEN tiles, then per BLEN-column
+  /// group M_MM over the K tiles in K order and M_MM_WO.
+  void emit_projection(uint64_t n, uint64_t k, uint64_t in_slot, uint64_t out_slot) {
+    const uint64_t k_tiles = k / mlen_;
+    e_.stage("expert_weight_prefetch");
+    e_.li(7, 0);
+    e_.li(8, out_slot);
+    e_.loop_start(kL1, n / mlen_);
+    e_.li(9, 0);
+    e_.mov(10, 7);
+    e_.loop_start(kL2, k_tiles);
+    e_.op("H_PREFETCH_M gp9, gp10, " + ar(kAExpert) + ", 1, 0");
+    e_.addi(9, 9, mlen_ * mlen_);
+    e_.addi(10, 10, mlen_);
+    e_.loop_end(kL2);
+    e_.stage("expert_projection");
+    e_.li(11, 0);
+    e_.mov(12, 8);
+    e_.loop_start(kL2, mlen_ / blen_);
+    e_.mov(13, 11);
+    e_.li(14, in_slot);
+    e_.loop_start(kL3, k_tiles);
+    e_.op("M_MM 0, gp13, gp14");
+    e_.addi(13, 13, mlen_ * mlen_);
+    e_.addi(14, 14, blen_ * vlen_);
+    e_.loop_end(kL3);
+    e_.op("M_MM_WO gp12, gp0, 0");
+    e_.addi(11, 11, blen_ * mlen_);
+    e_.addi(12, 12, blen_);
+    e_.loop_end(kL2);
+    e_.addi(7, 7, mlen_ * k);
+    e_.addi(8, 8, blen_ * vlen_);
+    e_.loop_end(kL1);
+  }
+
+  /// Row 0 of each of `blocks` slot blocks += the expert's bias rows (expert-major in VRAM).
+  void emit_expert_bias(unsigned p, uint64_t bias_vram, uint64_t blocks, uint64_t slot) {
+    e_.stage("expert_bias");
+    e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.int_ids + p));
+    e_.li(5, blocks * vlen_);
+    e_.op("S_MUL_INT gp5, gp4, gp5");
+    e_.li(6, bias_vram);
+    e_.op("S_ADD_INT gp6, gp6, gp5");
+    e_.li(7, slot);
+    e_.loop_start(kL1, blocks);
+    e_.op("V_ADD_VV gp7, gp7, gp6, 0");
+    e_.addi(6, 6, vlen_);
+    e_.addi(7, 7, blen_ * vlen_);
+    e_.loop_end(kL1);
+  }
+
+  void emit_activation(unsigned p) {
+    const uint64_t ib = L_.intermediate / vlen_;
+    e_.stage("expert_activation");
+    if (p == 0) {
+      e_.comment("clamped SwiGLU constants: limit, -limit, -alpha, 1");
+      e_.op("S_LD_FP " + fr(kFLimit) + ", gp0, " + std::to_string(L_.fp_limit));
+      e_.op("S_LD_FP " + fr(kFNegLimit) + ", gp0, " + std::to_string(L_.fp_neg_limit));
+      e_.op("S_LD_FP " + fr(kFNegAlpha) + ", gp0, " + std::to_string(L_.fp_neg_alpha));
+      e_.op("S_LD_FP " + fr(kFOne) + ", gp0, " + std::to_string(L_.fp_one));
+    }
+    e_.comment(
+        "g = min(g, limit); u = clamp(u, -limit, limit); h = (u + 1) * (g * sigmoid(alpha g))");
+    e_.li(4, L_.v_h1);
+    e_.li(5, L_.v_h1 + ib * blen_ * vlen_);
+    e_.li(6, L_.v_act);
+    e_.li(7, L_.v_tmp);
+    e_.loop_start(kL1, ib);
+    e_.op("V_MIN_VF gp4, gp4, " + fr(kFLimit) + ", 0");
+    e_.op("V_MIN_VF gp5, gp5, " + fr(kFLimit) + ", 0");
+    e_.op("V_MAX_VF gp5, gp5, " + fr(kFNegLimit) + ", 0");
+    e_.op("V_MUL_VF gp7, gp4, " + fr(kFNegAlpha) + ", 0");
+    e_.op("V_EXP_V gp7, gp7, 0");
+    e_.op("V_ADD_VF gp7, gp7, " + fr(kFOne) + ", 0");
+    e_.op("V_RECI_V gp7, gp7, 0");
+    e_.op("V_MUL_VV gp7, gp4, gp7, 0");
+    e_.op("V_ADD_VF gp5, gp5, " + fr(kFOne) + ", 0");
+    e_.op("V_MUL_VV gp6, gp5, gp7, 0");
+    e_.addi(4, 4, blen_ * vlen_);
+    e_.addi(5, 5, blen_ * vlen_);
+    e_.addi(6, 6, blen_ * vlen_);
+    e_.loop_end(kL1);
+  }
+
+  void emit_pair(unsigned p) {
+    const uint64_t H = L_.hidden, I = L_.intermediate;
+    const uint64_t hb = H / vlen_, ib = I / vlen_;
+    const unsigned t = p / L_.top_k, j = p % L_.top_k;
+    e_.comment("---- pair " + std::to_string(p) + ": token " + std::to_string(t) + ", rank " +
+               std::to_string(j));
+    e_.stage("gather");
+    e_.li(4, L_.int_tokens + p);
+    e_.li(5, L_.v_in);
+    e_.li(6, L_.v_x);
+    e_.loop_start(kL1, hb);
+    e_.op("V_GATHER gp5, gp6, gp4");
+    e_.addi(5, 5, blen_ * vlen_);
+    e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
+    e_.loop_end(kL1);
+
+    e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
+    emit_weight_address(p, L_.w1, L_.w1_expert_bytes, 2 * I, H);
+    emit_projection(2 * I, H, L_.v_in, L_.v_h1);
+    emit_expert_bias(p, L_.v_b1, 2 * ib, L_.v_h1);
+    emit_activation(p);
+
+    e_.comment("down projection: e = W2 h (H x I)");
+    emit_weight_address(p, L_.w2, L_.w2_expert_bytes, H, I);
+    emit_projection(H, I, L_.v_act, L_.v_out);
+    emit_expert_bias(p, L_.v_b2, hb, L_.v_out);
+
+    e_.stage("expert_route_weight");
+    e_.op("S_LD_FP " + fr(kFRoute) + ", gp0, " + std::to_string(L_.fp_weights + p));
+    e_.li(4, L_.v_out);
+    e_.loop_start(kL1, hb);
+    e_.op("V_MUL_VF gp4, gp4, " + fr(kFRoute) + ", 0");
+    e_.addi(4, 4, blen_ * vlen_);
+    e_.loop_end(kL1);
+
+    e_.stage("scatter_combine");
+    e_.li(4, L_.int_tokens + p);
+    e_.li(5, L_.v_acc);
+    e_.li(6, L_.v_out);
+    e_.loop_start(kL1, hb);
+    e_.op("V_SCATTER_ADD gp5, gp6, gp4");
+    e_.addi(5, 5, uint64_t{L_.tokens_padded} * vlen_);
+    e_.addi(6, 6, blen_ * vlen_);
+    e_.loop_end(kL1);
+    e_.blank();
+  }
+
+  void emit_output_store() {
+    e_.stage("non_moe");
+    e_.comment("output: accumulator -> HBM MXFP8 (T_pad x H at HBM " + std::to_string(L_.y.base) +
+               ")");
+    emit_matrix_transfer("H_STORE_V", L_.y, L_.v_acc, kAOut);
+  }
+
+  // ---------------------------------------------------------------------------- memory image
+
+  isa::MemoryImage make_image() {
+    const ModelPreset& model = *opt_.model;
+    const uint64_t H = L_.hidden, I = L_.intermediate, E = L_.experts;
+    Generator gen(opt_.seed);
+    std::vector<uint8_t> hbm(L_.hbm_input_end, 0);
+    // Spreads: X ~ 1; router logits ~ 2; gate/up pre-activations ~ 4 (so the +-7 clamps act);
+    // expert outputs ~ 1; biases ~ 0.5.
+    const double sd_h = 1.0 / std::sqrt(static_cast<double>(H));
+    const double sd_i = 1.0 / std::sqrt(static_cast<double>(I));
+    fill_mx(hbm, L_.x, L_.tokens * H, 1.0, gen, mxb_);
+    fill_mx(hbm, L_.wr, E * H, 2.0 * sd_h, gen, mxb_);
+    fill_mx(hbm, L_.br, E, 0.5, gen, mxb_);
+    fill_mx(hbm, L_.b1, E * 2 * I, 0.5, gen, mxb_);
+    fill_mx(hbm, L_.b2, E * H, 0.5, gen, mxb_);
+    for (uint64_t e = 0; e < E; ++e) {
+      const MxMatrix w{L_.w1 + e * L_.w1_expert_bytes, 2 * I, H, 2 * I * H, 0};
+      fill_mx(hbm, w, 2 * I * H, 4.0 * sd_h, gen, mxb_);
+    }
+    for (uint64_t e = 0; e < E; ++e) {
+      const MxMatrix w{L_.w2 + e * L_.w2_expert_bytes, H, I, H * I, 0};
+      fill_mx(hbm, w, H * I, sd_i, gen, mxb_);
+    }
+
+    isa::MemoryImage img;
+    img.hbm.push_back({0, std::move(hbm)});
+
+    std::vector<uint8_t> fp(2 * L_.fp_words_used, 0);
+    const uint16_t limit = num::f32_to_bf16(static_cast<float>(model.swiglu_limit));
+    put_u16(fp, L_.fp_limit, limit);
+    put_u16(fp, L_.fp_neg_limit, static_cast<uint16_t>(limit ^ 0x8000));
+    put_u16(fp, L_.fp_neg_alpha, static_cast<uint16_t>(L_.alpha_bf16 ^ 0x8000));
+    put_u16(fp, L_.fp_one, num::f32_to_bf16(1.0f));
+    img.fp_sram.push_back({0, std::move(fp)});
+
+    std::vector<uint8_t> ints(4 * L_.int_words_used, 0);
+    for (unsigned p = 0; p < L_.pairs; ++p) put_u32(ints, L_.int_tokens + p, p / L_.top_k);
+    img.int_sram.push_back({0, std::move(ints)});
+    return img;
+  }
+
+  const isa::Spec& spec_;
+  const isa::MachinePreset& m_;
+  const BuildOptions& opt_;
+  uint64_t vlen_ = 0, mlen_ = 0, blen_ = 0, mxb_ = 0, vrows_ = 0;
+  Layout L_;
+  Emitter e_;
+};
+
+}  // namespace
+
+BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,
+                             const BuildOptions& options) {
+  if (options.model == nullptr) throw std::invalid_argument("build_moe_layer: no model");
+  return LayerBuilder(spec, preset, options).build();
+}
+
+}  // namespace moesim::sim

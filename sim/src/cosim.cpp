@@ -1,0 +1,359 @@
+// Lockstep co-simulation harness and comparator (see cosim.hpp).
+#include "moesim/sim/cosim.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/waveforms/vcd.hpp"
+
+namespace moesim::sim {
+namespace {
+
+constexpr uint64_t kCompareChunkBytes = uint64_t{1} << 20;
+
+std::string hex(uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << std::uppercase << v;
+  return s.str();
+}
+
+std::string stage_name(const isa::Spec& spec, uint8_t code) {
+  const isa::StageSpec* s = spec.stage_by_code(code);
+  return s ? s->name : "stage" + std::to_string(code);
+}
+
+/// Per-stage accumulation for one or two engines.
+class StageTable {
+ public:
+  void add(size_t side, const isa::RetireRecord& r) {
+    Row& row = rows_[r.stage];
+    row.instructions[side] += 1;
+    row.cycles[side] += r.end_cycle - r.start_cycle;
+  }
+  std::vector<StageRow> rows(const isa::Spec& spec) const {
+    std::vector<StageRow> out;
+    auto emit = [&](uint8_t code) {
+      auto it = rows_.find(code);
+      if (it == rows_.end()) return;
+      StageRow row;
+      row.code = code;
+      row.name = stage_name(spec, code);
+      row.instructions = it->second.instructions;
+      row.cycles = it->second.cycles;
+      out.push_back(row);
+    };
+    for (const auto& s : spec.stages()) emit(s.code);
+    for (const auto& [code, row] : rows_)  // codes not in stages.yaml (a broken engine)
+      if (spec.stage_by_code(code) == nullptr) emit(code);
+    return out;
+  }
+
+ private:
+  struct Row {
+    std::array<uint64_t, 2> instructions{};
+    std::array<uint64_t, 2> cycles{};
+  };
+  std::map<uint8_t, Row> rows_;
+};
+
+void feed_vcd(const isa::Spec& spec, waveforms::VcdWriter* vcd, size_t scope,
+              const isa::RetireRecord& r) {
+  if (vcd != nullptr)
+    vcd->instruction(scope, r.start_cycle, r.stage, stage_name(spec, r.stage), r.pc);
+}
+
+std::string mem_text(const isa::MemWrite& m) {
+  return std::string(isa::space_name(m.space)) + "[" + std::to_string(m.begin) + "," +
+         std::to_string(m.end) + ")#" + hex(m.digest);
+}
+
+/// Readable lines for each difference between the two divergent records.
+std::vector<std::string> explain(const isa::Spec& spec, const std::array<Engine*, 2>& eng,
+                                 const isa::RetireRecord& a, const isa::RetireRecord& b) {
+  const std::string na = eng[0]->name(), nb = eng[1]->name();
+  std::vector<std::string> out;
+  auto both = [&](const std::string& field, const std::string& va, const std::string& vb) {
+    out.push_back(field + ": " + na + " " + va + ", " + nb + " " + vb);
+  };
+  if (a.index != b.index) both("index", std::to_string(a.index), std::to_string(b.index));
+  if (a.pc != b.pc) both("pc", std::to_string(a.pc), std::to_string(b.pc));
+  if (a.word != b.word)
+    both("word", hex(a.word) + " (" + isa::disassemble(spec, a.word) + ")",
+         hex(b.word) + " (" + isa::disassemble(spec, b.word) + ")");
+  if (a.stage != b.stage) both("stage", stage_name(spec, a.stage), stage_name(spec, b.stage));
+  if (a.start_cycle != b.start_cycle)
+    both("start_cycle", std::to_string(a.start_cycle), std::to_string(b.start_cycle));
+  if (a.end_cycle != b.end_cycle)
+    both("end_cycle", std::to_string(a.end_cycle), std::to_string(b.end_cycle));
+  if (a.regs != b.regs) {
+    std::map<std::pair<int, int>, std::array<std::optional<uint64_t>, 2>> m;
+    for (const auto& w : a.regs) m[{static_cast<int>(w.file), w.index}][0] = w.value;
+    for (const auto& w : b.regs) m[{static_cast<int>(w.file), w.index}][1] = w.value;
+    for (const auto& [key, v] : m) {
+      if (v[0] == v[1]) continue;
+      auto show = [](const std::optional<uint64_t>& x) { return x ? hex(*x) : "not written"; };
+      both("regs " +
+               reg_name(static_cast<isa::RegFile>(key.first), static_cast<uint8_t>(key.second)),
+           show(v[0]), show(v[1]));
+    }
+  }
+  if (a.mems != b.mems) {
+    std::string ma, mb;
+    for (const auto& w : a.mems) ma += (ma.empty() ? "" : " ") + mem_text(w);
+    for (const auto& w : b.mems) mb += (mb.empty() ? "" : " ") + mem_text(w);
+    both("mems", ma.empty() ? "-" : ma, mb.empty() ? "-" : mb);
+    // Same range, different contents: name the first differing byte.
+    for (const auto& wa : a.mems) {
+      for (const auto& wb : b.mems) {
+        if (wa.space != wb.space || wa.begin != wb.begin || wa.end != wb.end ||
+            wa.digest == wb.digest)
+          continue;
+        const auto ba = eng[0]->read(wa.space, wa.begin, wa.end - wa.begin);
+        const auto bb = eng[1]->read(wb.space, wb.begin, wb.end - wb.begin);
+        const uint64_t ub = ba.size() / (wa.end - wa.begin);
+        for (size_t i = 0; i < std::min(ba.size(), bb.size()); ++i) {
+          if (ba[i] == bb[i]) continue;
+          out.push_back(std::string(isa::space_name(wa.space)) + " unit " +
+                        std::to_string(wa.begin + i / ub) + " byte " + std::to_string(i % ub) +
+                        " (first differing byte): " + na + " " + hex(ba[i]) + ", " + nb + " " +
+                        hex(bb[i]));
+          break;
+        }
+      }
+    }
+  }
+  if (!(a.trap == b.trap)) {
+    auto show = [&](const std::optional<isa::Trap>& t) {
+      if (!t) return std::string("none");
+      const isa::TrapSpec* ts = spec.trap_by_code(t->cause);
+      return (ts ? ts->name : "cause " + std::to_string(t->cause)) + " at pc " +
+             std::to_string(t->pc);
+    };
+    both("trap", show(a.trap), show(b.trap));
+  }
+  return out;
+}
+
+void compare_regs(const isa::ArchRegs& a, const isa::ArchRegs& b, std::vector<RegDiff>& out) {
+  auto cmp = [&](const std::string& name, uint64_t va, uint64_t vb) {
+    if (va != vb) out.push_back({name, {va, vb}});
+  };
+  for (size_t i = 0; i < a.gp.size(); ++i) cmp("gp" + std::to_string(i), a.gp[i], b.gp[i]);
+  for (size_t i = 0; i < a.fp.size(); ++i) cmp("f" + std::to_string(i), a.fp[i], b.fp[i]);
+  for (size_t i = 0; i < a.addr.size(); ++i) cmp("a" + std::to_string(i), a.addr[i], b.addr[i]);
+  cmp("SCALE", a.scale, b.scale);
+  cmp("STRIDE", a.stride, b.stride);
+  cmp("V_MASK", a.v_mask, b.v_mask);
+  cmp("TOPK_POLICY", a.topk_policy, b.topk_policy);
+  cmp("TOPK_VALID", a.topk_valid, b.topk_valid);
+}
+
+SpaceDiff compare_space(const Engine& a, const Engine& b, isa::Space space) {
+  SpaceDiff d;
+  d.space = space;
+  const uint64_t sa = a.size(space), sb = b.size(space);
+  d.size_differs = sa != sb;
+  const uint64_t units = std::min(sa, sb);
+  if (units == 0) return d;
+  // Unit size from the engine itself (one unit read), so the comparator needs no preset.
+  d.unit_bytes = a.read(space, 0, 1).size();
+  d.size_bytes = units * d.unit_bytes;
+  const uint64_t chunk = std::max<uint64_t>(1, kCompareChunkBytes / d.unit_bytes);
+  for (uint64_t u = 0; u < units; u += chunk) {
+    const uint64_t n = std::min(chunk, units - u);
+    const auto ba = a.read(space, u, n);
+    const auto bb = b.read(space, u, n);
+    if (ba.size() != bb.size())
+      throw std::runtime_error(std::string("engines return different byte counts for ") +
+                               isa::space_name(space));
+    if (ba == bb) continue;
+    for (size_t i = 0; i < ba.size(); ++i) {
+      if (ba[i] == bb[i]) continue;
+      if (!d.first_byte) {
+        d.first_byte = u * d.unit_bytes + i;
+        d.first_values = {ba[i], bb[i]};
+      }
+      ++d.differing_bytes;
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+uint64_t unit_bytes(isa::Space space, const isa::MachinePreset& preset) {
+  switch (space) {
+    case isa::Space::Vram:
+      return 2 * static_cast<uint64_t>(preset.vlen());
+    case isa::Space::Mram:
+      return static_cast<uint64_t>(preset.mlen() + preset.mlen() / preset.mx_block());
+    case isa::Space::FpSram:
+      return 2;
+    case isa::Space::IntSram:
+      return 4;
+    case isa::Space::Hbm:
+      return 1;
+  }
+  throw std::invalid_argument("unit_bytes: unknown space");
+}
+
+std::string reg_name(isa::RegFile file, uint8_t index) {
+  switch (file) {
+    case isa::RegFile::Gp:
+      return "gp" + std::to_string(index);
+    case isa::RegFile::Fp:
+      return "f" + std::to_string(index);
+    case isa::RegFile::Addr:
+      return "a" + std::to_string(index);
+    case isa::RegFile::Ctrl:
+      switch (static_cast<isa::CtrlReg>(index)) {
+        case isa::CtrlReg::Scale:
+          return "SCALE";
+        case isa::CtrlReg::Stride:
+          return "STRIDE";
+        case isa::CtrlReg::VMask:
+          return "V_MASK";
+        case isa::CtrlReg::TopkPolicy:
+          return "TOPK_POLICY";
+      }
+      return "ctrl" + std::to_string(index);
+  }
+  return "reg?" + std::to_string(index);
+}
+
+void fill_digests(const Engine& engine, isa::RetireRecord& r) {
+  for (auto& m : r.mems) {
+    const auto bytes = engine.read(m.space, m.begin, m.end - m.begin);
+    m.digest = isa::fnv1a64(bytes.data(), bytes.size());
+  }
+}
+
+std::vector<std::string> differing_fields(const isa::RetireRecord& a, const isa::RetireRecord& b) {
+  std::vector<std::string> f;
+  if (a.index != b.index) f.push_back("index");
+  if (a.pc != b.pc) f.push_back("pc");
+  if (a.word != b.word) f.push_back("word");
+  if (a.stage != b.stage) f.push_back("stage");
+  if (a.start_cycle != b.start_cycle) f.push_back("start_cycle");
+  if (a.end_cycle != b.end_cycle) f.push_back("end_cycle");
+  if (a.regs != b.regs) f.push_back("regs");
+  if (a.mems != b.mems) f.push_back("mems");
+  if (!(a.trap == b.trap)) f.push_back("trap");
+  return f;
+}
+
+bool CosimResult::outputs_bit_exact() const {
+  if (!completed || divergence) return false;
+  if (!reg_diffs.empty()) return false;
+  return std::all_of(spaces.begin(), spaces.end(), [](const SpaceDiff& s) { return s.equal(); });
+}
+
+bool CosimResult::cycles_match() const {
+  if (!completed || divergence) return false;
+  if (total_cycles[0] != total_cycles[1] || retired[0] != retired[1]) return false;
+  return std::all_of(stages.begin(), stages.end(), [](const StageRow& r) { return r.match(); });
+}
+
+CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOptions& options) {
+  const std::array<Engine*, 2> eng{&a, &b};
+  CosimResult res;
+  res.engines = {a.name(), b.name()};
+  StageTable table;
+  std::array<std::deque<isa::RetireRecord>, 2> history;
+  uint64_t index = 0;
+  for (;;) {
+    std::array<isa::RetireRecord, 2> rec;
+    std::array<bool, 2> got{};
+    for (size_t s = 0; s < 2; ++s) {
+      got[s] = eng[s]->step(rec[s]);
+      if (got[s]) {
+        fill_digests(*eng[s], rec[s]);
+        table.add(s, rec[s]);
+        feed_vcd(spec, options.vcd, s, rec[s]);
+      }
+    }
+    if (!got[0] && !got[1]) {
+      res.completed = true;
+      break;
+    }
+    std::vector<std::string> fields;
+    if (got[0] && got[1]) {
+      fields = differing_fields(rec[0], rec[1]);
+    } else {
+      fields = {"retired"};
+    }
+    if (!fields.empty()) {
+      Divergence d;
+      d.index = index;
+      d.fields = fields;
+      for (size_t s = 0; s < 2; ++s) {
+        if (got[s]) d.records[s] = rec[s];
+        d.history[s].assign(history[s].begin(), history[s].end());
+      }
+      if (got[0] && got[1]) {
+        d.details = explain(spec, eng, rec[0], rec[1]);
+      } else {
+        const size_t stopped = got[0] ? 1 : 0;
+        d.details.push_back(eng[stopped]->name() + " stopped after " +
+                            std::to_string(eng[stopped]->retired()) + " instructions; " +
+                            eng[1 - stopped]->name() + " retired pc " +
+                            std::to_string(rec[1 - stopped].pc));
+      }
+      if (options.vcd != nullptr) {
+        uint64_t t = UINT64_MAX;
+        for (size_t s = 0; s < 2; ++s)
+          if (got[s]) t = std::min(t, rec[s].start_cycle);
+        options.vcd->mismatch(t);
+      }
+      res.divergence = std::move(d);
+      break;
+    }
+    if (rec[0].trap) res.trap = rec[0].trap;
+    for (size_t s = 0; s < 2; ++s) {
+      history[s].push_back(std::move(rec[s]));
+      if (history[s].size() > options.history) history[s].pop_front();
+    }
+    ++index;
+    res.compared = index;
+    if (options.progress && options.progress_every != 0 && index % options.progress_every == 0)
+      options.progress(index, a.cycles());
+  }
+  res.stages = table.rows(spec);
+  for (size_t s = 0; s < 2; ++s) {
+    res.total_cycles[s] = eng[s]->cycles();
+    res.retired[s] = eng[s]->retired();
+  }
+  compare_regs(a.regs(), b.regs(), res.reg_diffs);
+  for (isa::Space sp : isa::kAllSpaces) res.spaces.push_back(compare_space(a, b, sp));
+  if (options.vcd != nullptr)
+    options.vcd->finish(std::max(res.total_cycles[0], res.total_cycles[1]));
+  return res;
+}
+
+RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& options) {
+  RunResult res;
+  res.engine = engine.name();
+  StageTable table;
+  uint64_t n = 0;
+  for (;;) {
+    isa::RetireRecord r;
+    if (!engine.step(r)) break;
+    table.add(0, r);
+    feed_vcd(spec, options.vcd, 0, r);
+    if (r.trap) res.trap = r.trap;
+    ++n;
+    if (options.progress && options.progress_every != 0 && n % options.progress_every == 0)
+      options.progress(n, engine.cycles());
+  }
+  res.stages = table.rows(spec);
+  res.total_cycles = engine.cycles();
+  res.retired = engine.retired();
+  if (options.vcd != nullptr) options.vcd->finish(res.total_cycles);
+  return res;
+}
+
+}  // namespace moesim::sim

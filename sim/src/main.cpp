@@ -1,0 +1,573 @@
+// `moesim` command line (CLI11). libsystemc.so owns main() and calls sc_main.
+//
+// moesim cosim [program flags] [--report F] [--vcd F] [--history N] [--flip-bit E:S:B:b]
+//              [--quiet]
+// moesim run --engine golden|rtl [program flags] [--dump DIR] [--report F] [--vcd F] [--quiet]
+// moesim asm IN.asm [-o OUT.hex]   (writes OUT.stages beside)
+// moesim disasm IN.hex             (reads IN.stages beside if present)
+// Program flags: --model --tokens --hidden --intermediate --seed --asm-out (the generated MoE
+// layer) or --program FILE (an assembled program, zero-initialised memories); --machine.
+//
+// Exit codes: 0 equal / success, 1 mismatch or failed run, 2 bad input or usage.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/numerics.hpp"
+#include "moesim/isa/program.hpp"
+#include "moesim/isa/spec.hpp"
+#include "moesim/sim/builder.hpp"
+#include "moesim/sim/cosim.hpp"
+#include "moesim/sim/engine.hpp"
+#include "moesim/sim/fault.hpp"
+#include "moesim/sim/presets.hpp"
+#include "moesim/sim/report.hpp"
+#include "moesim/waveforms/vcd.hpp"
+
+namespace fs = std::filesystem;
+using namespace moesim;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int kExitEqual = 0;
+constexpr int kExitMismatch = 1;
+constexpr int kExitUsage = 2;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+struct ProgramFlags {
+  std::string model = "gpt-oss-20b";
+  std::string machine = "default";
+  unsigned tokens = 4;
+  unsigned hidden = 0;
+  unsigned intermediate = 0;
+  uint64_t seed = 1;
+  std::string asm_out;
+  std::string program_file;
+  CLI::Option* hidden_opt = nullptr;
+  CLI::Option* intermediate_opt = nullptr;
+};
+
+void add_program_flags(CLI::App* app, ProgramFlags& f) {
+  std::string models;
+  for (const auto& m : sim::model_presets()) models += (models.empty() ? "" : ", ") + m.name;
+  std::vector<CLI::Option*> generated = {
+      app->add_option("--model", f.model, "model preset (" + models + ")")->capture_default_str(),
+      app->add_option("--tokens", f.tokens, "tokens T (padded to a multiple of HBM_V_ROWS)")
+          ->capture_default_str(),
+      f.hidden_opt = app->add_option("--hidden", f.hidden,
+                                     "hidden size H, a multiple of VLEN (default: the model's)"),
+      f.intermediate_opt =
+          app->add_option("--intermediate", f.intermediate,
+                          "expert intermediate size I, a multiple of VLEN (default: the model's)"),
+      app->add_option("--seed", f.seed, "seed of the std::mt19937_64 input generator")
+          ->capture_default_str(),
+      app->add_option("--asm-out", f.asm_out, "write the generated assembly to FILE")};
+  app->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
+  CLI::Option* program =
+      app->add_option("--program", f.program_file,
+                      "instead of the generated MoE layer, run FILE (.asm, or .hex with its "
+                      ".stages beside) with zero-initialised memories");
+  for (CLI::Option* o : generated) program->excludes(o);
+}
+
+/// The program to run, its initial memories and the spec objects it was built for. `built`
+/// (and `model`) are set for the generated MoE layer, not for --program.
+struct Workload {
+  const isa::MachinePreset* preset = nullptr;
+  const sim::ModelPreset* model = nullptr;
+  std::optional<sim::BuiltProgram> built;
+  isa::Program program;
+  isa::MemoryImage image;
+  std::string name;
+};
+
+Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
+  Workload w;
+  auto it = spec.presets().find(f.machine);
+  if (it == spec.presets().end()) {
+    std::string known;
+    for (const auto& [name, p] : spec.presets()) known += (known.empty() ? "" : ", ") + name;
+    throw sim::UsageError("unknown --machine '" + f.machine + "' (machine.yaml presets: " + known +
+                          ")");
+  }
+  w.preset = &it->second;
+  if (!f.program_file.empty()) {
+    try {
+      w.program = fs::path(f.program_file).extension() == ".asm"
+                      ? isa::assemble_file(spec, f.program_file)
+                      : isa::read_program(f.program_file);
+    } catch (const std::runtime_error& e) {  // isa::AsmError (file:line:col) or a file error
+      throw sim::UsageError(std::string("--program: ") + e.what());
+    }
+    w.name = f.program_file;
+    return w;
+  }
+  w.model = &sim::find_model(f.model);
+  sim::BuildOptions o;
+  o.model = w.model;
+  o.tokens = f.tokens;
+  o.hidden = f.hidden_opt->count() != 0 ? f.hidden : w.model->hidden;
+  o.intermediate = f.intermediate_opt->count() != 0 ? f.intermediate : w.model->intermediate;
+  o.seed = f.seed;
+  w.built = sim::build_moe_layer(spec, *w.preset, o);
+  w.program = w.built->program;
+  w.image = w.built->image;
+  w.name = w.built->name;
+  if (!f.asm_out.empty()) {
+    std::ofstream out(f.asm_out, std::ios::binary | std::ios::trunc);
+    if (!out) throw sim::UsageError("--asm-out " + f.asm_out + ": cannot open for writing");
+    out << w.built->asm_text;
+    if (!out) throw sim::UsageError("--asm-out " + f.asm_out + ": write failed");
+  }
+  return w;
+}
+
+/// "gpt-oss-20b T=4 H=128 I=128 E=32 k=4 seed=1 machine=default" or "FILE machine=default".
+std::string describe(const Workload& w, const ProgramFlags& f) {
+  std::ostringstream s;
+  if (w.built) {
+    const sim::Layout& L = w.built->layout;
+    s << w.model->name << " T=" << L.tokens << " H=" << L.hidden << " I=" << L.intermediate
+      << " E=" << L.experts << " k=" << L.top_k << " seed=" << f.seed;
+  } else {
+    s << w.name;
+  }
+  s << " machine=" << w.preset->name << ", " << w.program.size() << " instructions in the program";
+  return s.str();
+}
+
+void check_rtl_preset(const std::string& machine) {
+  const std::string built = sim::rtl_built_preset();
+  if (built != machine)
+    throw sim::UsageError("--machine " + machine + ": the RTL model was built for preset '" +
+                          built + "' (configure with -DMOESIM_RTL_PRESET=" + machine + ")");
+}
+
+/// "\r[moesim] ..." on stderr once a run passes ~2 s, only when stderr is a terminal.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) != 0) {}
+  void operator()(uint64_t retired, uint64_t cycles) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    const double t = std::chrono::duration<double>(now - start_).count();
+    if (t < 2.0 || now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    std::fprintf(stderr, "\r[moesim] %llu instructions, %llu cycles, %.0f instr/s   ",
+                 static_cast<unsigned long long>(retired), static_cast<unsigned long long>(cycles),
+                 static_cast<double>(retired) / t);
+    std::fflush(stderr);
+    printed_ = true;
+  }
+  void done() {
+    if (printed_) std::fputc('\n', stderr);
+    printed_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool printed_ = false;
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_ = start_;
+};
+
+nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const Workload& w) {
+  std::vector<std::string> stages_present;
+  for (const auto& st : spec.stages())
+    for (uint8_t code : w.program.stages)
+      if (code == st.code) {
+        stages_present.push_back(st.name);
+        break;
+      }
+  nlohmann::json machine = nlohmann::json::object();
+  for (const auto& [k, v] : w.preset->params) machine[k] = v;
+  nlohmann::json j = {
+      {"program",
+       {{"name", w.name},
+        {"source", w.built ? "generated" : "file"},
+        {"static_instructions", w.program.size()},
+        {"stages", stages_present},
+        {"asm_out", f.asm_out.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.asm_out)}}},
+      {"preset", {{"machine", w.preset->name}, {"machine_params", machine}}},
+      {"seed", w.built ? nlohmann::json(f.seed) : nlohmann::json(nullptr)},
+      {"notes", w.built ? w.built->notes : std::vector<std::string>{}}};
+  if (w.built) {
+    const sim::Layout& L = w.built->layout;
+    const sim::ModelPreset& m = *w.model;
+    j["preset"]["model"] = {{"name", m.name},
+                            {"hf_id", m.hf_id},
+                            {"hidden_size", m.hidden},
+                            {"intermediate_size", m.intermediate},
+                            {"num_local_experts", m.experts},
+                            {"num_experts_per_tok", m.top_k},
+                            {"swiglu_limit", m.swiglu_limit},
+                            {"swiglu_alpha", m.swiglu_alpha},
+                            {"router_bias", m.router_bias},
+                            {"expert_bias", m.expert_bias},
+                            {"routing", m.routing}};
+    j["preset"]["tokens"] = L.tokens;
+    j["preset"]["tokens_padded"] = L.tokens_padded;
+    j["preset"]["hidden"] = L.hidden;
+    j["preset"]["intermediate"] = L.intermediate;
+    j["preset"]["topk_rmask"] = L.topk_rmask;
+    j["program"]["memory_used"] = {{"vram_rows", L.vram_rows_used},
+                                   {"fp_sram_words", L.fp_words_used},
+                                   {"int_sram_words", L.int_words_used},
+                                   {"hbm_input_bytes", L.hbm_input_end},
+                                   {"hbm_output", {{"base", L.y.base}, {"bytes", L.y.bytes}}}};
+  }
+  return j;
+}
+
+void write_json(const std::string& path, const nlohmann::json& j) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw sim::UsageError("--report " + path + ": cannot open for writing");
+  out << j.dump(2) << '\n';
+  if (!out) throw sim::UsageError("--report " + path + ": write failed");
+}
+
+std::unique_ptr<waveforms::VcdWriter> open_vcd(const isa::Spec& spec, const std::string& path,
+                                               const std::vector<std::string>& scopes) {
+  if (path.empty()) return nullptr;
+  std::unique_ptr<waveforms::VcdWriter> vcd;
+  try {
+    waveforms::write_stage_filter(waveforms::stage_filter_path(path), spec.stages());
+    vcd = std::make_unique<waveforms::VcdWriter>(path, scopes, "other");
+  } catch (const std::runtime_error& e) {
+    throw sim::UsageError(std::string("--vcd: ") + e.what());
+  }
+  return vcd;
+}
+
+// ------------------------------------------------------------------------------------- cosim
+
+struct CosimFlags {
+  ProgramFlags program;
+  std::string report, vcd, flip_bit;
+  size_t history = 8;
+  bool quiet = false;
+};
+
+int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
+  const auto t0 = Clock::now();
+  std::optional<sim::BitFlip> flip;
+  if (!f.flip_bit.empty()) flip = sim::parse_bit_flip(f.flip_bit);
+  Workload w = make_workload(spec, f.program);
+  check_rtl_preset(w.preset->name);
+
+  auto golden = sim::make_golden_engine(spec, *w.preset);
+  auto rtl = sim::make_rtl_engine(spec, *w.preset);
+  isa::MemoryImage gimg = w.image, rimg = w.image;
+  if (flip) {
+    sim::Engine& target = flip->engine == "golden" ? *golden : *rtl;
+    sim::apply_bit_flip(*flip, target.size(flip->space) * sim::unit_bytes(flip->space, *w.preset),
+                        flip->engine == "golden" ? gimg : rimg);
+  }
+  golden->load(w.program, gimg);
+  rtl->load(w.program, rimg);
+  auto vcd = open_vcd(spec, f.vcd, {golden->name(), rtl->name()});
+
+  Progress progress(true);
+  sim::CosimOptions opts;
+  opts.history = f.history;
+  opts.vcd = vcd.get();
+  opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
+  opts.progress_every = 256;
+  const auto t_sim = Clock::now();
+  sim::CosimResult res = sim::run_cosim(spec, *golden, *rtl, opts);
+  const double sim_s = seconds_since(t_sim);
+  progress.done();
+
+  const bool equal = res.equal();
+  const std::string verdict = equal ? "EQUAL" : "MISMATCH";
+  if (!f.quiet) {
+    std::cout << "moesim cosim: " << describe(w, f.program);
+    if (flip) std::cout << ", planted fault --flip-bit " << f.flip_bit;
+    std::cout << "\n\n";
+    sim::print_stage_table(std::cout, res.stages, {res.engines[0], res.engines[1]});
+    std::cout << '\n';
+    sim::print_cosim_details(std::cout, spec, res);
+    std::cout << '\n';
+  }
+  std::cout << "VERDICT: " << verdict << ": ";
+  if (res.completed) {
+    std::cout << "outputs " << (res.outputs_bit_exact() ? "bit-exact" : "NOT bit-exact")
+              << ", cycles " << (res.cycles_match() ? "match" : "DO NOT match");
+  } else {
+    std::cout << "stopped at the first divergence";
+  }
+  std::cout << " (" << res.compared << " instructions compared; cycles " << res.engines[0] << " "
+            << res.total_cycles[0] << ", " << res.engines[1] << " " << res.total_cycles[1] << "; "
+            << sim_s << " s)";
+  if (res.divergence) {
+    const auto& d = *res.divergence;
+    const isa::RetireRecord& r = d.records[0] ? *d.records[0] : *d.records[1];
+    std::cout << "; first divergence at retire #" << d.index << " pc " << r.pc << " "
+              << isa::disassemble(spec, r.word);
+  }
+  std::cout << std::endl;
+
+  if (!f.report.empty()) {
+    nlohmann::json j = sim::cosim_json(spec, res);
+    j.update(context_json(spec, f.program, w));
+    j["tool"] = "moesim cosim";
+    j["verdict"] = verdict;
+    j["engines"] = res.engines;
+    j["flip_bit"] = f.flip_bit.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.flip_bit);
+    j["vcd"] = f.vcd.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.vcd);
+    j["simulation_time_s"] = sim_s;
+    j["wall_time_s"] = seconds_since(t0);
+    write_json(f.report, j);
+  }
+  return equal ? kExitEqual : kExitMismatch;
+}
+
+// --------------------------------------------------------------------------------------- run
+
+struct RunFlags {
+  ProgramFlags program;
+  std::string engine, dump, report, vcd;
+  bool quiet = false;
+};
+
+void write_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  if (!out) throw sim::UsageError("--dump: cannot write " + p.string());
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw sim::UsageError("--dump: write failed: " + p.string());
+}
+
+/// Output accumulator (token-major T x H BF16) and the HBM output region, plus a manifest.
+void dump_outputs(const fs::path& dir, const sim::Engine& e, const Workload& w) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw sim::UsageError("--dump " + dir.string() + ": " + ec.message());
+  const sim::Layout& L = w.built->layout;
+  const uint64_t vlen = static_cast<uint64_t>(w.preset->vlen());
+  const uint64_t hb = L.hidden / vlen;
+  // The accumulator is column-block-major: block b, token t at row v_acc/VLEN + b*T_pad + t.
+  const auto rows = e.read(isa::Space::Vram, L.v_acc / vlen, uint64_t{L.tokens_padded} * hb);
+  std::vector<uint8_t> acc(2 * uint64_t{L.tokens} * L.hidden);
+  std::ofstream txt(dir / "accumulator_bf16.txt", std::ios::trunc);
+  for (uint64_t t = 0; t < L.tokens; ++t) {
+    for (uint64_t c = 0; c < L.hidden; ++c) {
+      const uint64_t src = 2 * ((c / vlen * L.tokens_padded + t) * vlen + c % vlen);
+      const uint64_t dst = 2 * (t * L.hidden + c);
+      acc[dst] = rows[src];
+      acc[dst + 1] = rows[src + 1];
+      const uint16_t bits = static_cast<uint16_t>(rows[src] | (rows[src + 1] << 8));
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%s%.8g", c ? " " : "",
+                    static_cast<double>(num::bf16_to_f32(bits)));
+      txt << buf;
+    }
+    txt << '\n';
+  }
+  if (!txt) throw sim::UsageError("--dump: write failed: accumulator_bf16.txt");
+  write_file(dir / "accumulator_bf16.bin", acc);
+  write_file(dir / "output_hbm_mxfp8.bin", e.read(isa::Space::Hbm, L.y.base, L.y.bytes));
+  const nlohmann::json manifest = {
+      {"engine", e.name()},
+      {"program", w.name},
+      {"accumulator",
+       {{"files", {"accumulator_bf16.bin", "accumulator_bf16.txt"}},
+        {"shape", {L.tokens, L.hidden}},
+        {"dtype", "bf16 little-endian, token-major"},
+        {"vram_row", L.v_acc / vlen},
+        {"vram_layout", "column-block-major: block b, token t at row vram_row + b*T_pad + t"},
+        {"tokens_padded", L.tokens_padded}}},
+      {"hbm_output",
+       {{"file", "output_hbm_mxfp8.bin"},
+        {"hbm_base", L.y.base},
+        {"rows", L.y.rows},
+        {"cols", L.y.cols},
+        {"codes_bytes", L.y.scale_offset},
+        {"scales_offset", L.y.scale_offset},
+        {"mx_block", w.preset->mx_block()},
+        {"format", "E4M3 codes row-major, then E8M0 scales row-major (one per MX block)"}}}};
+  std::ofstream mf(dir / "manifest.json", std::ios::trunc);
+  mf << manifest.dump(2) << '\n';
+  if (!mf) throw sim::UsageError("--dump: write failed: manifest.json");
+}
+
+int cmd_run(const isa::Spec& spec, const RunFlags& f) {
+  const auto t0 = Clock::now();
+  Workload w = make_workload(spec, f.program);
+  std::unique_ptr<sim::Engine> engine;
+  if (f.engine == "golden") {
+    engine = sim::make_golden_engine(spec, *w.preset);
+  } else {
+    check_rtl_preset(w.preset->name);
+    engine = sim::make_rtl_engine(spec, *w.preset);
+  }
+  engine->load(w.program, w.image);
+  auto vcd = open_vcd(spec, f.vcd, {engine->name()});
+  Progress progress(true);
+  sim::CosimOptions opts;
+  opts.vcd = vcd.get();
+  opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
+  opts.progress_every = 256;
+  const auto t_sim = Clock::now();
+  const sim::RunResult res = sim::run_single(spec, *engine, opts);
+  const double sim_s = seconds_since(t_sim);
+  progress.done();
+  if (!f.quiet) {
+    std::cout << "moesim run: " << describe(w, f.program) << "\n\n";
+    sim::print_stage_table(std::cout, res.stages, {res.engine});
+    std::cout << '\n';
+  }
+  std::cout << res.engine << ": " << res.retired << " instructions retired, " << res.total_cycles
+            << " cycles, " << sim_s << " s";
+  if (res.trap) {
+    const isa::TrapSpec* ts = spec.trap_by_code(res.trap->cause);
+    std::cout << "; TRAP " << (ts ? ts->name : std::to_string(res.trap->cause)) << " at pc "
+              << res.trap->pc << " (" << isa::disassemble(spec, res.trap->word) << ")";
+  }
+  std::cout << std::endl;
+  if (!f.dump.empty()) dump_outputs(f.dump, *engine, w);
+  if (!f.report.empty()) {
+    nlohmann::json j = sim::run_json(spec, res);
+    j.update(context_json(spec, f.program, w));
+    j["tool"] = "moesim run";
+    j["simulation_time_s"] = sim_s;
+    j["wall_time_s"] = seconds_since(t0);
+    write_json(f.report, j);
+  }
+  return res.trap ? kExitMismatch : kExitEqual;
+}
+
+// ------------------------------------------------------------------------------ asm / disasm
+
+int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
+  if (out.empty()) out = fs::path(in).replace_extension(".hex").string();
+  isa::Program p;
+  try {
+    p = isa::assemble_file(spec, in);
+  } catch (const isa::AsmError& e) {
+    std::cerr << e.what() << '\n';  // file:line:col: message
+    return kExitUsage;
+  } catch (const std::runtime_error& e) {
+    throw sim::UsageError(e.what());  // unreadable input file
+  }
+  try {
+    isa::write_program(p, out);
+  } catch (const std::exception& e) {
+    throw sim::UsageError(std::string("-o: ") + e.what());
+  }
+  std::cout << in << ": " << p.size() << " instructions -> " << out << " (+ "
+            << fs::path(out).replace_extension(".stages").string() << ")\n";
+  return kExitEqual;
+}
+
+int cmd_disasm(const isa::Spec& spec, const std::string& in) {
+  isa::Program p;
+  try {
+    p = isa::read_program(in);
+  } catch (const std::runtime_error& e) {
+    throw sim::UsageError(e.what());
+  }
+  std::cout << "; " << in << ": " << p.size() << " instructions\n";
+  std::cout << isa::disassemble(spec, p);
+  return kExitEqual;
+}
+
+int cli_main(int argc, char** argv) {
+  CLI::App app{"moesim: golden model vs RTL co-simulation of a PLENA-family MoE accelerator"};
+  app.require_subcommand(1);
+  app.footer("Exit codes: 0 equal/success, 1 mismatch or failed run, 2 bad input or usage.");
+
+  CosimFlags cf;
+  CLI::App* cosim = app.add_subcommand("cosim", "co-simulate golden model and RTL in lockstep");
+  add_program_flags(cosim, cf.program);
+  cosim->add_option("--report", cf.report, "write the JSON report to FILE");
+  cosim->add_option("--vcd", cf.vcd, "write the stage timeline VCD to FILE (+ .stages.filter)");
+  cosim->add_option("--history", cf.history, "retired instructions shown before a divergence")
+      ->capture_default_str();
+  cosim->add_option("--flip-bit", cf.flip_bit,
+                    "plant a fault: ENGINE:SPACE:BYTE:BIT flips one bit of that engine's initial "
+                    "image (SPACE vram|mram|fp_sram|int_sram|hbm)");
+  cosim->add_flag("--quiet", cf.quiet, "print only the verdict line");
+
+  RunFlags rf;
+  CLI::App* run = app.add_subcommand("run", "run one engine alone");
+  add_program_flags(run, rf.program);
+  run->add_option("--engine", rf.engine, "golden or rtl")
+      ->required()
+      ->check(CLI::IsMember({"golden", "rtl"}));
+  run->add_option("--dump", rf.dump, "write the output accumulator and HBM output to DIR")
+      ->excludes("--program");
+  run->add_option("--report", rf.report, "write the JSON report to FILE");
+  run->add_option("--vcd", rf.vcd, "write the stage timeline VCD to FILE");
+  run->add_flag("--quiet", rf.quiet, "do not print the stage table");
+
+  std::string asm_in, asm_out;
+  CLI::App* as = app.add_subcommand("asm", "assemble IN.asm to OUT.hex and OUT.stages");
+  as->add_option("input", asm_in, "assembly file")->required();
+  as->add_option("-o,--output", asm_out, "output .hex (default: input with .hex)");
+
+  std::string dis_in;
+  CLI::App* dis = app.add_subcommand("disasm", "print re-assemblable text with stage markers");
+  dis->add_option("input", dis_in, ".hex program (its .stages beside is used if present)")
+      ->required();
+
+  if (argc > 1 && argv[1][0] != '-') {
+    try {
+      app.get_subcommand(std::string(argv[1]));
+    } catch (const CLI::OptionNotFound&) {
+      std::cerr << "moesim: error: unknown command '" << argv[1]
+                << "' (commands: cosim, run, asm, disasm; see moesim --help)\n";
+      return kExitUsage;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "moesim: error: " << e.what() << " (see moesim --help)\n";
+    return kExitUsage;
+  }
+
+  try {
+    const isa::Spec& spec = isa::Spec::builtin();
+    if (*cosim) return cmd_cosim(spec, cf);
+    if (*run) return cmd_run(spec, rf);
+    if (*as) return cmd_asm(spec, asm_in, asm_out);
+    return cmd_disasm(spec, dis_in);
+  } catch (const sim::UsageError& e) {
+    std::cerr << "moesim: error: " << e.what() << '\n';
+    return kExitUsage;
+  } catch (const isa::SpecError& e) {
+    std::cerr << "moesim: error: " << e.what() << '\n';
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "moesim: failed: " << e.what() << '\n';
+    return kExitMismatch;
+  }
+}
+
+}  // namespace
+
+// SystemC declares sc_main with C linkage (sc_externs.h); this file does not include <systemc>.
+extern "C" int sc_main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return cli_main(argc, argv);
+}

@@ -1,0 +1,234 @@
+// JSON and console reports (see report.hpp).
+#include "moesim/sim/report.hpp"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include "moesim/isa/assembler.hpp"
+
+namespace moesim::sim {
+namespace {
+
+std::string hex(uint64_t v, int width = 0) {
+  std::ostringstream s;
+  s << "0x" << std::hex << std::uppercase << std::setfill('0') << std::setw(width) << v;
+  return s.str();
+}
+
+std::string stage_name(const isa::Spec& spec, uint8_t code) {
+  const isa::StageSpec* s = spec.stage_by_code(code);
+  return s ? s->name : "stage" + std::to_string(code);
+}
+
+nlohmann::json trap_json(const isa::Spec& spec, const std::optional<isa::Trap>& t) {
+  if (!t) return nullptr;
+  const isa::TrapSpec* ts = spec.trap_by_code(t->cause);
+  return {{"cause", t->cause},
+          {"name", ts ? ts->name : "unknown"},
+          {"pc", t->pc},
+          {"word", hex(t->word, 8)}};
+}
+
+nlohmann::json space_json(const SpaceDiff& d) {
+  nlohmann::json j = {{"equal", d.equal()},
+                      {"size_bytes", d.size_bytes},
+                      {"unit_bytes", d.unit_bytes},
+                      {"differing_bytes", d.differing_bytes},
+                      {"size_differs", d.size_differs}};
+  if (d.first_byte) {
+    j["first_difference"] = {{"byte", *d.first_byte},
+                             {"unit", *d.first_byte / d.unit_bytes},
+                             {"values", {hex(d.first_values[0], 2), hex(d.first_values[1], 2)}}};
+  } else {
+    j["first_difference"] = nullptr;
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json record_json(const isa::Spec& spec, const isa::RetireRecord& r) {
+  nlohmann::json regs = nlohmann::json::array();
+  for (const auto& w : r.regs)
+    regs.push_back({{"reg", reg_name(w.file, w.index)}, {"value", hex(w.value)}});
+  nlohmann::json mems = nlohmann::json::array();
+  for (const auto& m : r.mems)
+    mems.push_back({{"space", isa::space_name(m.space)},
+                    {"begin", m.begin},
+                    {"end", m.end},
+                    {"digest", hex(m.digest, 16)}});
+  return {{"index", r.index},
+          {"pc", r.pc},
+          {"word", hex(r.word, 8)},
+          {"disassembly", isa::disassemble(spec, r.word)},
+          {"stage", stage_name(spec, r.stage)},
+          {"start_cycle", r.start_cycle},
+          {"end_cycle", r.end_cycle},
+          {"regs", regs},
+          {"mems", mems},
+          {"trap", trap_json(spec, r.trap)}};
+}
+
+nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
+  const std::string& na = r.engines[0];
+  const std::string& nb = r.engines[1];
+  nlohmann::json j;
+  j["outputs_bit_exact"] = r.outputs_bit_exact();
+  j["cycles_match"] = r.cycles_match();
+  j["completed"] = r.completed;
+  j["instructions"] = r.compared;
+  j["total_cycles"] = {{na, r.total_cycles[0]}, {nb, r.total_cycles[1]}};
+  j["retired"] = {{na, r.retired[0]}, {nb, r.retired[1]}};
+  nlohmann::json stages = nlohmann::json::object();
+  for (const auto& row : r.stages) {
+    nlohmann::json s = {{"code", row.code},
+                        {"instructions", row.instructions[0]},
+                        {na + "_cycles", row.cycles[0]},
+                        {nb + "_cycles", row.cycles[1]},
+                        {"match", row.match()}};
+    if (row.instructions[0] != row.instructions[1]) s[nb + "_instructions"] = row.instructions[1];
+    stages[row.name] = s;
+  }
+  j["stages"] = stages;
+  if (r.divergence) {
+    const Divergence& d = *r.divergence;
+    const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
+    nlohmann::json hist = {{na, nlohmann::json::array()}, {nb, nlohmann::json::array()}};
+    for (size_t s = 0; s < 2; ++s)
+      for (const auto& h : d.history[s]) hist[r.engines[s]].push_back(record_json(spec, h));
+    const std::string dis = isa::disassemble(spec, ref.word);
+    j["first_divergence"] = {
+        {"index", d.index},
+        {"pc", ref.pc},
+        {"word", hex(ref.word, 8)},
+        {"disassembly", dis},
+        {"mnemonic", dis.substr(0, dis.find(' '))},
+        {"stage", stage_name(spec, ref.stage)},
+        {"fields", d.fields},
+        {"details", d.details},
+        {na, d.records[0] ? record_json(spec, *d.records[0]) : nlohmann::json(nullptr)},
+        {nb, d.records[1] ? record_json(spec, *d.records[1]) : nlohmann::json(nullptr)},
+        {"history", hist}};
+  } else {
+    j["first_divergence"] = nullptr;
+  }
+  j["trap"] = trap_json(spec, r.trap);
+  nlohmann::json regs = nlohmann::json::array();
+  for (const auto& d : r.reg_diffs)
+    regs.push_back({{"reg", d.name}, {na, hex(d.values[0])}, {nb, hex(d.values[1])}});
+  nlohmann::json mems = nlohmann::json::object();
+  for (const auto& s : r.spaces) mems[isa::space_name(s.space)] = space_json(s);
+  j["final_state"] = {
+      {"registers_equal", r.reg_diffs.empty()}, {"register_differences", regs}, {"memories", mems}};
+  return j;
+}
+
+nlohmann::json run_json(const isa::Spec& spec, const RunResult& r) {
+  nlohmann::json stages = nlohmann::json::object();
+  for (const auto& row : r.stages)
+    stages[row.name] = {
+        {"code", row.code}, {"instructions", row.instructions[0]}, {"cycles", row.cycles[0]}};
+  return {{"engine", r.engine},
+          {"instructions", r.retired},
+          {"total_cycles", r.total_cycles},
+          {"stages", stages},
+          {"trap", trap_json(spec, r.trap)}};
+}
+
+std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r) {
+  std::ostringstream s;
+  s << '#' << r.index << " pc " << r.pc << ' ' << hex(r.word, 8) << "  " << std::left
+    << std::setw(34) << isa::disassemble(spec, r.word) << " [" << stage_name(spec, r.stage)
+    << "] cycles " << r.start_cycle << ".." << r.end_cycle;
+  for (const auto& w : r.regs) s << ' ' << reg_name(w.file, w.index) << '=' << hex(w.value);
+  for (const auto& m : r.mems)
+    s << ' ' << isa::space_name(m.space) << '[' << m.begin << ',' << m.end << ")#"
+      << hex(m.digest, 16);
+  if (r.trap) {
+    const isa::TrapSpec* ts = spec.trap_by_code(r.trap->cause);
+    s << " TRAP " << (ts ? ts->name : std::to_string(r.trap->cause));
+  }
+  return s.str();
+}
+
+void print_stage_table(std::ostream& os, const std::vector<StageRow>& rows,
+                       const std::vector<std::string>& engines) {
+  const bool two = engines.size() == 2;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-26s %12s", "stage", "instructions");
+  os << line;
+  for (const auto& e : engines) {
+    std::snprintf(line, sizeof line, " %15s", (e + " cycles").c_str());
+    os << line;
+  }
+  os << (two ? "  match\n" : "\n");
+  std::array<uint64_t, 2> ti{}, tc{};
+  for (const auto& r : rows) {
+    std::snprintf(line, sizeof line, "%-26s %12llu", r.name.c_str(),
+                  static_cast<unsigned long long>(r.instructions[0]));
+    os << line;
+    for (size_t s = 0; s < engines.size(); ++s) {
+      std::snprintf(line, sizeof line, " %15llu", static_cast<unsigned long long>(r.cycles[s]));
+      os << line;
+      ti[s] += r.instructions[s];
+      tc[s] += r.cycles[s];
+    }
+    os << (two ? (r.match() ? "  yes\n" : "  NO\n") : "\n");
+  }
+  std::snprintf(line, sizeof line, "%-26s %12llu", "total", static_cast<unsigned long long>(ti[0]));
+  os << line;
+  for (size_t s = 0; s < engines.size(); ++s) {
+    std::snprintf(line, sizeof line, " %15llu", static_cast<unsigned long long>(tc[s]));
+    os << line;
+  }
+  os << (two ? ((ti[0] == ti[1] && tc[0] == tc[1]) ? "  yes\n" : "  NO\n") : "\n");
+}
+
+void print_cosim_details(std::ostream& os, const isa::Spec& spec, const CosimResult& r) {
+  if (r.divergence) {
+    const Divergence& d = *r.divergence;
+    const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
+    os << "FIRST DIVERGENCE at retire #" << d.index << ": pc " << ref.pc << " " << hex(ref.word, 8)
+       << " " << isa::disassemble(spec, ref.word) << " [" << stage_name(spec, ref.stage) << "]\n";
+    os << "  differing fields:";
+    for (const auto& f : d.fields) os << ' ' << f;
+    os << '\n';
+    for (const auto& line : d.details) os << "  " << line << '\n';
+    for (size_t s = 0; s < 2; ++s) {
+      os << "  " << r.engines[s] << ": "
+         << (d.records[s] ? record_line(spec, *d.records[s]) : std::string("(no record: stopped)"))
+         << '\n';
+    }
+    for (size_t s = 0; s < 2; ++s) {
+      os << "  last " << d.history[s].size() << " retired by " << r.engines[s] << ":\n";
+      for (const auto& h : d.history[s]) os << "    " << record_line(spec, h) << '\n';
+    }
+  }
+  if (r.trap) {
+    const isa::TrapSpec* ts = spec.trap_by_code(r.trap->cause);
+    os << "note: both engines trapped: " << (ts ? ts->name : std::to_string(r.trap->cause))
+       << " at pc " << r.trap->pc << " (" << isa::disassemble(spec, r.trap->word) << ")\n";
+  }
+  os << "final state" << (r.divergence ? " (at the stop)" : "") << ": registers "
+     << (r.reg_diffs.empty() ? "equal" : "DIFFER") << '\n';
+  for (const auto& d : r.reg_diffs)
+    os << "  " << d.name << ": " << r.engines[0] << ' ' << hex(d.values[0]) << ", " << r.engines[1]
+       << ' ' << hex(d.values[1]) << '\n';
+  for (const auto& s : r.spaces) {
+    os << "  " << std::left << std::setw(9) << isa::space_name(s.space) << std::right;
+    if (s.equal()) {
+      os << "equal (" << s.size_bytes << " bytes)\n";
+      continue;
+    }
+    os << "DIFFER: " << s.differing_bytes << " bytes";
+    if (s.first_byte)
+      os << ", first at byte " << *s.first_byte << " (unit " << *s.first_byte / s.unit_bytes
+         << "): " << r.engines[0] << ' ' << hex(s.first_values[0], 2) << ", " << r.engines[1] << ' '
+         << hex(s.first_values[1], 2);
+    if (s.size_differs) os << "; sizes differ";
+    os << '\n';
+  }
+}
+
+}  // namespace moesim::sim

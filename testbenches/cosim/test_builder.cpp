@@ -1,0 +1,193 @@
+// The MoE program builder: its text path, its stages, its size checks, and (on the golden
+// model) that the program computes the GPT-OSS layer: the output accumulator is compared with a
+// float64 evaluation of the same math on the same MXFP8 inputs and the same routing decisions.
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <set>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/numerics.hpp"
+#include "moesim/sim/builder.hpp"
+#include "moesim/sim/engine.hpp"
+
+using namespace moesim;
+
+namespace {
+
+sim::BuiltProgram build(unsigned tokens, unsigned hidden, unsigned intermediate,
+                        const std::string& machine = "default", uint64_t seed = 1,
+                        const std::string& model = "gpt-oss-20b") {
+  const auto& spec = isa::Spec::builtin();
+  sim::BuildOptions o;
+  o.model = &sim::find_model(model);
+  o.tokens = tokens;
+  o.hidden = hidden;
+  o.intermediate = intermediate;
+  o.seed = seed;
+  return sim::build_moe_layer(spec, spec.preset(machine), o);
+}
+
+std::string usage_error(unsigned tokens, unsigned hidden, unsigned intermediate) {
+  try {
+    build(tokens, hidden, intermediate);
+  } catch (const sim::UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// Dequantised MXFP8 matrix (rows x cols) from an HBM byte image.
+std::vector<double> dequant(const std::vector<uint8_t>& hbm, uint64_t base, uint64_t rows,
+                            uint64_t cols, uint64_t mx_block) {
+  std::vector<double> v(rows * cols);
+  for (uint64_t o = 0; o < rows * cols; ++o)
+    v[o] = num::bf16_to_f32(
+        num::mx_dequant_bf16(hbm[base + o], hbm[base + rows * cols + o / mx_block]));
+  return v;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(builder_text_assembles_with_every_routed_stage) {
+  const auto& spec = isa::Spec::builtin();
+  const auto b = build(4, 128, 128);
+  // The program is the assembled text: assembling it again gives the same words and stages.
+  const auto again = isa::assemble(spec, b.asm_text, "again.asm");
+  BOOST_TEST(again.words == b.program.words);
+  BOOST_TEST(again.stages == b.program.stages);
+  std::set<std::string> stages;
+  for (uint8_t c : b.program.stages) stages.insert(spec.stage_by_code(c)->name);
+  for (const char* s :
+       {"residual_setup", "router_topk", "accumulator_init", "gather", "expert_weight_address",
+        "expert_weight_prefetch", "expert_projection", "expert_bias", "expert_activation",
+        "expert_route_weight", "scatter_combine", "non_moe"})
+    BOOST_TEST(stages.count(s) == 1u, "stage " << s);
+  BOOST_TEST(stages.count("other") == 0u);
+  BOOST_TEST(b.asm_text.find("V_TOPK gp11, gp9, gp12, 0") != std::string::npos);  // rmask 0: 32/4
+  BOOST_TEST(b.layout.pairs == 16u);
+  // alpha is the BF16 constant 1.703125.
+  BOOST_TEST(b.layout.alpha_bf16 == 0x3FDAu);
+  BOOST_TEST(num::bf16_to_f32(b.layout.alpha_bf16) == 1.703125f);
+  // Same seed, same image; another seed, another image.
+  BOOST_TEST(build(4, 128, 128).image.hbm[0].bytes == b.image.hbm[0].bytes);
+  BOOST_TEST(build(4, 128, 128, "default", 2).image.hbm[0].bytes != b.image.hbm[0].bytes);
+}
+
+BOOST_AUTO_TEST_CASE(builder_pads_tokens_and_uses_the_policy_register_for_other_shapes) {
+  const auto b = build(5, 64, 64);
+  BOOST_TEST(b.layout.tokens_padded == 8u);
+  BOOST_TEST(b.layout.pairs == 20u);
+  const auto big = build(2, 64, 64, "default", 1, "gpt-oss-120b");  // E=128, k=4: rmask 15
+  BOOST_TEST(big.layout.topk_rmask == 15u);
+  BOOST_TEST(big.layout.logit_rows == 2u);
+  BOOST_TEST(big.asm_text.find("C_SET_TOPK_REG") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(builder_rejects_sizes_the_machine_cannot_hold) {
+  BOOST_TEST(usage_error(4, 100, 128).find("--hidden 100") != std::string::npos);
+  BOOST_TEST(usage_error(4, 128, 96).find("--intermediate 96") != std::string::npos);
+  BOOST_TEST(usage_error(0, 128, 128).find("--tokens") != std::string::npos);
+  BOOST_TEST(usage_error(4, 2880, 128).find("MRAM_TILES=16") != std::string::npos);
+  BOOST_TEST(usage_error(4, 2880, 128).find("--hidden 2880") != std::string::npos);
+  BOOST_TEST(usage_error(4, 128, 2880).find("--intermediate 2880") != std::string::npos);
+  BOOST_TEST(usage_error(4000, 64, 64).find("VRAM_ROWS=8192") != std::string::npos);
+  BOOST_TEST(usage_error(2000, 64, 64).find("FP_SRAM_WORDS=4096") != std::string::npos);
+  BOOST_TEST(usage_error(4, 1024, 1024).find("HBM_BYTES=67108864") != std::string::npos);
+  BOOST_TEST(usage_error(4, 128, 128).empty());
+  BOOST_CHECK_THROW(sim::find_model("mixtral"), sim::UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(builder_layer_matches_float64_reference_on_golden) {
+  const auto& spec = isa::Spec::builtin();
+  const auto& preset = spec.preset("default");
+  const auto b = build(5, 128, 64, "default", 7);
+  const sim::Layout& L = b.layout;
+  auto engine = sim::make_golden_engine(spec, preset);
+  engine->load(b.program, b.image);
+  for (;;) {
+    isa::RetireRecord r;
+    if (!engine->step(r)) break;
+    BOOST_REQUIRE(!r.trap.has_value());
+  }
+  const uint64_t vlen = static_cast<uint64_t>(preset.vlen()), mxb = 8;
+  const uint64_t T = L.tokens, H = L.hidden, I = L.intermediate, E = L.experts, k = L.top_k;
+  const auto& hbm = b.image.hbm.at(0).bytes;
+  const auto X = dequant(hbm, L.x.base, L.x.rows, H, mxb);
+  const auto Wr = dequant(hbm, L.wr.base, L.wr.rows, H, mxb);
+  const auto br = dequant(hbm, L.br.base, L.br.rows, vlen, mxb);
+  const auto b1 = dequant(hbm, L.b1.base, L.b1.rows, vlen, mxb);
+  const auto b2 = dequant(hbm, L.b2.base, L.b2.rows, vlen, mxb);
+  const auto ids = engine->read(isa::Space::IntSram, L.int_ids, L.pairs);
+  const auto acc = engine->read(isa::Space::Vram, L.v_acc / vlen, L.tokens_padded * H / vlen);
+  const double alpha = num::bf16_to_f32(L.alpha_bf16);
+  // Variants of the math: 0 the model's; the others are lowering bugs the check must catch.
+  enum Variant { kExact, kGateUpSwapped, kNoClamp, kNoRouteWeight };
+  auto max_error = [&](Variant variant, double& max_y) {
+    double max_err = 0;
+    max_y = 0;
+    for (uint64_t t = 0; t < T; ++t) {
+      std::vector<double> logit(E), sorted;
+      for (uint64_t e = 0; e < E; ++e) {
+        logit[e] = br[e];
+        for (uint64_t h = 0; h < H; ++h) logit[e] += Wr[e * H + h] * X[t * H + h];
+      }
+      sorted = logit;
+      std::sort(sorted.rbegin(), sorted.rend());
+      std::vector<unsigned> sel(k);
+      for (uint64_t j = 0; j < k; ++j) {
+        sel[j] = ids[4 * (t * k + j)];
+        // The machine's choice is the float64 top-k up to BF16 rounding of the logits.
+        BOOST_TEST(std::fabs(logit[sel[j]] - sorted[j]) < 0.05, "token " << t << " rank " << j);
+      }
+      std::vector<double> w(k), y(H, 0.0);
+      double den = 0;
+      for (uint64_t j = 0; j < k; ++j) den += w[j] = std::exp(logit[sel[j]] - logit[sel[0]]);
+      for (uint64_t j = 0; j < k; ++j) {
+        const uint64_t e = sel[j];
+        const auto W1 = dequant(hbm, L.w1 + e * L.w1_expert_bytes, 2 * I, H, mxb);
+        const auto W2 = dequant(hbm, L.w2 + e * L.w2_expert_bytes, H, I, mxb);
+        const uint64_t gate = variant == kGateUpSwapped ? I : 0, up = I - gate;
+        std::vector<double> act(I);
+        for (uint64_t i = 0; i < I; ++i) {
+          double g = b1[e * 2 * I + gate + i], u = b1[e * 2 * I + up + i];
+          for (uint64_t h = 0; h < H; ++h) {
+            g += W1[(gate + i) * H + h] * X[t * H + h];
+            u += W1[(up + i) * H + h] * X[t * H + h];
+          }
+          if (variant != kNoClamp) {
+            g = std::min(g, 7.0);
+            u = std::clamp(u, -7.0, 7.0);
+          }
+          act[i] = (u + 1) * g / (1 + std::exp(-alpha * g));
+        }
+        const double route = variant == kNoRouteWeight ? 1.0 : w[j] / den;
+        for (uint64_t h = 0; h < H; ++h) {
+          double s = b2[e * H + h];
+          for (uint64_t i = 0; i < I; ++i) s += W2[h * I + i] * act[i];
+          y[h] += route * s;
+        }
+      }
+      for (uint64_t h = 0; h < H; ++h) {
+        const uint64_t off = 2 * (((h / vlen) * L.tokens_padded + t) * vlen + h % vlen);
+        const double got = num::bf16_to_f32(static_cast<uint16_t>(acc[off] | (acc[off + 1] << 8)));
+        max_err = std::max(max_err, std::fabs(got - y[h]));
+        max_y = std::max(max_y, std::fabs(y[h]));
+      }
+    }
+    return max_err;
+  };
+  double max_y = 0;
+  const double max_err = max_error(kExact, max_y);
+  BOOST_TEST_MESSAGE("max |err| " << max_err << " of max |y| " << max_y);
+  BOOST_TEST(max_y > 1.0);
+  // BF16 storage between every step: ~1% of the output range.
+  const double tolerance = 0.03 * max_y;
+  BOOST_TEST(max_err < tolerance);
+  // The tolerance is tight enough to catch plausible lowering bugs.
+  for (Variant v : {kGateUpSwapped, kNoClamp, kNoRouteWeight}) {
+    double y = 0;
+    const double err = max_error(v, y);
+    BOOST_TEST_MESSAGE("variant " << v << ": max |err| " << err);
+    BOOST_TEST(err > tolerance, "variant " << v);
+  }
+}

@@ -1,0 +1,379 @@
+// The `moesim` command line, run as a subprocess: the README cosim command, a planted
+// divergence, asm/disasm round trip, run --dump, and bad input. Every check that guards a
+// result is also shown to reject a broken result.
+#include <sys/wait.h>
+
+#include <array>
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/encoding.hpp"
+#include "moesim/sim/builder.hpp"
+#include "vcd_reader.hpp"
+
+namespace fs = std::filesystem;
+using namespace moesim;
+using nlohmann::json;
+
+namespace {
+
+const std::string kReadmeFlags = "--model gpt-oss-20b --tokens 4 --hidden 128 --intermediate 128";
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A fresh directory for one test case.
+fs::path workdir(const std::string& name) {
+  const fs::path d = fs::path(MOESIM_TEST_WORK_DIR) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+/// Runs `moesim <args>` in `dir`, capturing stdout and stderr.
+Result moesim_cli(const std::string& args, const fs::path& dir) {
+  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(MOESIM_BIN) + "' " + args +
+                          " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int st = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  BOOST_TEST_MESSAGE("moesim " << args << " -> " << r.code << "\n" << r.out << r.err);
+  return r;
+}
+
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  BOOST_REQUIRE_MESSAGE(in.good(), "cannot read " << p);
+  return json::parse(in);
+}
+
+/// Problems with a passing cosim report (empty if it is one).
+std::vector<std::string> report_problems(const json& r) {
+  std::vector<std::string> p;
+  auto need = [&](bool ok, const std::string& what) {
+    if (!ok) p.push_back(what);
+  };
+  for (const char* k : {"outputs_bit_exact", "cycles_match", "total_cycles", "stages",
+                        "first_divergence", "program", "preset", "seed", "wall_time_s"})
+    need(r.contains(k), std::string("missing ") + k);
+  if (!p.empty()) return p;
+  need(r["outputs_bit_exact"] == true, "outputs_bit_exact is not true");
+  need(r["cycles_match"] == true, "cycles_match is not true");
+  need(r["first_divergence"].is_null(), "first_divergence is not null");
+  const uint64_t g = r["total_cycles"]["golden"], t = r["total_cycles"]["rtl"];
+  need(g == t && g > 0, "total cycles differ or are 0");
+  uint64_t sg = 0, sr = 0, si = 0;
+  for (const auto& [name, s] : r["stages"].items()) {
+    sg += s["golden_cycles"].get<uint64_t>();
+    sr += s["rtl_cycles"].get<uint64_t>();
+    si += s["instructions"].get<uint64_t>();
+  }
+  need(sg == g, "golden stage cycles sum " + std::to_string(sg) + " != " + std::to_string(g));
+  need(sr == t, "rtl stage cycles sum " + std::to_string(sr) + " != " + std::to_string(t));
+  need(si == r["instructions"].get<uint64_t>(), "stage instructions do not sum to the total");
+  return p;
+}
+
+/// Which retired instruction first reads HBM byte `byte`: a small interpreter of the
+/// address arithmetic (S_*_INT, C_SET_*, loops) that evaluates the HBM ranges of
+/// H_PREFETCH_V/M. It stops with an error if such a range depends on data (S_LD_INT).
+struct Reader {
+  uint64_t index = 0;
+  uint32_t pc = 0;
+  std::string mnemonic;
+};
+
+std::optional<Reader> first_hbm_reader(const isa::Spec& spec, const isa::MachinePreset& m,
+                                       const isa::Program& prog, uint64_t byte) {
+  std::array<std::optional<uint32_t>, 16> gp;
+  gp.fill(0u);
+  std::array<uint64_t, 8> addr{};
+  uint64_t scale = 0, stride = 1;
+  std::vector<uint32_t> loop_body;
+  auto G = [&](unsigned r) -> uint32_t {
+    if (!gp[r])
+      throw std::runtime_error("HBM address depends on data (gp" + std::to_string(r) + ")");
+    return *gp[r];
+  };
+  auto set = [&](unsigned r, std::optional<uint32_t> v) {
+    if (r != 0) gp[r] = v;
+  };
+  const uint64_t mxb = static_cast<uint64_t>(m.mx_block());
+  uint64_t index = 0;
+  for (uint32_t pc = 0; pc < prog.size(); ++index) {
+    const isa::Decoded d = isa::decode(spec, prog.words[pc]);
+    const std::string& mn = d.spec->mnemonic;
+    uint32_t next = pc + 1;
+    if (mn == "S_ADDI_INT") {
+      set(d.rd, G(d.rs1) + d.imm18);
+    } else if (mn == "S_ADD_INT") {
+      set(d.rd, G(d.rs1) + G(d.rs2));
+    } else if (mn == "S_SUB_INT") {
+      set(d.rd, G(d.rs1) - G(d.rs2));
+    } else if (mn == "S_MUL_INT") {
+      set(d.rd, G(d.rs1) * G(d.rs2));
+    } else if (mn == "S_LUI_INT") {
+      set(d.rd, d.imm22 << 12);
+    } else if (mn == "S_LD_INT") {
+      set(d.rd, std::nullopt);
+    } else if (mn == "C_SET_ADDR_REG") {
+      addr[d.rd] = (uint64_t{G(d.rs1)} << 32) | G(d.rs2);
+    } else if (mn == "C_SET_SCALE_REG") {
+      scale = G(d.rd);
+    } else if (mn == "C_SET_STRIDE_REG") {
+      stride = G(d.rd);
+    } else if (mn == "C_LOOP_START") {
+      set(d.rd, d.imm22);
+      loop_body.push_back(pc + 1);
+    } else if (mn == "C_LOOP_END") {
+      if (G(d.rd) > 1) {
+        set(d.rd, G(d.rd) - 1);
+        next = loop_body.back();
+      } else {
+        set(d.rd, 0);
+        loop_body.pop_back();
+      }
+    } else if (mn == "H_PREFETCH_V" || mn == "H_PREFETCH_M") {
+      const bool v = mn == "H_PREFETCH_V";
+      const uint64_t rows = static_cast<uint64_t>(m.get(v ? "HBM_V_ROWS" : "HBM_M_ROWS"));
+      const uint64_t len = static_cast<uint64_t>(v ? m.vlen() : m.mlen());
+      const uint64_t s = d.r3 == 1 ? stride : len;
+      for (uint64_t i = 0; i < rows; ++i) {
+        const uint64_t o = G(d.rs1) + i * s;
+        const uint64_t codes = addr[d.rs2] + o, scales = addr[d.rs2] + scale + o / mxb;
+        if ((byte >= codes && byte < codes + len) || (byte >= scales && byte < scales + len / mxb))
+          return Reader{index, pc, mn};
+      }
+    }
+    pc = next;
+  }
+  return std::nullopt;
+}
+
+sim::BuiltProgram readme_program() {
+  const auto& spec = isa::Spec::builtin();
+  sim::BuildOptions o;
+  o.model = &sim::find_model("gpt-oss-20b");
+  o.tokens = 4;
+  o.hidden = 128;
+  o.intermediate = 128;
+  o.seed = 1;
+  return sim::build_moe_layer(spec, spec.preset("default"), o);
+}
+
+size_t nonempty_lines(const std::string& s) {
+  std::istringstream in(s);
+  std::string line;
+  size_t n = 0;
+  while (std::getline(in, line))
+    if (!line.empty()) ++n;
+  return n;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(cli_readme_cosim_passes) {
+  const fs::path dir = workdir("readme");
+  const auto r = moesim_cli("cosim " + kReadmeFlags + " --report r.json --vcd t.vcd", dir);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out.find("VERDICT: EQUAL") != std::string::npos);
+  const json rep = read_json(dir / "r.json");
+  const auto problems = report_problems(rep);
+  for (const auto& p : problems) BOOST_ERROR(p);
+  BOOST_TEST(rep["program"]["static_instructions"].get<uint64_t>() ==
+             readme_program().program.size());
+  BOOST_TEST(rep["preset"]["model"]["num_local_experts"] == 32);
+  BOOST_TEST(rep["preset"]["model"]["num_experts_per_tok"] == 4);
+
+  // The report checks reject broken reports.
+  auto broken = rep;
+  broken["stages"]["expert_projection"]["rtl_cycles"] =
+      broken["stages"]["expert_projection"]["rtl_cycles"].get<uint64_t>() + 1;
+  BOOST_TEST(!report_problems(broken).empty());
+  broken = rep;
+  broken["cycles_match"] = false;
+  BOOST_TEST(!report_problems(broken).empty());
+  broken = rep;
+  broken.erase("first_divergence");
+  BOOST_TEST(!report_problems(broken).empty());
+
+  // The VCD parses strictly and ends in the output store on both engines.
+  std::ifstream vin(dir / "t.vcd");
+  const test::VcdData vcd = test::read_vcd_strict(vin);
+  BOOST_TEST(vcd.timescale == "1ns");
+  BOOST_TEST(vcd.last_time == rep["total_cycles"]["golden"].get<uint64_t>());
+  for (const char* scope : {"golden", "rtl"}) {
+    const auto& stage = vcd.changes.at(vcd.id_of(std::string(scope) + ".stage"));
+    BOOST_TEST(stage.back().second == "non_moe");
+    BOOST_TEST(stage.size() > 12u);
+  }
+  BOOST_TEST(vcd.changes.at(vcd.id_of("mismatch")).back().second == "0");
+  BOOST_TEST(fs::exists(dir / "t.stages.filter"));
+  BOOST_TEST(slurp(dir / "t.stages.filter").find("7 expert_projection") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(cli_planted_divergence_names_the_first_reader) {
+  const auto& spec = isa::Spec::builtin();
+  const auto& preset = spec.preset("default");
+  const auto b = readme_program();
+  const sim::Layout& L = b.layout;
+  // A code byte of the last token in the last hidden block of X.
+  const uint64_t byte = L.x.base + (L.tokens - 1) * L.hidden + (L.hidden - preset.vlen()) + 5;
+  const auto expect = first_hbm_reader(spec, preset, b.program, byte);
+  BOOST_REQUIRE(expect.has_value());
+  BOOST_TEST(expect->mnemonic == "H_PREFETCH_V");
+  BOOST_TEST(expect->index > 0u);  // not trivially the first instruction
+
+  const fs::path dir = workdir("planted");
+  const auto r = moesim_cli(
+      "cosim " + kReadmeFlags +
+          " --report r.json --vcd t.vcd --flip-bit rtl:hbm:" + std::to_string(byte) + ":0",
+      dir);
+  BOOST_TEST(r.code == 1);
+  const json rep = read_json(dir / "r.json");
+  BOOST_TEST(rep["outputs_bit_exact"] == false);
+  BOOST_TEST(rep["verdict"] == "MISMATCH");
+  const json& d = rep["first_divergence"];
+  BOOST_REQUIRE(d.is_object());
+  BOOST_TEST(d["index"].get<uint64_t>() == expect->index);
+  BOOST_TEST(d["pc"].get<uint32_t>() == expect->pc);
+  BOOST_TEST(d["mnemonic"] == expect->mnemonic);
+  BOOST_TEST(d["disassembly"].get<std::string>().rfind(expect->mnemonic, 0) == 0u);
+  BOOST_TEST(d["fields"] == json::array({"mems"}));
+  BOOST_TEST(d["golden"]["pc"] == expect->pc);
+  BOOST_TEST(d["rtl"]["pc"] == expect->pc);
+  BOOST_TEST(d["history"]["golden"].size() == std::min<uint64_t>(8, expect->index));
+  BOOST_TEST(report_problems(rep).size() > 0u);  // the pass checks reject this report
+  // The console names it too.
+  const std::string line = "FIRST DIVERGENCE at retire #" + std::to_string(expect->index) +
+                           ": pc " + std::to_string(expect->pc);
+  BOOST_TEST(r.out.find(line) != std::string::npos);
+  BOOST_TEST(r.out.find(expect->mnemonic) != std::string::npos);
+  // The VCD marks the mismatch at that instruction's start cycle.
+  std::ifstream vin(dir / "t.vcd");
+  const test::VcdData vcd = test::read_vcd_strict(vin);
+  const auto& mm = vcd.changes.at(vcd.id_of("mismatch"));
+  BOOST_TEST(mm.back().second == "1");
+  BOOST_TEST(mm.back().first == d["golden"]["start_cycle"].get<uint64_t>());
+}
+
+BOOST_AUTO_TEST_CASE(cli_asm_disasm_round_trip) {
+  const fs::path dir = workdir("roundtrip");
+  const auto b = readme_program();
+  std::ofstream(dir / "p.asm") << b.asm_text;
+  BOOST_REQUIRE(moesim_cli("asm p.asm -o p.hex", dir).code == 0);
+  const auto dis = moesim_cli("disasm p.hex", dir);
+  BOOST_REQUIRE(dis.code == 0);
+  std::ofstream(dir / "q.asm") << dis.out;
+  BOOST_REQUIRE(moesim_cli("asm q.asm -o q.hex", dir).code == 0);
+  BOOST_TEST(slurp(dir / "p.hex") == slurp(dir / "q.hex"));
+  BOOST_TEST(slurp(dir / "p.stages") == slurp(dir / "q.stages"));
+  // The CLI's words are the builder's words.
+  const isa::Program p = isa::read_program(dir / "p.hex");
+  BOOST_TEST(p.words == b.program.words);
+  BOOST_TEST(p.stages == b.program.stages);
+  // The round-trip comparison sees a changed stage: disassemble a program whose side table
+  // differs in one line and the text differs.
+  std::string stages = slurp(dir / "p.stages");
+  const size_t at = stages.find("gather");
+  BOOST_REQUIRE(at != std::string::npos);
+  stages.replace(at, 6, "non_moe");
+  fs::copy_file(dir / "p.hex", dir / "r.hex");
+  std::ofstream(dir / "r.stages") << stages;
+  BOOST_TEST(moesim_cli("disasm r.hex", dir).out != dis.out);
+}
+
+BOOST_AUTO_TEST_CASE(cli_run_dumps_the_same_outputs_on_both_engines) {
+  const fs::path dir = workdir("run");
+  std::array<std::string, 2> acc, hbm;
+  const std::array<const char*, 2> engines = {"golden", "rtl"};
+  for (size_t i = 0; i < 2; ++i) {
+    const auto r = moesim_cli(
+        std::string("run --engine ") + engines[i] + " " + kReadmeFlags + " --dump " + engines[i],
+        dir);
+    BOOST_TEST(r.code == 0);
+    BOOST_TEST(r.out.find("non_moe") != std::string::npos);  // stage table
+    const json m = read_json(dir / engines[i] / "manifest.json");
+    BOOST_TEST(m["accumulator"]["shape"] == json::array({4, 128}));
+    acc[i] = slurp(dir / engines[i] / "accumulator_bf16.bin");
+    hbm[i] = slurp(dir / engines[i] / "output_hbm_mxfp8.bin");
+    BOOST_TEST(acc[i].size() == 2u * 4 * 128);
+    BOOST_TEST(hbm[i].size() == 4u * 128 + 4 * 128 / 8);
+  }
+  BOOST_TEST(acc[0] == acc[1]);
+  BOOST_TEST(hbm[0] == hbm[1]);
+  BOOST_TEST(acc[0] != std::string(acc[0].size(), '\0'));
+}
+
+BOOST_AUTO_TEST_CASE(cli_cosim_of_an_assembled_program_agrees_on_a_trap) {
+  const fs::path dir = workdir("trap");
+  std::ofstream(dir / "trap.asm") << "; @stage=router_topk\nS_ADDI_INT gp1, gp0, 7\n"
+                                     "C_LOOP_START gp2, 2\nS_ADDI_INT gp1, gp1, 1\n"
+                                     "C_LOOP_END gp2\n; @stage=non_moe\nC_LOOP_END gp2\n";
+  const auto r = moesim_cli("cosim --program trap.asm --report r.json", dir);
+  BOOST_TEST(r.code == 0);  // both engines agree, trap included
+  const json rep = read_json(dir / "r.json");
+  BOOST_TEST(rep["trap"]["name"] == "loop_underflow");
+  BOOST_TEST(rep["trap"]["pc"] == 4);
+  BOOST_TEST(rep["instructions"] == 7);  // 6 retired + the trapping C_LOOP_END
+  BOOST_TEST(rep["program"]["source"] == "file");
+  BOOST_TEST(r.out.find("both engines trapped: loop_underflow at pc 4") != std::string::npos);
+  // Alone, a trapping program is a failed run.
+  BOOST_TEST(moesim_cli("run --engine golden --program trap.asm", dir).code == 1);
+}
+
+BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
+  const fs::path dir = workdir("bad");
+  std::ofstream(dir / "bad.asm") << "; a comment\nS_ADDI_INT gp1, gp0, 5\nV_ADD_VV gp1, gp2\n";
+  std::ofstream(dir / "badstage.asm") << "S_ADDI_INT gp1, gp0, 5\n; @stage=no_such_stage\n"
+                                         "S_ADDI_INT gp1, gp0, 5\n";
+  struct Case {
+    std::string args, expect;
+  };
+  const std::vector<Case> cases = {
+      {"cosim --model no-such-model", "unknown --model 'no-such-model' (known: gpt-oss-20b"},
+      {"cosim --model gpt-oss-20b --hidden 100", "--hidden 100 is not a positive multiple of VLEN"},
+      {"cosim --intermediate 96 --hidden 128", "--intermediate 96"},
+      {"cosim --hidden 2880", "MRAM_TILES=16"},
+      {"cosim --machine no-such-machine --hidden 128 --intermediate 128", "unknown --machine"},
+      {"cosim --tokens many", "--tokens"},
+      {"cosim --hidden 128 --intermediate 128 --flip-bit rtl:hbm:1", "--flip-bit"},
+      {"run --engine cpu", "--engine"},
+      {"asm bad.asm -o bad.hex", "bad.asm:3:"},
+      {"asm badstage.asm -o bad.hex", "badstage.asm:2:"},
+      {"asm missing.asm", "missing.asm"},
+      {"disasm missing.hex", "missing.hex"},
+      {"frobnicate", "frobnicate"},
+      {"", "subcommand"},
+      {"cosim --program bad.asm", "bad.asm:3:"},
+      {"cosim --program trap.asm --model gpt-oss-20b", "excludes"},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.args) {
+      const auto r = moesim_cli(c.args, dir);
+      BOOST_TEST(r.code == 2);
+      BOOST_TEST(r.err.find(c.expect) != std::string::npos, "stderr: " << r.err);
+      BOOST_TEST(nonempty_lines(r.err) == 1u, "stderr: " << r.err);
+    }
+  }
+  // And a good assembly file assembles (the cases above fail for their stated reason).
+  std::ofstream(dir / "good.asm") << "S_ADDI_INT gp1, gp0, 5\n";
+  BOOST_TEST(moesim_cli("asm good.asm -o good.hex", dir).code == 0);
+}

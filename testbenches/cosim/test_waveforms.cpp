@@ -127,6 +127,7 @@ BOOST_AUTO_TEST_CASE(strict_reader_rejects_malformed_vcd) {
   BOOST_TEST(rejects(head + "#0\nb1 \"\n", "binary into a string"));
   BOOST_TEST(rejects(head + "#0\nsx !\n", "string into a wire"));
   BOOST_TEST(rejects(head + "#0\n$dumpvars\nb1 !\n", "unterminated $dumpvars"));
+  BOOST_TEST(rejects(head + "#0\n$dumpvars\nb0 !\n$end\nb1 !\n", "two values at one time"));
   BOOST_TEST(
       rejects("$timescale 1ns $end\n$scope module g $end\n$var wire 1 ! a $end\n"
               "$enddefinitions $end\n#0\n",

@@ -116,7 +116,10 @@ inline VcdData read_vcd_strict(std::istream& in) {
     if (kind != 's' && v.type == "string") fail("non-string value for string '" + v.path + "'");
     if (kind == 'b' && value.size() > v.width) fail("value wider than " + v.path);
     if (kind == '1' && v.width != 1) fail("scalar value for vector " + v.path);
-    d.changes[id].push_back({d.last_time, value});
+    auto& history = d.changes[id];
+    if (!history.empty() && history.back().first == d.last_time)
+      fail("two values for " + v.path + " at time " + std::to_string(d.last_time));
+    history.push_back({d.last_time, value});
   };
   while (std::getline(in, line)) {
     ++line_no;

@@ -79,14 +79,7 @@ VcdWriter::VcdWriter(const std::filesystem::path& path, const std::vector<std::s
   }
   mismatch_id_ = vcd_id(next_id++);
   out_ << "$var wire 1 " << mismatch_id_ << " mismatch $end\n"
-       << "$enddefinitions $end\n"
-       << "#0\n$dumpvars\n";
-  for (const auto& s : scopes_) {
-    out_ << 's' << s.stage << ' ' << s.stage_id << '\n'
-         << binary(s.code) << ' ' << s.code_id << '\n'
-         << binary(s.pc) << ' ' << s.pc_id << '\n';
-  }
-  out_ << '0' << mismatch_id_ << "\n$end\n";
+       << "$enddefinitions $end\n";
   if (!out_) throw std::runtime_error(path.string() + ": write error");
 }
 
@@ -140,11 +133,28 @@ void VcdWriter::finish(uint64_t end_time) {
 
 void VcdWriter::flush_before(uint64_t watermark) {
   auto it = pending_.begin();
+  if (!dumped_) {
+    if (watermark == 0) return;  // a time-0 value may still change
+    for (; it != pending_.end() && it->first == 0; it = pending_.erase(it))
+      write_event(it->second, false);
+    dump_initial();
+  }
   while (it != pending_.end() && it->first < watermark) {
     timestamp(it->first);
-    write_event(it->second);
+    write_event(it->second, true);
     it = pending_.erase(it);
   }
+}
+
+void VcdWriter::dump_initial() {
+  out_ << "#0\n$dumpvars\n";
+  for (const auto& s : scopes_) {
+    out_ << 's' << s.stage << ' ' << s.stage_id << '\n'
+         << binary(s.code) << ' ' << s.code_id << '\n'
+         << binary(s.pc) << ' ' << s.pc_id << '\n';
+  }
+  out_ << (mismatch_set_ ? '1' : '0') << mismatch_id_ << "\n$end\n";
+  dumped_ = true;
 }
 
 void VcdWriter::timestamp(uint64_t t) {
@@ -154,23 +164,23 @@ void VcdWriter::timestamp(uint64_t t) {
   }
 }
 
-void VcdWriter::write_event(const Event& e) {
+void VcdWriter::write_event(const Event& e, bool emit) {
   if (e.scope == scopes_.size()) {
-    if (!mismatch_set_) out_ << '1' << mismatch_id_ << '\n';
+    if (!mismatch_set_ && emit) out_ << '1' << mismatch_id_ << '\n';
     mismatch_set_ = true;
     return;
   }
   Signals& s = scopes_[e.scope];
   if (e.stage != s.stage) {
-    out_ << 's' << e.stage << ' ' << s.stage_id << '\n';
+    if (emit) out_ << 's' << e.stage << ' ' << s.stage_id << '\n';
     s.stage = e.stage;
   }
   if (e.code != s.code) {
-    out_ << binary(e.code) << ' ' << s.code_id << '\n';
+    if (emit) out_ << binary(e.code) << ' ' << s.code_id << '\n';
     s.code = e.code;
   }
   if (e.pc != s.pc) {
-    out_ << binary(e.pc) << ' ' << s.pc_id << '\n';
+    if (emit) out_ << binary(e.pc) << ' ' << s.pc_id << '\n';
     s.pc = e.pc;
   }
 }

@@ -30,8 +30,10 @@ namespace moesim::waveforms {
 
 class VcdWriter {
  public:
-  /// Creates `path` and writes the header and the time-0 values (stage `initial_stage`, code 0,
-  /// pc 0, mismatch 0). `scopes` must be non-empty, distinct VCD identifiers.
+  /// Creates `path` and writes the header. The time-0 values ($dumpvars: stage `initial_stage`,
+  /// code 0, pc 0, mismatch 0, with any change made at time 0 already applied, so no signal gets
+  /// two values at one time) follow once every scope has moved past time 0, or at finish().
+  /// `scopes` must be non-empty, distinct VCD identifiers.
   /// Throws std::runtime_error naming the path if it cannot be written, std::invalid_argument
   /// for bad scope names.
   VcdWriter(const std::filesystem::path& path, const std::vector<std::string>& scopes,
@@ -73,7 +75,9 @@ class VcdWriter {
     uint32_t pc;
   };
   void flush_before(uint64_t watermark);
-  void write_event(const Event& e);
+  /// Applies `e` to the current values; writes the changed ones when `emit`.
+  void write_event(const Event& e, bool emit);
+  void dump_initial();
   void timestamp(uint64_t t);
 
   std::filesystem::path path_;
@@ -81,6 +85,7 @@ class VcdWriter {
   std::vector<Signals> scopes_;
   std::string mismatch_id_;
   bool mismatch_set_ = false;
+  bool dumped_ = false;                     // $dumpvars written
   std::multimap<uint64_t, Event> pending_;  // time -> event, insertion order kept per time
   uint64_t written_time_ = 0;               // last timestamp written to the file
   uint64_t latest_time_ = 0;

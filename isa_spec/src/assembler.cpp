@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_input.hpp"
 #include "moesim/isa/encoding.hpp"
 
 namespace moesim::isa {
@@ -42,8 +43,20 @@ class LineAssembler {
   LineAssembler(const Spec& spec, const std::string& file, unsigned lineno, const std::string& text)
       : spec_(spec), file_(file), lineno_(lineno), s_(text) {}
 
+  /// Throws AsmError at column pos + 1; bytes outside printable ASCII in `msg` (echoed source
+  /// text) are shown as \xNN so the message stays one readable line.
   [[noreturn]] void fail(size_t pos, const std::string& msg) const {
-    throw AsmError(file_, lineno_, static_cast<unsigned>(pos + 1), msg);
+    std::string shown;
+    for (unsigned char c : msg) {
+      if (c >= 0x20 && c < 0x7F) {
+        shown += static_cast<char>(c);
+      } else {
+        char esc[8];
+        std::snprintf(esc, sizeof esc, "\\x%02X", c);
+        shown += esc;
+      }
+    }
+    throw AsmError(file_, lineno_, static_cast<unsigned>(pos + 1), shown);
   }
 
   /// Parses an unsigned decimal or 0x hex number at [b, e). Returns false if it is not one;
@@ -108,6 +121,7 @@ class LineAssembler {
     size_t p = 0;
     while (p < end && is_space(s_[p])) ++p;
     if (p == end) return false;
+    if (s_[p] == '.') return word_directive(p, end, word);
     size_t mb = p;
     while (p < end && is_word(s_[p])) ++p;
     if (p == mb) fail(mb, "expected a mnemonic, got '" + std::string(1, s_[mb]) + "'");
@@ -154,6 +168,27 @@ class LineAssembler {
   }
 
  private:
+  /// `.word 0xNNNNNNNN`: one raw instruction word (what disassemble() prints for a word that
+  /// no mnemonic line reproduces).
+  bool word_directive(size_t p, size_t end, uint32_t& word) const {
+    static const std::string kWord = ".word";
+    if (s_.compare(p, kWord.size(), kWord) != 0 ||
+        (p + kWord.size() < end && !is_space(s_[p + kWord.size()])))
+      fail(p, "unknown directive (the only one is .word)");
+    size_t b = p + kWord.size();
+    while (b < end && is_space(s_[b])) ++b;
+    size_t e = b;
+    while (e < end && is_word(s_[e])) ++e;
+    uint64_t v = 0;
+    if (b == e || !number(b, e, v)) fail(b, ".word expects one number");
+    if (v > UINT32_MAX) fail(b, ".word value " + s_.substr(b, e - b) + " does not fit 32 bits");
+    size_t q = e;
+    while (q < end && is_space(s_[q])) ++q;
+    if (q != end) fail(q, "unexpected '" + s_.substr(q, end - q) + "' after .word value");
+    word = static_cast<uint32_t>(v);
+    return true;
+  }
+
   const Spec& spec_;
   const std::string& file_;
   unsigned lineno_;
@@ -183,10 +218,14 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
     for (size_t i = 0; i < end; ++i) has_code = has_code || !is_space(line[i]);
 
     // Stage marker: a `;` comment whose text after the `;` and blanks starts with `@stage=`.
+    // Any other comment text starting with `@` is a malformed marker (e.g. `@stage = x`,
+    // `@stag=x`), an error rather than a comment that silently bills cycles to the wrong stage.
     if (cut != std::string::npos && cut == semi) {
       size_t p = semi + 1;
       while (p < line.size() && is_space(line[p])) ++p;
       static const std::string kMarker = "@stage=";
+      if (p < line.size() && line[p] == '@' && line.compare(p, kMarker.size(), kMarker) != 0)
+        la.fail(p, "malformed stage marker (write `; @stage=NAME`)");
       if (line.compare(p, kMarker.size(), kMarker) == 0) {
         if (has_code)
           la.fail(semi,
@@ -214,39 +253,40 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
 }
 
 Program assemble_file(const Spec& spec, const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw AsmError(path, 1, 1, "cannot open file");
+  std::ifstream f = open_input_file(path);
   std::ostringstream ss;
   ss << f.rdbuf();
   return assemble(spec, ss.str(), path);
 }
 
 std::string disassemble(const Spec& spec, uint32_t word) {
+  char raw[24];
+  std::snprintf(raw, sizeof raw, ".word 0x%08X", word);
   Decoded d = decode(spec, word);
-  char buf[48];
-  if (!d.spec) {
-    std::snprintf(buf, sizeof buf, ".word 0x%08X", word);
-    return buf;
-  }
+  if (!d.spec) return raw;
   const InstrSpec& ins = *d.spec;
-  const Field& opf = spec.field("opcode");
-  uint32_t covered = static_cast<uint32_t>(((uint64_t{1} << opf.width()) - 1) << opf.lo);
-  std::string out = ins.mnemonic;
+  std::string text = ins.mnemonic;
+  std::vector<uint64_t> vals;
+  bool canonical = true;  // the text re-assembles to exactly this word
   for (size_t i = 0; i < ins.operands.size(); ++i) {
     const OperandSpec& o = ins.operands[i];
-    const Field& f = spec.field(o.field);
-    covered |= static_cast<uint32_t>(((uint64_t{1} << f.width()) - 1) << f.lo);
-    uint32_t v = extract(word, f);
-    out += i == 0 ? " " : ", ";
+    uint32_t v = extract(word, spec.field(o.field));
+    vals.push_back(v);
+    canonical = canonical && (o.kind != OperandKind::Zero || v == 0);
+    text += i == 0 ? " " : ", ";
     if (o.kind == OperandKind::Gp || o.kind == OperandKind::Fp || o.kind == OperandKind::Addr)
-      out += spec.operand_kind(o.kind).prefix;
-    out += std::to_string(v);
+      text += spec.operand_kind(o.kind).prefix;
+    text += std::to_string(v);
   }
-  if (word & ~covered) {
-    std::snprintf(buf, sizeof buf, "  ; reserved bits 0x%08X set", word & ~covered);
-    out += buf;
+  if (canonical) {
+    try {
+      canonical = encode(spec, ins, vals) == word;
+    } catch (const std::invalid_argument&) {
+      canonical = false;
+    }
   }
-  return out;
+  if (canonical) return text;
+  return std::string(raw) + "  ; " + text + " with reserved bits or values set";
 }
 
 std::string disassemble(const Spec& spec, const Program& p) {

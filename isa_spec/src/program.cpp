@@ -8,9 +8,20 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "file_input.hpp"
 #include "moesim/isa/spec.hpp"
 
 namespace moesim::isa {
+
+std::ifstream open_input_file(const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) throw std::runtime_error(path + ": no such file");
+  if (std::filesystem::is_directory(st)) throw std::runtime_error(path + ": is a directory");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error(path + ": cannot open");
+  return f;
+}
 
 namespace {
 
@@ -55,8 +66,7 @@ void write_program(const Program& p, const std::filesystem::path& hex_path) {
 }
 
 Program read_program(const std::filesystem::path& hex_path) {
-  std::ifstream f(hex_path);
-  if (!f) throw std::runtime_error(hex_path.string() + ": cannot open");
+  std::ifstream f = open_input_file(hex_path.string());
   Program p;
   p.source = hex_path.string();
   std::string line;
@@ -79,8 +89,7 @@ Program read_program(const std::filesystem::path& hex_path) {
   std::filesystem::path sp = stages_path(hex_path);
   if (std::filesystem::exists(sp)) {
     const Spec& spec = Spec::builtin();
-    std::ifstream sf(sp);
-    if (!sf) throw std::runtime_error(sp.string() + ": cannot open");
+    std::ifstream sf = open_input_file(sp.string());
     size_t n = 0;
     lineno = 0;
     while (std::getline(sf, line)) {

@@ -146,9 +146,13 @@ BOOST_AUTO_TEST_CASE(disassembly_text) {
   BOOST_TEST(disassemble(spec(), asm1("M_MM 0, gp1, gp2")) == "M_MM 0, gp1, gp2");
   BOOST_TEST(disassemble(spec(), 0x00000000u) == ".word 0x00000000");
   BOOST_TEST(disassemble(spec(), 0xFFFFFFFFu) == ".word 0xFFFFFFFF");
-  // An opcode with a reserved bit set: printed, flagged, not silently dropped.
-  BOOST_TEST(disassemble(spec(), 0x000001F8u | 1u << 31) ==
-             "C_SET_TOPK_REG gp7  ; reserved bits 0x80000000 set");
+  // Words no mnemonic line reproduces (a reserved bit set, a nonzero `zero` field, an undefined
+  // opcode) print as .word with the decoding as a comment, and re-assemble to the same word.
+  const uint32_t reserved = 0x000001F8u | 1u << 31;
+  BOOST_TEST(disassemble(spec(), reserved) ==
+             ".word 0x800001F8  ; C_SET_TOPK_REG gp7 with reserved bits or values set");
+  for (uint32_t w : {reserved, 0x000000C1u /* M_MM with rd = 3 */, 0x0000003Fu})
+    BOOST_TEST(asm1(disassemble(spec(), w)) == w);
   Program bad;
   bad.words = {0x1F8, 0x1F8};
   bad.stages = {spec().stage("gather")->code, 0};
@@ -158,6 +162,13 @@ BOOST_AUTO_TEST_CASE(disassembly_text) {
 BOOST_AUTO_TEST_CASE(errors_name_file_line_col) {
   expect_error("S_ADD_INT gp1, gp2, gp3\n  V_FOO gp1\n", "t.asm:2:3: unknown mnemonic 'V_FOO'");
   expect_error("s_add_int gp1, gp2, gp3", "t.asm:1:1: unknown mnemonic 's_add_int'");
+  expect_error(".wrod 5", "t.asm:1:1: unknown directive (the only one is .word)");
+  expect_error(".word 0x100000000", "t.asm:1:7: .word value 0x100000000 does not fit 32 bits");
+  expect_error(".word", "t.asm:1:6: .word expects one number");
+  expect_error(".word 1, 2", "t.asm:1:8: unexpected ', 2' after .word value");
+  expect_error("; @stage = gather\n", "t.asm:1:3: malformed stage marker (write `; @stage=NAME`)");
+  expect_error(";@stag=gather\n", "t.asm:1:2: malformed stage marker (write `; @stage=NAME`)");
+  expect_error("S_ADD_INT gp1, gp2, gp3\n\x01X\n", "t.asm:2:1: expected a mnemonic, got '\\x01'");
   expect_error("S_ADD_INT gp1, gp2", "t.asm:1:1: S_ADD_INT expects 3 operands, got 2");
   expect_error("V_ADD_VV gp1, gp2", "t.asm:1:1: V_ADD_VV expects 3 to 4 operands, got 2");
   expect_error("C_LOOP_END gp1, gp2", "t.asm:1:17: C_LOOP_END expects 1 operand, got 2");

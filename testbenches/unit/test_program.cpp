@@ -84,7 +84,8 @@ BOOST_AUTO_TEST_CASE(read_errors_name_file_and_line) {
   BOOST_TEST(read_error(hex) == (tmp.path / "b.stages").string() +
                                     ":3: more stages than the 2 words of " + hex.string());
   BOOST_TEST(read_error(tmp.path / "missing.hex") ==
-             (tmp.path / "missing.hex").string() + ": cannot open");
+             (tmp.path / "missing.hex").string() + ": no such file");
+  BOOST_TEST(read_error(tmp.path) == tmp.path.string() + ": is a directory");
   Program bad;
   bad.words = {1};
   bad.stages = {200};

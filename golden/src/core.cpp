@@ -134,16 +134,11 @@ bool Core::legal(const isa::Decoded& d) const {
       }
     }
   }
-  switch (static_cast<Opcode>(d.opcode)) {
-    case Opcode::H_PREFETCH_M:
-    case Opcode::H_PREFETCH_V:
-    case Opcode::H_STORE_V:
-      return d.funct == 0 && d.r3 <= 1;
-    case Opcode::V_TOPK:
-      return d.r3 == 0 || d.r3 == 1 || d.r3 == 15;
-    default:
-      return true;
+  // Reserved operand values: isa.yaml `allowed:` lists (V_TOPK rmask: `topk_policies`).
+  for (const isa::OperandSpec& o : d.spec->operands) {
+    if (!o.permits(isa::extract(d.word, spec_.field(o.field)))) return false;
   }
+  return true;
 }
 
 TrapSet Core::check_control(const Issue& is) const {

@@ -21,7 +21,7 @@ Top::Top(sc_core::sc_module_name name, const isa::Spec& spec, const isa::Machine
       hbm("hbm", hbm_mem, {"dma2hbm"}),
       scalar("scalar", g),
       vector("vector", g),
-      topk("topk", g),
+      topk("topk", spec, g),
       matrix("matrix", g),
       dma("dma", g),
       core("core", spec, preset, g) {

@@ -13,24 +13,25 @@ namespace moesim::golden {
 using isa::Opcode;
 using isa::TrapCause;
 
-TopkUnit::TopkUnit(sc_core::sc_module_name name, const Geometry& g) : sc_module(name), g_(g) {}
+TopkUnit::TopkUnit(sc_core::sc_module_name name, const isa::Spec& spec, const Geometry& g)
+    : sc_module(name), spec_(spec), g_(g) {}
 
 bool TopkUnit::implements(Opcode op) const { return op == Opcode::V_TOPK; }
 
-TopkUnit::Shape TopkUnit::shape(const Issue& is) {
-  switch (is.d.r3) {
-    case 0:
-      return {32, 4};
-    case 1:
-      return {128, 8};
-    default:
-      return {is.regs.topk_policy >> 8, is.regs.topk_policy & 0xFFu};
-  }
+bool TopkUnit::register_policy(const Issue& is) const {
+  const isa::TopkPolicySpec* p = spec_.topk_policy(is.d.r3);
+  return p != nullptr && !p->hardwired();
+}
+
+TopkUnit::Shape TopkUnit::shape(const Issue& is) const {
+  const isa::TopkPolicySpec* p = spec_.topk_policy(is.d.r3);
+  if (p != nullptr && p->hardwired()) return {p->experts, p->k};
+  return {is.regs.topk_policy >> 8, is.regs.topk_policy & 0xFFu};
 }
 
 TrapSet TopkUnit::check(const Issue& is) {
   TrapSet t;
-  if (is.d.r3 == 15) {
+  if (register_policy(is)) {
     if (!is.regs.topk_valid) {
       t.add(TrapCause::topk_policy_unset);
       return t;

@@ -8,7 +8,7 @@ namespace moesim::golden {
 
 class TopkUnit : public sc_core::sc_module, public UnitIf {
  public:
-  TopkUnit(sc_core::sc_module_name name, const Geometry& g);
+  TopkUnit(sc_core::sc_module_name name, const isa::Spec& spec, const Geometry& g);
 
   MemPort vram{"topk2vram"};
   MemPort int_sram{"topk2int"};
@@ -25,10 +25,13 @@ class TopkUnit : public sc_core::sc_module, public UnitIf {
     uint64_t experts;  ///< E
     uint64_t k;
   };
-  /// (E, k) of the rmask: hardwired (32, 4) and (128, 8), or TOPK_POLICY for rmask 15. The core
-  /// has already rejected any other rmask as illegal_instruction.
-  static Shape shape(const Issue& is);
+  /// (E, k) of the rmask from isa.yaml `topk_policies`: hardwired, or TOPK_POLICY for the
+  /// register policy. The core has already rejected any other rmask as illegal_instruction.
+  Shape shape(const Issue& is) const;
+  /// The rmask reads (E, k) from TOPK_POLICY.
+  bool register_policy(const Issue& is) const;
 
+  const isa::Spec& spec_;
   const Geometry& g_;
 };
 

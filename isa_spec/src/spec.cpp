@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -127,7 +128,7 @@ class SpecLoader {
 
 void SpecLoader::isa(Spec& s, const At& top) {
   top.only_keys({"version", "word_bits", "fields", "operand_kinds", "units", "traps",
-                 "latency_vars", "instructions"});
+                 "latency_vars", "instructions", "topk_policies"});
   s.version_ = top.req("version").integer_in(1, 1000000);
   s.word_bits_ = static_cast<unsigned>(top.req("word_bits").integer_in(32, 32));
 
@@ -255,7 +256,7 @@ void SpecLoader::isa(Spec& s, const At& top) {
     bool seen_optional = false;
     for (size_t j = 0; j < opsn.node.size(); ++j) {
       At o = opsn.idx(j);
-      o.only_keys({"name", "field", "kind", "optional"});
+      o.only_keys({"name", "field", "kind", "optional", "allowed"});
       OperandSpec os;
       os.name = o.req("name").str();
       if (!opnames.insert(os.name).second)
@@ -272,6 +273,19 @@ void SpecLoader::isa(Spec& s, const At& top) {
       if (seen_optional && !os.optional) o.fail("a required operand cannot follow an optional one");
       seen_optional = seen_optional || os.optional;
       const Field& f = fit->second;
+      if (o.has("allowed")) {
+        At al = o.key("allowed");
+        al.seq();
+        if (al.node.size() == 0) al.fail("empty list (omit `allowed` to allow every value)");
+        if (os.kind != OperandKind::Imm) al.fail("only imm operands take an `allowed` list");
+        for (size_t k = 0; k < al.node.size(); ++k) {
+          auto v = static_cast<uint32_t>(al.idx(k).integer_in(0, (int64_t{1} << f.width()) - 1));
+          if (std::find(os.allowed.begin(), os.allowed.end(), v) != os.allowed.end())
+            al.idx(k).fail("value " + std::to_string(v) + " listed twice");
+          os.allowed.push_back(v);
+        }
+        std::sort(os.allowed.begin(), os.allowed.end());
+      }
       uint32_t bits = static_cast<uint32_t>(((uint64_t{1} << f.width()) - 1) << f.lo);
       if (bits & used)
         o.key("field").fail("field '" + os.field + "' overlaps another operand or the opcode");
@@ -300,6 +314,58 @@ void SpecLoader::isa(Spec& s, const At& top) {
     }
     s.instrs_.push_back(std::move(is));
   }
+
+  // V_TOPK's policies: rmask -> hardwired (E, k) or the policy register. They are the allowed
+  // values of V_TOPK's rmask operand.
+  At tp = top.req("topk_policies");
+  tp.seq();
+  OperandSpec* rmask = nullptr;
+  size_t topk_index = 0;
+  for (size_t i = 0; i < s.instrs_.size(); ++i)
+    if (s.instrs_[i].mnemonic == "V_TOPK") {
+      topk_index = i;
+      for (auto& o : s.instrs_[i].operands)
+        if (o.name == "rmask" && o.kind == OperandKind::Imm) rmask = &o;
+    }
+  if (rmask == nullptr) tp.fail("needs an instruction V_TOPK with an imm operand 'rmask'");
+  if (!rmask->allowed.empty()) {
+    At ops = ins.idx(topk_index).key("operands");
+    for (size_t j = 0; j < ops.node.size(); ++j)
+      if (ops.idx(j).has("allowed") && ops.idx(j).key("name").str() == "rmask")
+        ops.idx(j).key("allowed").fail("V_TOPK rmask takes its allowed values from topk_policies");
+  }
+  const Field& rf = s.fields_[rmask->field];
+  bool have_register = false;
+  for (size_t i = 0; i < tp.node.size(); ++i) {
+    At e = tp.idx(i);
+    e.only_keys({"rmask", "experts", "k", "register"});
+    TopkPolicySpec ps;
+    ps.rmask = static_cast<uint8_t>(e.req("rmask").integer_in(0, (int64_t{1} << rf.width()) - 1));
+    for (const auto& q : s.topk_policies_)
+      if (q.rmask == ps.rmask)
+        e.key("rmask").fail("rmask " + std::to_string(ps.rmask) + " has two policies");
+    if (e.has("register")) {
+      if (e.has("experts") || e.has("k"))
+        e.fail("a register policy takes (E, k) from the register: no experts or k");
+      ps.reg = e.key("register").str();
+      if (ps.reg != "TOPK_POLICY")
+        e.key("register").fail("unknown policy register '" + ps.reg + "' (known: TOPK_POLICY)");
+      if (have_register) e.key("register").fail("a second register policy");
+      have_register = true;
+    } else {
+      ps.experts = static_cast<uint32_t>(e.req("experts").integer_in(1, 0xFFFF));
+      ps.k = static_cast<uint32_t>(e.req("k").integer_in(1, 0xFF));
+      if (ps.k > ps.experts) e.key("k").fail("k > experts");
+      for (const auto& q : s.topk_policies_)
+        if (q.hardwired() && q.experts == ps.experts && q.k == ps.k)
+          e.fail("(experts, k) = (" + std::to_string(ps.experts) + ", " + std::to_string(ps.k) +
+                 ") already hardwired for rmask " + std::to_string(q.rmask));
+    }
+    s.topk_policies_.push_back(ps);
+    rmask->allowed.push_back(ps.rmask);
+  }
+  if (!have_register) tp.fail("needs one register policy {rmask: N, register: TOPK_POLICY}");
+  std::sort(rmask->allowed.begin(), rmask->allowed.end());
 }
 
 void SpecLoader::machine(Spec& s, const At& top) {
@@ -493,6 +559,28 @@ const MachinePreset& Spec::preset(const std::string& name) const {
   std::string names;
   for (const auto& [n, p] : presets_) names += (names.empty() ? "" : ", ") + n;
   throw SpecError("machine.yaml: presets." + name + ": no such preset (have: " + names + ")");
+}
+
+bool OperandSpec::permits(uint64_t v) const {
+  return allowed.empty() || std::find(allowed.begin(), allowed.end(), v) != allowed.end();
+}
+
+const TopkPolicySpec* Spec::topk_policy(unsigned rmask) const {
+  for (const auto& p : topk_policies_)
+    if (p.rmask == rmask) return &p;
+  return nullptr;
+}
+
+const TopkPolicySpec* Spec::topk_hardwired(uint64_t experts, uint64_t k) const {
+  for (const auto& p : topk_policies_)
+    if (p.hardwired() && p.experts == experts && p.k == k) return &p;
+  return nullptr;
+}
+
+const TopkPolicySpec* Spec::topk_register_policy() const {
+  for (const auto& p : topk_policies_)
+    if (!p.hardwired()) return &p;
+  return nullptr;
 }
 
 const OperandKindSpec& Spec::operand_kind(OperandKind k) const {

@@ -122,12 +122,11 @@ module moe_decoder
   ///////////////////
 
   logic [5:0]  opcode;
-  logic [3:0]  f_r3, f_funct;
+  logic [3:0]  f_r3;
   logic [17:0] imm18;
   logic [21:0] imm22;
   assign opcode  = word_i[OPCODE_HI:OPCODE_LO];
   assign f_r3    = word_i[R3_HI:R3_LO];
-  assign f_funct = word_i[FUNCT_HI:FUNCT_LO];
   assign imm18   = word_i[IMM18_HI:IMM18_LO];
   assign imm22   = word_i[IMM22_HI:IMM22_LO];
 
@@ -198,8 +197,7 @@ module moe_decoder
   assign h_code_end  = h_base + h_o_last + 72'(h_len);
   assign h_scale_end = h_base + 72'(scale_i) + h_o_last / 72'(MX_BLOCK) + 72'(h_nscale);
 
-  logic h_illegal, h_hbm_oob, h_o_mis;
-  assign h_illegal = (f_funct != 4'd0) || (f_r3 > 4'd1);
+  logic h_hbm_oob, h_o_mis;
   assign h_hbm_oob = (h_code_end > HbmBytes) || (h_scale_end > HbmBytes);
   assign h_o_mis   = ((rs1_v % 64'(MX_BLOCK)) != 64'd0) ||
                      ((h_rows > 64'd1) && ((h_stride % 64'(MX_BLOCK)) != 64'd0));
@@ -208,14 +206,23 @@ module moe_decoder
   // V_TOPK policy     //
   ///////////////////////
 
+  // (E, k) of rmask f_r3 (moesim_isa_pkg, from isa.yaml topk_policies): a hardwired pair, else
+  // TOPK_POLICY = (E << 8) | k. An rmask with no policy is illegal (operands_allowed).
   logic [63:0] tk_e, tk_k;
   always_comb begin
-    unique case (f_r3)
-      4'd0:    begin tk_e = 64'd32;  tk_k = 64'd4; end
-      4'd1:    begin tk_e = 64'd128; tk_k = 64'd8; end
-      default: begin tk_e = 64'(topk_policy_i[31:8]); tk_k = 64'(topk_policy_i[7:0]); end
-    endcase
+    tk_e = 64'(topk_policy_i[31:8]);
+    tk_k = 64'(topk_policy_i[7:0]);
+    for (int unsigned i = 0; i < TOPK_HW_N; i++) begin
+      if (f_r3 == TOPK_HW_RMASK[i]) begin
+        tk_e = 64'(TOPK_HW_E[i]);
+        tk_k = 64'(TOPK_HW_K[i]);
+      end
+    end
   end
+
+  // Reserved operand values (isa.yaml `allowed:` lists and V_TOPK's topk_policies).
+  logic ops_ok;
+  assign ops_ok = operands_allowed(word_i);
 
   ///////////////////////
   // M_MM_WO geometry  //
@@ -229,9 +236,10 @@ module moe_decoder
   // Decode   //
   //////////////
 
-  logic ill, oor, mis, tk_unset, tk_invalid, loop_zero, loop_ovf, loop_under, budget;
+  logic ill, illegal, oor, mis, tk_unset, tk_invalid, loop_zero, loop_ovf, loop_under, budget;
 
-  assign budget = (retired_i >= INSTRUCTION_BUDGET);
+  assign budget  = (retired_i >= INSTRUCTION_BUDGET);
+  assign illegal = ill || !ops_ok;
 
   always_comb begin
     unit_o           = UNIT_CORE;
@@ -332,9 +340,8 @@ module moe_decoder
       ////////////////////
       OP_V_TOPK: begin
         unit_o     = UNIT_TOPK;
-        ill        = !(f_r3 inside {4'd0, 4'd1, 4'd15});
-        tk_unset   = (f_r3 == 4'd15) && !topk_valid_i;
-        tk_invalid = (f_r3 == 4'd15) &&
+        tk_unset   = (f_r3 == TOPK_REG_RMASK) && !topk_valid_i;
+        tk_invalid = (f_r3 == TOPK_REG_RMASK) &&
                      ((tk_k == 64'd0) || (tk_k > tk_e) || (tk_e > 64'(MAX_TOPK_EXPERTS)));
         oor        = vrows_oob(rs1_v, (tk_e + Vlen64 - 64'd1) / Vlen64) ||
                      outside(rs2_v, tk_k, IntWords) || outside(rd_v, tk_k, FpWords);
@@ -366,14 +373,14 @@ module moe_decoder
       OP_H_PREFETCH_M: begin
         unit_o   = UNIT_DMA;
         dma_op_o = DMA_PREFETCH_M;
-        ill      = h_illegal || rs2_past;
+        ill      = rs2_past;
         oor      = h_hbm_oob || outside(rd_v / Mlen64, h_rows, MramRows);
         mis      = ((rd_v % Mlen64) != 64'd0) || h_o_mis;
       end
       OP_H_PREFETCH_V, OP_H_STORE_V: begin
         unit_o   = UNIT_DMA;
         dma_op_o = (opcode == OP_H_STORE_V) ? DMA_STORE_V : DMA_PREFETCH_V;
-        ill      = h_illegal || rs2_past;
+        ill      = rs2_past;
         oor      = h_hbm_oob || vrows_oob(rd_v, h_rows);
         mis      = vrow_mis(rd_v) || h_o_mis;
       end
@@ -408,7 +415,7 @@ module moe_decoder
   always_comb begin
     trap_o = 1'b1;
     if (budget)          trap_cause_o = TRAP_INSTRUCTION_BUDGET_EXCEEDED;
-    else if (ill)        trap_cause_o = TRAP_ILLEGAL_INSTRUCTION;
+    else if (illegal)    trap_cause_o = TRAP_ILLEGAL_INSTRUCTION;
     else if (tk_unset)   trap_cause_o = TRAP_TOPK_POLICY_UNSET;
     else if (tk_invalid) trap_cause_o = TRAP_TOPK_POLICY_INVALID;
     else if (oor)        trap_cause_o = TRAP_ADDRESS_OUT_OF_RANGE;

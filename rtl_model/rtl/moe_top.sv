@@ -67,6 +67,7 @@ module moe_top
   output trap_e                 trap_cause_o,
   output logic [31:0]           trap_pc_o,
   output logic [31:0]           trap_word_o,
+  output logic [STAGE_W-1:0]    trap_stage_o,   // stage tag of the trapping instruction
   output logic                  halted_o,
 
   // Write observation (the writes that take effect at this cycle's edge)
@@ -774,6 +775,7 @@ module moe_top
   assign trap_cause_o   = dec_cause;
   assign trap_pc_o      = pc_q;
   assign trap_word_o    = word;
+  assign trap_stage_o   = stage;
   assign halted_o       = halted;
 
   assign gp_we_o         = gp_we;

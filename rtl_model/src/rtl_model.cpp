@@ -360,7 +360,7 @@ bool RtlModel::step(isa::RetireRecord& out) {
     if (t.trap_valid_o) {
       rec.pc = t.trap_pc_o;
       rec.word = t.trap_word_o;
-      rec.stage = m.program.stages.at(t.trap_pc_o);
+      rec.stage = t.trap_stage_o;
       rec.start_cycle = rec.end_cycle = m.cycle;
       rec.trap = isa::Trap{static_cast<uint8_t>(t.trap_cause_o), t.trap_pc_o, t.trap_word_o};
       rec.index = m.retired;

@@ -197,17 +197,19 @@ class LayerBuilder {
     L_.top_k = model.top_k;
     L_.pairs = L_.tokens * L_.top_k;
     L_.logit_rows = static_cast<unsigned>(ceil_div(L_.experts, vlen_));
-    if (L_.experts == 32 && L_.top_k == 4) {
-      L_.topk_rmask = 0;
-    } else if (L_.experts == 128 && L_.top_k == 8) {
-      L_.topk_rmask = 1;
+    // V_TOPK rmask: a hardwired policy of isa.yaml `topk_policies` when one has exactly this
+    // (E, k), else the register policy (TOPK_POLICY, set by C_SET_TOPK_REG).
+    if (const isa::TopkPolicySpec* hw = spec_.topk_hardwired(L_.experts, L_.top_k)) {
+      L_.topk_rmask = hw->rmask;
     } else {
       const auto max_e = static_cast<uint64_t>(m_.get("MAX_TOPK_EXPERTS"));
-      if (L_.experts > max_e || L_.top_k == 0 || L_.top_k > L_.experts || L_.top_k > 255)
+      const isa::TopkPolicySpec* reg = spec_.topk_register_policy();
+      if (reg == nullptr || L_.experts > max_e || L_.top_k == 0 || L_.top_k > L_.experts ||
+          L_.top_k > 255)
         throw UsageError("--model " + model.name + ": V_TOPK cannot select " +
                          std::to_string(L_.top_k) + " of " + std::to_string(L_.experts) +
                          " experts (MAX_TOPK_EXPERTS=" + std::to_string(max_e) + ")");
-      L_.topk_rmask = 15;
+      L_.topk_rmask = reg->rmask;
     }
 
     const uint64_t H = L_.hidden, I = L_.intermediate, E = L_.experts;
@@ -366,7 +368,8 @@ class LayerBuilder {
   void emit_router() {
     const uint64_t hb = L_.hidden / vlen_;
     e_.stage("router_topk");
-    if (L_.topk_rmask == 15) {
+    const isa::TopkPolicySpec* policy = spec_.topk_policy(L_.topk_rmask);
+    if (policy != nullptr && !policy->hardwired()) {
       e_.li(13, (uint64_t{L_.experts} << 8) | L_.top_k);
       e_.op("C_SET_TOPK_REG gp13");
     }

@@ -117,6 +117,54 @@ Table yaml_fields(const Spec& s, bool sv) {
   return t;
 }
 
+/// isa.yaml `topk_policies`: "rmask<R>.experts" / "rmask<R>.k" per hardwired policy and
+/// "register.rmask" for the register policy.
+Table yaml_topk(const Spec& s) {
+  Table t;
+  for (const auto& p : s.topk_policies()) {
+    if (p.hardwired()) {
+      t["rmask" + std::to_string(p.rmask) + ".experts"] = p.experts;
+      t["rmask" + std::to_string(p.rmask) + ".k"] = p.k;
+    } else {
+      t["register.rmask"] = p.rmask;
+    }
+  }
+  return t;
+}
+size_t yaml_hardwired_count(const Spec& s) {
+  size_t n = 0;
+  for (const auto& p : s.topk_policies()) n += p.hardwired() ? 1 : 0;
+  return n;
+}
+/// Operand `allowed:` values (V_TOPK rmask from topk_policies), one entry per value:
+/// "<MNEMONIC>.<operand>=<v>" (C++, docs) or "<MNEMONIC>.<FIELD>=<v>" (SystemVerilog).
+Table yaml_allowed(const Spec& s, bool sv) {
+  Table t;
+  for (const auto& i : s.instructions())
+    for (const auto& o : i.operands)
+      for (uint32_t v : o.allowed)
+        t[i.mnemonic + "." + (sv ? upper(o.field) : o.name) + "=" + std::to_string(v)] = 1;
+  return t;
+}
+/// Adds "<prefix>=<v>" = 1 for every number `re` (group 1) finds in `list`; twice is a problem.
+void add_values(Table& t, const std::string& prefix, const std::string& list, const std::regex& re,
+                const std::string& file, Problems& p) {
+  for (auto it = std::sregex_iterator(list.begin(), list.end(), re); it != std::sregex_iterator();
+       ++it) {
+    std::string name = prefix + "=" + std::string((*it)[1]);
+    if (!t.emplace(name, 1).second)
+      p.push_back("allowed value " + name + ": appears twice in " + file);
+  }
+}
+/// Adds the hardwired policy (rmask, experts, k) to `t` as yaml_topk() names it.
+void add_policy(Table& t, const std::string& rmask, int64_t experts, int64_t k,
+                const std::string& file, Problems& p) {
+  if (t.count("rmask" + rmask + ".experts"))
+    p.push_back("topk policy rmask" + rmask + ": appears twice in " + file);
+  t["rmask" + rmask + ".experts"] = experts;
+  t["rmask" + rmask + ".k"] = k;
+}
+
 /// tables.hpp against the YAML.
 Problems check_tables_hpp(const Spec& s, const std::string& text) {
   const std::string file = "tables.hpp";
@@ -163,6 +211,37 @@ Problems check_tables_hpp(const Spec& s, const std::string& text) {
     }
   }
   compare("preset parameter", file, yaml_p, gen_p, p);
+
+  // V_TOPK policies: kTopkHardwired{{rmask, experts, k}, ...} and kTopkRegisterRmask.
+  Table topk;
+  std::string hw = block(text, "kTopkHardwired{{", "}};");
+  std::regex triple(R"(\{(\d+), (\d+), (\d+)\})");
+  for (auto it = std::sregex_iterator(hw.begin(), hw.end(), triple); it != std::sregex_iterator();
+       ++it)
+    add_policy(topk, (*it)[1], std::stoll((*it)[2]), std::stoll((*it)[3]), file, p);
+  if (std::regex_search(text, m, std::regex(R"(constexpr uint8_t kTopkRegisterRmask = (\d+);)")))
+    topk["register.rmask"] = std::stoll(m[1]);
+  compare("topk policy", file, yaml_topk(s), topk, p);
+  if (!std::regex_search(text, m, std::regex(R"(constexpr int kNumTopkHardwired = (\d+);)")) ||
+      std::stoul(m[1]) != yaml_hardwired_count(s))
+    p.push_back("topk policy count kNumTopkHardwired: does not equal the " +
+                std::to_string(yaml_hardwired_count(s)) + " hardwired topk_policies of the YAML");
+
+  // Allowed operand values: kAllowedValues{{Opcode::M, "operand", v}, ...}.
+  Table allowed;
+  std::string av = block(text, "kAllowedValues{{", "}};");
+  std::regex entry3(R"re(\{Opcode::(\w+), "(\w+)", (\d+)\})re");
+  for (auto it = std::sregex_iterator(av.begin(), av.end(), entry3); it != std::sregex_iterator();
+       ++it)
+    add_values(allowed, std::string((*it)[1]) + "." + std::string((*it)[2]), (*it)[3],
+               std::regex(R"((\d+))"), file, p);
+  const Table yaml_av = yaml_allowed(s, false);
+  compare("allowed value", file, yaml_av, allowed, p);
+  if (!std::regex_search(text, m,
+                         std::regex(R"(std::array<AllowedValue, (\d+)> kAllowedValues)")) ||
+      std::stoul(m[1]) != yaml_av.size())
+    p.push_back("allowed value count kAllowedValues: size does not equal the " +
+                std::to_string(yaml_av.size()) + " allowed values of the YAML");
   return p;
 }
 
@@ -191,6 +270,51 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
           collect(text, std::regex(R"(localparam int unsigned (\w+_(?:LO|HI)) = (\d+);)"), 10,
                   "field", file, p),
           p);
+
+  // V_TOPK policies: packed arrays TOPK_HW_RMASK / TOPK_HW_E / TOPK_HW_K of TOPK_HW_N entries,
+  // each a concatenation listing entry N-1 first; zipped entry by entry.
+  auto array = [&](const std::string& name) {
+    std::vector<int64_t> v;
+    std::smatch m;
+    std::regex decl(R"(localparam logic \[TOPK_HW_N-1:0\]\[\d+:0\] )" + name +
+                    R"( = \{([^}]*)\};)");
+    if (!std::regex_search(text, m, decl)) {
+      p.push_back("topk policy array " + name + ": missing from " + file);
+      return v;
+    }
+    std::string list = m[1];
+    std::regex re(R"(\d+'d(\d+))");
+    for (auto it = std::sregex_iterator(list.begin(), list.end(), re); it != std::sregex_iterator();
+         ++it)
+      v.insert(v.begin(), std::stoll((*it)[1]));
+    return v;
+  };
+  std::vector<int64_t> rm = array("TOPK_HW_RMASK"), ex = array("TOPK_HW_E"),
+                       kk = array("TOPK_HW_K");
+  Table topk;
+  if (rm.size() != ex.size() || rm.size() != kk.size())
+    p.push_back("topk policy arrays TOPK_HW_RMASK/E/K: differ in length in " + file);
+  for (size_t i = 0; i < rm.size() && i < ex.size() && i < kk.size(); ++i)
+    add_policy(topk, std::to_string(rm[i]), ex[i], kk[i], file, p);
+  std::smatch m;
+  if (std::regex_search(text, m,
+                        std::regex(R"(localparam logic \[\d+:0\] TOPK_REG_RMASK = \d+'d(\d+);)")))
+    topk["register.rmask"] = std::stoll(m[1]);
+  compare("topk policy", file, yaml_topk(s), topk, p);
+  if (!std::regex_search(text, m, std::regex(R"(localparam int unsigned TOPK_HW_N = (\d+);)")) ||
+      std::stoul(m[1]) != yaml_hardwired_count(s))
+    p.push_back("topk policy count TOPK_HW_N: does not equal the " +
+                std::to_string(yaml_hardwired_count(s)) + " hardwired topk_policies of the YAML");
+
+  // Allowed operand values: one operands_allowed() line per (instruction, field).
+  Table allowed;
+  std::string fn = block(text, "function automatic logic operands_allowed", "endfunction");
+  std::regex line(R"(op == OP_(\w+) && !\(word\[(\w+)_HI:\w+_LO\] inside \{([^}]*)\}\))");
+  for (auto it = std::sregex_iterator(fn.begin(), fn.end(), line); it != std::sregex_iterator();
+       ++it)
+    add_values(allowed, std::string((*it)[1]) + "." + std::string((*it)[2]), (*it)[3],
+               std::regex(R"(\d+'d(\d+))"), file, p);
+  compare("allowed value", file, yaml_allowed(s, true), allowed, p);
   return p;
 }
 
@@ -212,6 +336,31 @@ Problems check_isa_md(const Spec& s, const std::string& text) {
   Table gen;
   std::regex sec(R"(### (\w+)\n\n- opcode: 0x([0-9A-F]+))");
   compare("opcode", file, yaml_opcodes(s, false), collect(text, sec, 16, "opcode", file, p), p);
+  // The V_TOPK policies table, and the allowed values column of each operand table.
+  Table topk;
+  std::string pol = block(text, "## V_TOPK policies\n", "\n## ");
+  std::regex hw(R"(\| (\d+) \| (\d+) \| (\d+) \| hardwired \|)");
+  for (auto it = std::sregex_iterator(pol.begin(), pol.end(), hw); it != std::sregex_iterator();
+       ++it)
+    add_policy(topk, (*it)[1], std::stoll((*it)[2]), std::stoll((*it)[3]), file, p);
+  std::smatch m;
+  if (std::regex_search(pol, m, std::regex(R"(\| (\d+) \| \w+ >> 8 \| \w+ & 0xFF \| register )")))
+    topk["register.rmask"] = std::stoll(m[1]);
+  compare("topk policy", file, yaml_topk(s), topk, p);
+  Table allowed;
+  std::regex section(R"(\n### (\w+)\n)");
+  std::regex row(R"(\| `(\w+)` \| \w+ \| `\w+` \| \[\d+:\d+\] \| [^|\n]* \| ([0-9, ]+?) \()");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), section);
+       it != std::sregex_iterator(); ++it) {
+    size_t b = static_cast<size_t>(it->position(0) + it->length(0));
+    size_t e = text.find("\n### ", b);
+    std::string sec_text = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    for (auto r = std::sregex_iterator(sec_text.begin(), sec_text.end(), row);
+         r != std::sregex_iterator(); ++r)
+      add_values(allowed, std::string((*it)[1]) + "." + std::string((*r)[1]), (*r)[2],
+                 std::regex(R"((\d+))"), file, p);
+  }
+  compare("allowed value", file, yaml_allowed(s, false), allowed, p);
   return p;
 }
 
@@ -277,6 +426,35 @@ BOOST_AUTO_TEST_CASE(tables_hpp_guard_catches_planted_drift) {
   BOOST_TEST(!c(edit(t, "kNumOpcodes = ", "kNumOpcodes = 1")).empty());
 }
 
+BOOST_AUTO_TEST_CASE(tables_hpp_guard_catches_planted_policy_and_allowed_drift) {
+  const std::string t = slurp(kGen / "include/moesim/isa/tables.hpp");
+  auto c = [&](const std::string& text) { return check_tables_hpp(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "    {1, 128, 8},\n", "")), "rmask1.experts", "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "kNumTopkHardwired = 2;", "kNumTopkHardwired = 3;")),
+                 "kNumTopkHardwired", "does not equal");
+  EXPECT_REPORTS(c(edit(t, "    {0, 32, 4},\n", "    {0, 32, 4},\n    {2, 64, 2},\n")),
+                 "rmask2.experts", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "{0, 32, 4}", "{0, 32, 5}")), "rmask0.k", "YAML 4, tables.hpp 5");
+  EXPECT_REPORTS(c(edit(t, "{1, 128, 8}", "{1, 64, 8}")), "rmask1.experts", "YAML 128");
+  EXPECT_REPORTS(c(edit(t, "{1, 128, 8}", "{0, 128, 8}")), "rmask0", "twice");
+  EXPECT_REPORTS(c(edit(t, "kTopkRegisterRmask = 15;", "kTopkRegisterRmask = 14;")),
+                 "register.rmask", "YAML 15, tables.hpp 14");
+  EXPECT_REPORTS(c(edit(t, "constexpr uint8_t kTopkRegisterRmask", "// ")), "register.rmask",
+                 "missing");
+  EXPECT_REPORTS(c(edit(t, "    {Opcode::H_STORE_V, \"prec\", 0},\n", "")), "H_STORE_V.prec=0",
+                 "missing from tables.hpp");
+  EXPECT_REPORTS(
+      c(edit(t, "    {Opcode::H_STORE_V, \"prec\", 0},\n",
+             "    {Opcode::H_STORE_V, \"prec\", 0},\n    {Opcode::H_STORE_V, \"prec\", 1},\n")),
+      "H_STORE_V.prec=1", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "{Opcode::V_TOPK, \"rmask\", 15}", "{Opcode::V_TOPK, \"rmask\", 3}")),
+                 "V_TOPK.rmask=3", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "{Opcode::V_TOPK, \"rmask\", 15}", "{Opcode::V_TOPK, \"rmask\", 3}")),
+                 "V_TOPK.rmask=15", "missing");
+  EXPECT_REPORTS(c(edit(t, "std::array<AllowedValue, ", "std::array<AllowedValue, 1")),
+                 "kAllowedValues", "size does not equal");
+}
+
 BOOST_AUTO_TEST_CASE(pkg_sv_matches_yaml) {
   EXPECT_CLEAN(check_pkg_sv(spec(), slurp(kGen / "rtl/moesim_isa_pkg.sv")));
 }
@@ -312,6 +490,34 @@ BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_drift) {
       "EXTRA_LO", "not in the YAML");
 }
 
+BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_policy_and_allowed_drift) {
+  const std::string t = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto c = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "TOPK_HW_RMASK = {4'd1, 4'd0}", "TOPK_HW_RMASK = {4'd2, 4'd0}")),
+                 "rmask2.experts", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "TOPK_HW_RMASK = {4'd1, 4'd0}", "TOPK_HW_RMASK = {4'd2, 4'd0}")),
+                 "rmask1.k", "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(c(edit(t, "TOPK_HW_E = {32'd128, 32'd32}", "TOPK_HW_E = {32'd64, 32'd32}")),
+                 "rmask1.experts", "YAML 128, moesim_isa_pkg.sv 64");
+  EXPECT_REPORTS(c(edit(t, "TOPK_HW_E = {32'd128, 32'd32}", "TOPK_HW_E = {32'd32, 32'd128}")),
+                 "rmask0.experts", "YAML 32, moesim_isa_pkg.sv 128");
+  EXPECT_REPORTS(c(edit(t, "TOPK_HW_K = {32'd8, 32'd4}", "TOPK_HW_K = {32'd4}")),
+                 "TOPK_HW_RMASK/E/K", "differ in length");
+  EXPECT_REPORTS(c(edit(t, "TOPK_HW_N = 2;", "TOPK_HW_N = 3;")), "TOPK_HW_N", "does not equal");
+  EXPECT_REPORTS(c(edit(t, "TOPK_REG_RMASK = 4'd15", "TOPK_REG_RMASK = 4'd14")), "register.rmask",
+                 "YAML 15, moesim_isa_pkg.sv 14");
+  const std::string prec_line =
+      "    if (op == OP_H_STORE_V && !(word[FUNCT_HI:FUNCT_LO] inside {4'd0})) return 1'b0;  // "
+      "prec\n";
+  EXPECT_REPORTS(c(edit(t, prec_line, "")), "H_STORE_V.FUNCT=0", "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(c(edit(t, "OP_H_PREFETCH_V && !(word[R3_HI:R3_LO] inside {4'd0, 4'd1})",
+                        "OP_H_PREFETCH_V && !(word[R3_HI:R3_LO] inside {4'd0, 4'd1, 4'd2})")),
+                 "H_PREFETCH_V.R3=2", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "OP_V_TOPK && !(word[R3_HI:R3_LO] inside {4'd0, 4'd1, 4'd15})",
+                        "OP_V_TOPK && !(word[R3_HI:R3_LO] inside {4'd0, 4'd1})")),
+                 "V_TOPK.R3=15", "missing");
+}
+
 BOOST_AUTO_TEST_CASE(vc_files_match_presets) {
   for (const auto& [pn, p] : spec().presets()) {
     fs::path f = kGen / ("rtl/moesim_cfg_" + pn + ".vc");
@@ -335,6 +541,16 @@ BOOST_AUTO_TEST_CASE(isa_md_matches_yaml) {
   EXPECT_REPORTS(
       check_isa_md(spec(), edit(t, "### M_MM\n\n- opcode: 0x01", "### M_MM\n\n- opcode: 0x02")),
       "M_MM", "YAML 1");
+  auto c = [&](const std::string& text) { return check_isa_md(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "| 1 | 128 | 8 | hardwired |", "| 1 | 128 | 16 | hardwired |")),
+                 "rmask1.k", "YAML 8, isa.md 16");
+  EXPECT_REPORTS(c(edit(t, "| 0 | 32 | 4 | hardwired |\n", "")), "rmask0.experts", "missing");
+  EXPECT_REPORTS(c(edit(t, "| 15 | TOPK_POLICY >> 8", "| 14 | TOPK_POLICY >> 8")), "register.rmask",
+                 "YAML 15, isa.md 14");
+  EXPECT_REPORTS(c(edit(t, "| no | 0, 1, 15 (", "| no | 0, 1, 2, 15 (")), "V_TOPK.rmask=2",
+                 "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "| no | 0 (others", "| no | 1 (others")), "H_PREFETCH_M.prec=0",
+                 "missing from isa.md");
 }
 
 namespace {

@@ -297,3 +297,67 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   // Messages carry the YAML line too.
   CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: x6"), "(line ");
 }
+
+BOOST_AUTO_TEST_CASE(topk_policies_and_allowed_values) {
+  const Spec& s = Spec::builtin();
+  BOOST_REQUIRE(s.topk_policies().size() == 3u);
+  const TopkPolicySpec* p0 = s.topk_policy(0);
+  BOOST_REQUIRE(p0 != nullptr);
+  BOOST_TEST(p0->hardwired());
+  BOOST_TEST(p0->experts == 32u);
+  BOOST_TEST(p0->k == 4u);
+  BOOST_TEST(s.topk_hardwired(128, 8)->rmask == 1u);
+  BOOST_TEST(s.topk_hardwired(128, 4) == nullptr);
+  BOOST_TEST(s.topk_register_policy()->rmask == 15u);
+  BOOST_TEST(s.topk_register_policy()->reg == "TOPK_POLICY");
+  BOOST_TEST(s.topk_policy(2) == nullptr);
+  // V_TOPK's rmask takes its allowed values from topk_policies; the H_* operands from `allowed`.
+  const OperandSpec& rmask = s.by_mnemonic("V_TOPK")->operands.at(3);
+  BOOST_TEST(rmask.allowed == (std::vector<uint32_t>{0, 1, 15}), boost::test_tools::per_element());
+  BOOST_TEST(!rmask.permits(2));
+  for (const char* m : {"H_PREFETCH_M", "H_PREFETCH_V", "H_STORE_V"}) {
+    const InstrSpec& h = *s.by_mnemonic(m);
+    BOOST_TEST(h.operands.at(3).name == "rstride");
+    BOOST_TEST(h.operands.at(3).allowed == (std::vector<uint32_t>{0, 1}),
+               boost::test_tools::per_element());
+    BOOST_TEST(h.operands.at(4).name == "prec");
+    BOOST_TEST(h.operands.at(4).allowed == (std::vector<uint32_t>{0}),
+               boost::test_tools::per_element());
+    BOOST_TEST(!h.operands.at(4).permits(1));
+  }
+  BOOST_TEST(s.by_mnemonic("V_ADD_VV")->operands.at(3).permits(9));  // no list: any value
+}
+
+BOOST_AUTO_TEST_CASE(loader_errors_topk_policies_and_allowed_values) {
+  const std::string p1 = "{rmask: 1, experts: 128, k: 8}";
+  const std::string reg = "{rmask: 15, register: TOPK_POLICY}";
+  CHECK_ERROR(BadSpec("isa.yaml", p1, "{rmask: 0, experts: 128, k: 8}"),
+              "isa.yaml: topk_policies[1].rmask: rmask 0 has two policies");
+  CHECK_ERROR(BadSpec("isa.yaml", p1, "{rmask: 16, experts: 128, k: 8}"),
+              "isa.yaml: topk_policies[1].rmask: value 16 outside [0, 15]");
+  CHECK_ERROR(BadSpec("isa.yaml", p1, "{rmask: 1, experts: 4, k: 8}"),
+              "isa.yaml: topk_policies[1].k: k > experts");
+  CHECK_ERROR(BadSpec("isa.yaml", p1, "{rmask: 1, experts: 32, k: 4}"),
+              "isa.yaml: topk_policies[1]: (experts, k) = (32, 4) already hardwired for rmask 0");
+  CHECK_ERROR(BadSpec("isa.yaml", p1, "{rmask: 1, experts: 128}"),
+              "isa.yaml: topk_policies[1].k: missing required key");
+  CHECK_ERROR(BadSpec("isa.yaml", reg, "{rmask: 15, register: TOPK_PLCY}"),
+              "isa.yaml: topk_policies[2].register: unknown policy register 'TOPK_PLCY'");
+  CHECK_ERROR(BadSpec("isa.yaml", reg, "{rmask: 15, experts: 8, register: TOPK_POLICY}"),
+              "isa.yaml: topk_policies[2]: a register policy takes (E, k) from the register");
+  CHECK_ERROR(BadSpec("isa.yaml", "\n  - " + reg, ""),
+              "isa.yaml: topk_policies: needs one register policy");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: rmask, field: r3, kind: imm}]",
+                      "{name: rmask, field: r3, kind: imm, allowed: [0]}]"),
+              "isa.yaml: instructions[12].operands[3].allowed: V_TOPK rmask takes its allowed "
+              "values from topk_policies");
+  CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0]}", "allowed: [16]}"),
+              "isa.yaml: instructions[25].operands[4].allowed[0]: value 16 outside [0, 15]");
+  CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0, 1]}", "allowed: [1, 1]}"),
+              "isa.yaml: instructions[25].operands[3].allowed[1]: value 1 listed twice");
+  CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0]}", "allowed: []}"),
+              "isa.yaml: instructions[25].operands[4].allowed: empty list");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: an, field: rs2, kind: addr}",
+                      "{name: an, field: rs2, kind: addr, allowed: [0]}"),
+              "isa.yaml: instructions[25].operands[2].allowed: only imm operands take");
+}

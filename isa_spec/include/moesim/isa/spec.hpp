@@ -51,6 +51,12 @@ struct OperandSpec {
   std::string field;  ///< key into Spec::fields()
   OperandKind kind = OperandKind::Imm;
   bool optional = false;  ///< may be omitted in assembly; encodes as 0
+  /// isa.yaml `allowed:` (ascending, no duplicates): the only values the operand may hold; any
+  /// other value is a reserved field value (illegal_instruction). Empty: every value that fits.
+  /// V_TOPK's rmask gets the rmasks of `topk_policies` (it may not carry its own list).
+  std::vector<uint32_t> allowed;
+  /// True when `v` is legal for this operand (allowed is empty or lists v).
+  bool permits(uint64_t v) const;
 };
 
 struct InstrSpec {
@@ -62,6 +68,17 @@ struct InstrSpec {
   std::vector<std::string> traps;  ///< trap names this instruction can raise
   std::string latency_text;
   Expr latency;  ///< parsed latency_text
+};
+
+/// One entry of isa.yaml `topk_policies`: the (E, k) V_TOPK uses for an rmask, either hardwired
+/// (experts, k) or read from a policy register (`reg`, e.g. TOPK_POLICY). An rmask without an
+/// entry is illegal_instruction.
+struct TopkPolicySpec {
+  uint8_t rmask = 0;
+  std::string reg;       ///< policy register name; empty for a hardwired policy
+  uint32_t experts = 0;  ///< E (hardwired only)
+  uint32_t k = 0;        ///< k (hardwired only)
+  bool hardwired() const { return reg.empty(); }
 };
 
 struct TrapSpec {
@@ -114,6 +131,14 @@ class Spec {
   const std::map<std::string, MachinePreset>& presets() const { return presets_; }
   const MachinePreset& preset(const std::string& name) const;  ///< throws SpecError listing names
   const std::map<std::string, std::string>& latency_vars() const { return latency_vars_; }
+  /// isa.yaml `topk_policies` in file order.
+  const std::vector<TopkPolicySpec>& topk_policies() const { return topk_policies_; }
+  /// The policy of V_TOPK rmask `rmask`; nullptr when the rmask is illegal.
+  const TopkPolicySpec* topk_policy(unsigned rmask) const;
+  /// The hardwired policy with exactly (experts, k); nullptr if none.
+  const TopkPolicySpec* topk_hardwired(uint64_t experts, uint64_t k) const;
+  /// The rmask that reads the policy register (the `register:` entry); nullptr if none.
+  const TopkPolicySpec* topk_register_policy() const;
   /// isa.yaml `operand_kinds`, by kind (every OperandKind is present after load()).
   const OperandKindSpec& operand_kind(OperandKind k) const;
   const std::vector<OperandKindSpec>& operand_kinds() const { return kinds_; }
@@ -137,6 +162,7 @@ class Spec {
   std::map<std::string, MachinePreset> presets_;
   std::map<std::string, std::string> latency_vars_;
   std::vector<OperandKindSpec> kinds_;
+  std::vector<TopkPolicySpec> topk_policies_;
   std::vector<std::pair<std::string, std::string>> params_;
   int64_t version_ = 0;
   unsigned word_bits_ = 32;

@@ -72,7 +72,7 @@ struct MxMatrix {
 struct Layout {
   unsigned tokens = 0, tokens_padded = 0, hidden = 0, intermediate = 0, experts = 0, top_k = 0;
   unsigned pairs = 0;       ///< tokens * top_k
-  unsigned topk_rmask = 0;  ///< 0 (32/4), 1 (128/8) or 15 (policy register)
+  unsigned topk_rmask = 0;  ///< isa.yaml topk_policies: hardwired (E, k) or the policy register
   unsigned logit_rows = 0;  ///< ceil(E / VLEN)
 
   // HBM

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "moesim/isa/assembler.hpp"
+#include "moesim/sim/presets.hpp"
 #include "moesim/waveforms/vcd.hpp"
 
 namespace moesim::sim {
@@ -232,6 +233,20 @@ void fill_digests(const Engine& engine, isa::RetireRecord& r) {
   }
 }
 
+namespace {
+
+/// Closes the VCD; a write error (disk full...) is an output problem, reported as bad usage.
+void finish_vcd(waveforms::VcdWriter* vcd, uint64_t end_time) {
+  if (vcd == nullptr) return;
+  try {
+    vcd->finish(end_time);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("--vcd: ") + e.what());
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> differing_fields(const isa::RetireRecord& a, const isa::RetireRecord& b) {
   std::vector<std::string> f;
   if (a.index != b.index) f.push_back("index");
@@ -321,6 +336,10 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
     res.compared = index;
     if (options.progress && options.progress_every != 0 && index % options.progress_every == 0)
       options.progress(index, a.cycles());
+    if (options.max_instructions != 0 && index >= options.max_instructions) {
+      res.limit_reached = true;
+      break;
+    }
   }
   res.stages = table.rows(spec);
   for (size_t s = 0; s < 2; ++s) {
@@ -329,8 +348,7 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
   }
   compare_regs(a.regs(), b.regs(), res.reg_diffs);
   for (isa::Space sp : isa::kAllSpaces) res.spaces.push_back(compare_space(a, b, sp));
-  if (options.vcd != nullptr)
-    options.vcd->finish(std::max(res.total_cycles[0], res.total_cycles[1]));
+  finish_vcd(options.vcd, std::max(res.total_cycles[0], res.total_cycles[1]));
   return res;
 }
 
@@ -348,11 +366,15 @@ RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& 
     ++n;
     if (options.progress && options.progress_every != 0 && n % options.progress_every == 0)
       options.progress(n, engine.cycles());
+    if (options.max_instructions != 0 && n >= options.max_instructions) {
+      res.limit_reached = true;
+      break;
+    }
   }
   res.stages = table.rows(spec);
   res.total_cycles = engine.cycles();
   res.retired = engine.retired();
-  if (options.vcd != nullptr) options.vcd->finish(res.total_cycles);
+  finish_vcd(options.vcd, res.total_cycles);
   return res;
 }
 

@@ -1,6 +1,7 @@
 // Planted bit flips (see fault.hpp).
 #include "moesim/sim/fault.hpp"
 
+#include <cctype>
 #include <sstream>
 #include <vector>
 
@@ -48,15 +49,18 @@ BitFlip parse_bit_flip(const std::string& text) {
     }
   }
   if (!found) throw UsageError(usage + " (SPACE is one of " + names + ", got '" + parts[1] + "')");
-  auto number = [&](const std::string& s, const char* what) {
+  auto number = [&](const std::string& s, const char* what) {  // decimal, or hex with 0x
+    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const std::string digits = hex ? s.substr(2) : s;
     size_t used = 0;
     uint64_t v = 0;
     try {
-      v = std::stoull(s, &used, 0);
+      if (!digits.empty() && std::isxdigit(static_cast<unsigned char>(digits[0])))
+        v = std::stoull(digits, &used, hex ? 16 : 10);
     } catch (const std::exception&) {
       used = 0;
     }
-    if (s.empty() || used != s.size() || s[0] == '-')
+    if (digits.empty() || used != digits.size())
       throw UsageError(usage + " (" + what + " '" + s + "' is not a number)");
     return v;
   };

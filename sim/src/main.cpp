@@ -49,6 +49,13 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+/// Rejects a negative value for an unsigned option (which would otherwise wrap around).
+const CLI::Validator kNotNegative(
+    [](std::string& v) {
+      return !v.empty() && v[0] == '-' ? "must not be negative, got " + v : std::string();
+    },
+    "");
+
 struct ProgramFlags {
   std::string model = "gpt-oss-20b";
   std::string machine = "default";
@@ -56,6 +63,7 @@ struct ProgramFlags {
   unsigned hidden = 0;
   unsigned intermediate = 0;
   uint64_t seed = 1;
+  uint64_t max_instructions = 2000000;
   std::string asm_out;
   std::string program_file;
   CLI::Option* hidden_opt = nullptr;
@@ -68,16 +76,25 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
   std::vector<CLI::Option*> generated = {
       app->add_option("--model", f.model, "model preset (" + models + ")")->capture_default_str(),
       app->add_option("--tokens", f.tokens, "tokens T (padded to a multiple of HBM_V_ROWS)")
-          ->capture_default_str(),
+          ->capture_default_str()
+          ->check(kNotNegative),
       f.hidden_opt = app->add_option("--hidden", f.hidden,
-                                     "hidden size H, a multiple of VLEN (default: the model's)"),
+                                     "hidden size H, a multiple of VLEN (default: the model's)")
+                         ->check(kNotNegative),
       f.intermediate_opt =
           app->add_option("--intermediate", f.intermediate,
-                          "expert intermediate size I, a multiple of VLEN (default: the model's)"),
+                          "expert intermediate size I, a multiple of VLEN (default: the model's)")
+              ->check(kNotNegative),
       app->add_option("--seed", f.seed, "seed of the std::mt19937_64 input generator")
-          ->capture_default_str(),
+          ->capture_default_str()
+          ->check(kNotNegative),
       app->add_option("--asm-out", f.asm_out, "write the generated assembly to FILE")};
   app->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
+  app->add_option("--max-instructions", f.max_instructions,
+                  "stop with exit 2 if the program has not ended after N instructions (0: no "
+                  "limit)")
+      ->capture_default_str()
+      ->check(kNotNegative);
   CLI::Option* program =
       app->add_option("--program", f.program_file,
                       "instead of the generated MoE layer, run FILE (.asm, or .hex with its "
@@ -114,6 +131,8 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
     } catch (const std::runtime_error& e) {  // isa::AsmError (file:line:col) or a file error
       throw sim::UsageError(std::string("--program: ") + e.what());
     }
+    if (w.program.size() == 0)
+      throw sim::UsageError("--program " + f.program_file + ": no instructions");
     w.name = f.program_file;
     return w;
   }
@@ -234,6 +253,24 @@ nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const 
   return j;
 }
 
+/// The one error line of a run stopped by --max-instructions; returns the exit code.
+int limit_error(const ProgramFlags& f) {
+  std::cerr << "moesim: error: the program did not end within --max-instructions "
+            << f.max_instructions << '\n';
+  return kExitUsage;
+}
+
+/// Fails before any simulation if `path` (the value of `flag`) cannot be an output file: it is
+/// a directory or its directory does not exist.
+void check_output_path(const std::string& flag, const std::string& path) {
+  if (path.empty()) return;
+  const fs::path p(path);
+  if (fs::is_directory(p)) throw sim::UsageError(flag + " " + path + ": is a directory");
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir))
+    throw sim::UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
+}
+
 void write_json(const std::string& path, const nlohmann::json& j) {
   std::ofstream out(path, std::ios::trunc);
   if (!out) throw sim::UsageError("--report " + path + ": cannot open for writing");
@@ -246,8 +283,8 @@ std::unique_ptr<waveforms::VcdWriter> open_vcd(const isa::Spec& spec, const std:
   if (path.empty()) return nullptr;
   std::unique_ptr<waveforms::VcdWriter> vcd;
   try {
+    vcd = std::make_unique<waveforms::VcdWriter>(path, scopes, spec.stages());
     waveforms::write_stage_filter(waveforms::stage_filter_path(path), spec.stages());
-    vcd = std::make_unique<waveforms::VcdWriter>(path, scopes, "other");
   } catch (const std::runtime_error& e) {
     throw sim::UsageError(std::string("--vcd: ") + e.what());
   }
@@ -267,6 +304,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t0 = Clock::now();
   std::optional<sim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = sim::parse_bit_flip(f.flip_bit);
+  check_output_path("--report", f.report);
+  check_output_path("--vcd", f.vcd);
   Workload w = make_workload(spec, f.program);
   check_rtl_preset(w.preset->name);
 
@@ -285,6 +324,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   Progress progress(true);
   sim::CosimOptions opts;
   opts.history = f.history;
+  opts.max_instructions = f.program.max_instructions;
   opts.vcd = vcd.get();
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   opts.progress_every = 256;
@@ -294,7 +334,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   progress.done();
 
   const bool equal = res.equal();
-  const std::string verdict = equal ? "EQUAL" : "MISMATCH";
+  const std::string verdict = res.limit_reached ? "STOPPED" : equal ? "EQUAL" : "MISMATCH";
   if (!f.quiet) {
     std::cout << "moesim cosim: " << describe(w, f.program);
     if (flip) std::cout << ", planted fault --flip-bit " << f.flip_bit;
@@ -305,9 +345,16 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     std::cout << '\n';
   }
   std::cout << "VERDICT: " << verdict << ": ";
-  if (res.completed) {
+  if (res.limit_reached) {
+    std::cout << "the program did not end within --max-instructions " << f.program.max_instructions;
+  } else if (res.completed) {
     std::cout << "outputs " << (res.outputs_bit_exact() ? "bit-exact" : "NOT bit-exact")
               << ", cycles " << (res.cycles_match() ? "match" : "DO NOT match");
+    if (res.trap) {
+      const isa::TrapSpec* ts = spec.trap_by_code(res.trap->cause);
+      std::cout << ", both engines trapped (" << (ts ? ts->name : std::to_string(res.trap->cause))
+                << " at pc " << res.trap->pc << ")";
+    }
   } else {
     std::cout << "stopped at the first divergence";
   }
@@ -334,6 +381,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     j["wall_time_s"] = seconds_since(t0);
     write_json(f.report, j);
   }
+  if (res.limit_reached) return limit_error(f.program);
   return equal ? kExitEqual : kExitMismatch;
 }
 
@@ -408,6 +456,10 @@ void dump_outputs(const fs::path& dir, const sim::Engine& e, const Workload& w) 
 
 int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
+  check_output_path("--report", f.report);
+  check_output_path("--vcd", f.vcd);
+  if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))
+    throw sim::UsageError("--dump " + f.dump + ": not a directory");
   Workload w = make_workload(spec, f.program);
   std::unique_ptr<sim::Engine> engine;
   if (f.engine == "golden") {
@@ -421,6 +473,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   Progress progress(true);
   sim::CosimOptions opts;
   opts.vcd = vcd.get();
+  opts.max_instructions = f.program.max_instructions;
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   opts.progress_every = 256;
   const auto t_sim = Clock::now();
@@ -439,7 +492,11 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
     std::cout << "; TRAP " << (ts ? ts->name : std::to_string(res.trap->cause)) << " at pc "
               << res.trap->pc << " (" << isa::disassemble(spec, res.trap->word) << ")";
   }
+  if (res.limit_reached)
+    std::cout << "; STOPPED: the program did not end within --max-instructions "
+              << f.program.max_instructions;
   std::cout << std::endl;
+  if (res.limit_reached) return limit_error(f.program);
   if (!f.dump.empty()) dump_outputs(f.dump, *engine, w);
   if (!f.report.empty()) {
     nlohmann::json j = sim::run_json(spec, res);
@@ -460,7 +517,7 @@ int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
   try {
     p = isa::assemble_file(spec, in);
   } catch (const isa::AsmError& e) {
-    std::cerr << e.what() << '\n';  // file:line:col: message
+    std::cerr << "moesim: error: " << e.what() << '\n';  // file:line:col: message
     return kExitUsage;
   } catch (const std::runtime_error& e) {
     throw sim::UsageError(e.what());  // unreadable input file
@@ -498,7 +555,8 @@ int cli_main(int argc, char** argv) {
   cosim->add_option("--report", cf.report, "write the JSON report to FILE");
   cosim->add_option("--vcd", cf.vcd, "write the stage timeline VCD to FILE (+ .stages.filter)");
   cosim->add_option("--history", cf.history, "retired instructions shown before a divergence")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kNotNegative);
   cosim->add_option("--flip-bit", cf.flip_bit,
                     "plant a fault: ENGINE:SPACE:BYTE:BIT flips one bit of that engine's initial "
                     "image (SPACE vram|mram|fp_sram|int_sram|hbm)");

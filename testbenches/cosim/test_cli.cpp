@@ -344,6 +344,10 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
   std::ofstream(dir / "bad.asm") << "; a comment\nS_ADDI_INT gp1, gp0, 5\nV_ADD_VV gp1, gp2\n";
   std::ofstream(dir / "badstage.asm") << "S_ADDI_INT gp1, gp0, 5\n; @stage=no_such_stage\n"
                                          "S_ADDI_INT gp1, gp0, 5\n";
+  std::ofstream(dir / "empty.asm") << "; only a comment\n";
+  // 1000 x 1000 iterations: ends long after 100 instructions (the limit must stop it).
+  std::ofstream(dir / "loop.asm") << "C_LOOP_START gp1, 1000\nC_LOOP_START gp2, 1000\n"
+                                     "S_ADDI_INT gp3, gp3, 1\nC_LOOP_END gp2\nC_LOOP_END gp1\n";
   struct Case {
     std::string args, expect;
   };
@@ -364,6 +368,17 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
       {"", "subcommand"},
       {"cosim --program bad.asm", "bad.asm:3:"},
       {"cosim --program trap.asm --model gpt-oss-20b", "excludes"},
+      {"cosim --hidden 128 --intermediate 128 --seed -5", "--seed"},
+      {"cosim --hidden 128 --intermediate 128 --history -1", "--history"},
+      {"cosim --hidden 128 --intermediate 128 --report nodir/r.json",
+       "--report nodir/r.json: directory nodir does not exist"},
+      {"cosim --hidden 128 --intermediate 128 --vcd .", "--vcd .: is a directory"},
+      {"asm .", ".: is a directory"},
+      {"cosim --program empty.asm", "--program empty.asm: no instructions"},
+      {"cosim --program loop.asm --max-instructions 100",
+       "the program did not end within --max-instructions 100"},
+      {"run --engine golden --program loop.asm --max-instructions 100",
+       "the program did not end within --max-instructions 100"},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.args) {

@@ -1,6 +1,7 @@
 // moesim_waveforms: streaming VCD writer, stage translate filter, and the strict VCD reader the
 // cosim tests use (which must itself reject malformed files, or the VCD checks prove nothing).
 #define BOOST_TEST_MODULE cosim_waveforms
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,16 @@ fs::path scratch(const std::string& name) {
   return dir / name;
 }
 
+const moesim::isa::Spec& spec() { return moesim::isa::Spec::builtin(); }
+
+/// Bits needed for the largest stage code of stages.yaml (the stage_code width).
+unsigned stage_code_bits() {
+  unsigned max_code = 0, bits = 1;
+  for (const auto& st : spec().stages()) max_code = std::max<unsigned>(max_code, st.code);
+  while ((max_code >> bits) != 0) ++bits;
+  return bits;
+}
+
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -40,7 +51,7 @@ std::string last_value(const moesim::test::VcdData& d, const std::string& path) 
 BOOST_AUTO_TEST_CASE(vcd_writer_merges_scopes_in_time_order) {
   const fs::path p = scratch("merge.vcd");
   {
-    VcdWriter w(p, {"golden", "rtl"}, "other");
+    VcdWriter w(p, {"golden", "rtl"}, spec().stages());
     // Lockstep feed: golden then rtl for each instruction; rtl runs 1 cycle late from pc 2 on.
     size_t max_buffered = 0;
     uint64_t tg = 0, tr = 0;
@@ -61,7 +72,7 @@ BOOST_AUTO_TEST_CASE(vcd_writer_merges_scopes_in_time_order) {
   const auto d = read_vcd_strict(in);
   BOOST_TEST(d.timescale == "1ns");
   BOOST_TEST(d.vars.at(d.id_of("golden.stage")).type == "string");
-  BOOST_TEST(d.vars.at(d.id_of("rtl.stage_code")).width == 4u);
+  BOOST_TEST(d.vars.at(d.id_of("rtl.stage_code")).width == stage_code_bits());
   BOOST_TEST(d.vars.at(d.id_of("rtl.pc")).width == 32u);
   BOOST_TEST(last_value(d, "golden.stage") == "s4");
   BOOST_TEST(last_value(d, "golden.stage_code") == "100");
@@ -75,12 +86,13 @@ BOOST_AUTO_TEST_CASE(vcd_writer_merges_scopes_in_time_order) {
 
 BOOST_AUTO_TEST_CASE(vcd_writer_rejects_time_going_back) {
   const fs::path p = scratch("back.vcd");
-  VcdWriter w(p, {"golden"}, "other");
+  VcdWriter w(p, {"golden"}, spec().stages());
   w.instruction(0, 10, 1, "a", 0);
   BOOST_CHECK_THROW(w.instruction(0, 9, 1, "a", 1), std::invalid_argument);
-  BOOST_CHECK_THROW(w.instruction(0, 11, 16, "a", 1), std::invalid_argument);  // > 4 bits
+  BOOST_CHECK_THROW(w.instruction(0, 11, uint8_t(1u << stage_code_bits()), "a", 1),
+                    std::invalid_argument);  // wider than stage_code
   BOOST_CHECK_THROW(w.instruction(3, 11, 1, "a", 1), std::invalid_argument);
-  BOOST_CHECK_THROW(VcdWriter(scratch("bad.vcd"), {"a b"}, "other"), std::invalid_argument);
+  BOOST_CHECK_THROW(VcdWriter(scratch("bad.vcd"), {"a b"}, spec().stages()), std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_CASE(stage_filter_lists_every_stage_of_stages_yaml) {

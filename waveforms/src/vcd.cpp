@@ -44,8 +44,16 @@ bool is_vcd_string(std::string_view s) {
 }  // namespace
 
 VcdWriter::VcdWriter(const std::filesystem::path& path, const std::vector<std::string>& scopes,
-                     const std::string& initial_stage)
+                     const std::vector<isa::StageSpec>& stages)
     : path_(path) {
+  std::string initial_stage;
+  unsigned max_code = 0;
+  for (const auto& st : stages) {
+    if (st.code == 0) initial_stage = st.name;
+    max_code = std::max<unsigned>(max_code, st.code);
+  }
+  if (initial_stage.empty()) throw std::invalid_argument("VcdWriter: no stage with code 0");
+  while ((max_code >> code_bits_) != 0) ++code_bits_;
   if (scopes.empty()) throw std::invalid_argument("VcdWriter: no scopes");
   for (size_t i = 0; i < scopes.size(); ++i) {
     if (!is_identifier(scopes[i]))
@@ -72,7 +80,7 @@ VcdWriter::VcdWriter(const std::filesystem::path& path, const std::vector<std::s
     s.stage = initial_stage;
     out_ << "$scope module " << name << " $end\n"
          << "$var string 1 " << s.stage_id << " stage $end\n"
-         << "$var wire 4 " << s.code_id << " stage_code $end\n"
+         << "$var wire " << code_bits_ << ' ' << s.code_id << " stage_code $end\n"
          << "$var wire 32 " << s.pc_id << " pc $end\n"
          << "$upscope $end\n";
     scopes_.push_back(std::move(s));
@@ -95,7 +103,9 @@ void VcdWriter::instruction(size_t scope, uint64_t time, uint8_t stage_code, std
                             uint32_t pc) {
   if (finished_) throw std::logic_error("VcdWriter: instruction() after finish()");
   if (scope >= scopes_.size()) throw std::invalid_argument("VcdWriter: scope index out of range");
-  if (stage_code > 15) throw std::invalid_argument("VcdWriter: stage code does not fit 4 bits");
+  if ((stage_code >> code_bits_) != 0)
+    throw std::invalid_argument("VcdWriter: stage code " + std::to_string(stage_code) +
+                                " does not fit " + std::to_string(code_bits_) + " bits");
   if (!is_vcd_string(stage))
     throw std::invalid_argument("VcdWriter: bad stage name '" + std::string(stage) + "'");
   Signals& s = scopes_[scope];

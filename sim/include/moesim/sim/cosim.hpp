@@ -65,8 +65,9 @@ struct RegDiff {
 
 struct CosimResult {
   std::array<std::string, 2> engines;
-  bool completed = false;  ///< both engines stopped (halt or trap) with no divergence
-  uint64_t compared = 0;   ///< records compared equal
+  bool completed = false;      ///< both engines stopped (halt or trap) with no divergence
+  bool limit_reached = false;  ///< stopped at CosimOptions::max_instructions
+  uint64_t compared = 0;       ///< records compared equal
   std::optional<Divergence> divergence;
   std::optional<isa::Trap> trap;  ///< the trap both engines agreed on, if the program trapped
   std::vector<StageRow> stages;   ///< stages with at least one instruction, in stages.yaml order
@@ -89,6 +90,9 @@ struct CosimOptions {
   /// Called every `progress_every` retired instructions with (retired, cycles of engine a).
   std::function<void(uint64_t, uint64_t)> progress;
   uint64_t progress_every = 4096;
+  /// Stop (limit_reached) once this many instructions retired without the program ending;
+  /// 0 = no limit. Guards against programs that loop for hours in the RTL.
+  uint64_t max_instructions = 0;
 };
 
 /// Runs two loaded engines in lockstep (see the file comment). Engine exceptions propagate.
@@ -101,6 +105,7 @@ struct RunResult {
   uint64_t total_cycles = 0;
   uint64_t retired = 0;
   std::optional<isa::Trap> trap;
+  bool limit_reached = false;  ///< stopped at CosimOptions::max_instructions
 };
 
 /// Runs one loaded engine to its end, feeding scope 0 of options.vcd.

@@ -30,14 +30,15 @@ namespace moesim::waveforms {
 
 class VcdWriter {
  public:
-  /// Creates `path` and writes the header. The time-0 values ($dumpvars: stage `initial_stage`,
-  /// code 0, pc 0, mismatch 0, with any change made at time 0 already applied, so no signal gets
-  /// two values at one time) follow once every scope has moved past time 0, or at finish().
-  /// `scopes` must be non-empty, distinct VCD identifiers.
+  /// Creates `path` and writes the header. `stages` is the vocabulary of stages.yaml: its code-0
+  /// stage is every scope's initial stage and its largest code sets the width of `stage_code`.
+  /// The time-0 values ($dumpvars: that stage, pc 0, mismatch 0, with any change made at time 0
+  /// already applied, so no signal gets two values at one time) follow once every scope has
+  /// moved past time 0, or at finish(). `scopes` must be non-empty, distinct VCD identifiers.
   /// Throws std::runtime_error naming the path if it cannot be written, std::invalid_argument
   /// for bad scope names.
   VcdWriter(const std::filesystem::path& path, const std::vector<std::string>& scopes,
-            const std::string& initial_stage);
+            const std::vector<isa::StageSpec>& stages);
   /// Calls finish() with the latest time seen if finish() was not called; never throws.
   ~VcdWriter();
   VcdWriter(const VcdWriter&) = delete;
@@ -46,7 +47,7 @@ class VcdWriter {
   /// Scope `scope` (index into the constructor's list) starts an instruction at cycle `time`:
   /// its `stage`, `stage_code` and `pc` take these values from `time` on. Only changed values
   /// are written. Throws std::invalid_argument if `time` is below this scope's previous time,
-  /// `scope` is out of range or `stage_code` does not fit 4 bits.
+  /// `scope` is out of range or `stage_code` does not fit the stage_code width.
   void instruction(size_t scope, uint64_t time, uint8_t stage_code, std::string_view stage,
                    uint32_t pc);
   /// Sets `mismatch` to 1 at cycle `time`. Throws std::invalid_argument if `time` is before a
@@ -84,6 +85,7 @@ class VcdWriter {
   std::ofstream out_;
   std::vector<Signals> scopes_;
   std::string mismatch_id_;
+  unsigned code_bits_ = 1;  // width of stage_code
   bool mismatch_set_ = false;
   bool dumped_ = false;                     // $dumpvars written
   std::multimap<uint64_t, Event> pending_;  // time -> event, insertion order kept per time

@@ -25,13 +25,16 @@
 #include <string>
 #include <vector>
 
+#include "moesim/isa/naming.hpp"
 #include "moesim/isa/spec.hpp"
 
 namespace fs = std::filesystem;
+using moesim::isa::camel_name;
 using moesim::isa::Field;
 using moesim::isa::InstrSpec;
 using moesim::isa::OperandKind;
 using moesim::isa::Spec;
+using moesim::isa::upper_name;
 
 namespace {
 
@@ -59,25 +62,6 @@ void emit(const fs::path& path, const std::string& text) {
   }
   fs::rename(tmp, path);
   ++g_written;
-}
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string camel(const std::string& s) {
-  std::string out;
-  bool up = true;
-  for (char c : s) {
-    if (c == '_') {
-      up = true;
-      continue;
-    }
-    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    up = false;
-  }
-  return out;
 }
 
 std::string hex(unsigned v, int digits) {
@@ -141,8 +125,8 @@ std::string gen_tables_hpp(const Spec& s) {
   for (const auto& st : s.stages()) o << "  " << st.name << " = " << unsigned(st.code) << ",\n";
   o << "};\n\n// Instruction word fields [hi:lo] (isa.yaml `fields`).\n";
   for (const auto& f : fields_by_lo(s)) {
-    o << "constexpr unsigned kField" << camel(f.name) << "Lo = " << f.lo << ", kField"
-      << camel(f.name) << "Hi = " << f.hi << ";\n";
+    o << "constexpr unsigned kField" << camel_name(f.name) << "Lo = " << f.lo << ", kField"
+      << camel_name(f.name) << "Hi = " << f.hi << ";\n";
   }
   o << "\nconstexpr int kNumOpcodes = " << s.instructions().size() << ";\n"
     << "constexpr int kNumTraps = " << s.traps().size() << ";\n"
@@ -224,25 +208,25 @@ std::string gen_pkg_sv(const Spec& s) {
     << "  localparam int unsigned STAGE_W = " << sw << ";\n\n";
   o << "  // Instruction word fields [HI:LO].\n";
   for (const auto& f : fields_by_lo(s)) {
-    o << "  localparam int unsigned " << upper(f.name) << "_LO = " << f.lo << ";\n"
-      << "  localparam int unsigned " << upper(f.name) << "_HI = " << f.hi << ";\n";
+    o << "  localparam int unsigned " << upper_name(f.name) << "_LO = " << f.lo << ";\n"
+      << "  localparam int unsigned " << upper_name(f.name) << "_HI = " << f.hi << ";\n";
   }
   char buf[64];
   o << "\n  typedef enum logic [" << opf.width() - 1 << ":0] {\n";
   for (size_t i = 0; i < s.instructions().size(); ++i) {
     const auto& in = s.instructions()[i];
     std::snprintf(buf, sizeof buf, "%u'h%02X", opf.width(), in.opcode);
-    o << "    OP_" << upper(in.mnemonic) << " = " << buf
+    o << "    OP_" << upper_name(in.mnemonic) << " = " << buf
       << (i + 1 < s.instructions().size() ? "," : "") << "\n";
   }
   o << "  } opcode_e;\n\n  typedef enum logic [" << tw - 1 << ":0] {\n"
     << "    TRAP_NONE = " << tw << "'d0";
   for (const auto& t : s.traps())
-    o << ",\n    TRAP_" << upper(t.name) << " = " << tw << "'d" << unsigned(t.code);
+    o << ",\n    TRAP_" << upper_name(t.name) << " = " << tw << "'d" << unsigned(t.code);
   o << "\n  } trap_e;\n\n  typedef enum logic [" << sw - 1 << ":0] {\n";
   for (size_t i = 0; i < s.stages().size(); ++i) {
     const auto& st = s.stages()[i];
-    o << "    STAGE_" << upper(st.name) << " = " << sw << "'d" << unsigned(st.code)
+    o << "    STAGE_" << upper_name(st.name) << " = " << sw << "'d" << unsigned(st.code)
       << (i + 1 < s.stages().size() ? "," : "") << "\n";
   }
   o << "  } stage_e;\n\n";
@@ -293,8 +277,8 @@ std::string gen_pkg_sv(const Spec& s) {
     for (const auto& op : i.operands) {
       if (op.allowed.empty()) continue;
       const Field& f = s.field(op.field);
-      std::string F = upper(op.field);
-      o << "    if (op == OP_" << upper(i.mnemonic) << " && !(word[" << F << "_HI:" << F
+      std::string F = upper_name(op.field);
+      o << "    if (op == OP_" << upper_name(i.mnemonic) << " && !(word[" << F << "_HI:" << F
         << "_LO] inside {" << join_u(op.allowed, std::to_string(f.width()) + "'d")
         << "})) return 1'b0;  // " << op.name << "\n";
     }
@@ -439,13 +423,13 @@ std::string gen_isa_md(const Spec& s) {
   std::stable_sort(by_op.begin(), by_op.end(),
                    [](const InstrSpec* a, const InstrSpec* b) { return a->opcode < b->opcode; });
   for (const auto* i : by_op)
-    o << "| " << hex(i->opcode, 2) << " | [`" << i->mnemonic << "`](#" << upper(i->mnemonic)
+    o << "| " << hex(i->opcode, 2) << " | [`" << i->mnemonic << "`](#" << upper_name(i->mnemonic)
       << ") | " << i->unit << " | `" << syntax(*i) << "` | `" << cell(i->latency_text) << "` |\n";
 
   o << "\n## Instructions\n";
   for (const auto* ip : by_op) {
     const InstrSpec& i = *ip;
-    o << "\n<a id=\"" << upper(i.mnemonic) << "\"></a>\n### " << i.mnemonic << "\n\n"
+    o << "\n<a id=\"" << upper_name(i.mnemonic) << "\"></a>\n### " << i.mnemonic << "\n\n"
       << "- opcode: " << hex(i.opcode, 2) << " (" << unsigned(i.opcode) << ")\n"
       << "- unit: " << i.unit << "\n- syntax: `" << syntax(i) << "`\n\n";
     if (!i.operands.empty()) {

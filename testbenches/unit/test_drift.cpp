@@ -14,6 +14,7 @@
 #include <regex>
 #include <sstream>
 
+#include "moesim/isa/naming.hpp"
 #include "moesim/isa/spec.hpp"
 
 using namespace moesim::isa;
@@ -29,25 +30,6 @@ std::string slurp(const fs::path& p) {
   std::ostringstream s;
   s << f.rdbuf();
   return s.str();
-}
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string camel(const std::string& s) {
-  std::string out;
-  bool up = true;
-  for (char c : s) {
-    if (c == '_') {
-      up = true;
-      continue;
-    }
-    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    up = false;
-  }
-  return out;
 }
 
 using Table = std::map<std::string, int64_t>;
@@ -95,24 +77,24 @@ void compare(const std::string& what, const std::string& file, const Table& yaml
 // ---- expected tables from the loaded YAML, named as each artefact names them
 Table yaml_opcodes(const Spec& s, bool sv) {
   Table t;
-  for (const auto& i : s.instructions()) t[sv ? upper(i.mnemonic) : i.mnemonic] = i.opcode;
+  for (const auto& i : s.instructions()) t[sv ? upper_name(i.mnemonic) : i.mnemonic] = i.opcode;
   return t;
 }
 Table yaml_traps(const Spec& s, bool sv) {
   Table t{{sv ? "NONE" : "None", 0}};
-  for (const auto& x : s.traps()) t[sv ? upper(x.name) : x.name] = x.code;
+  for (const auto& x : s.traps()) t[sv ? upper_name(x.name) : x.name] = x.code;
   return t;
 }
 Table yaml_stages(const Spec& s, bool sv) {
   Table t;
-  for (const auto& x : s.stages()) t[sv ? upper(x.name) : x.name] = x.code;
+  for (const auto& x : s.stages()) t[sv ? upper_name(x.name) : x.name] = x.code;
   return t;
 }
 Table yaml_fields(const Spec& s, bool sv) {
   Table t;
   for (const auto& [n, f] : s.fields()) {
-    t[sv ? upper(n) + "_LO" : camel(n) + "Lo"] = f.lo;
-    t[sv ? upper(n) + "_HI" : camel(n) + "Hi"] = f.hi;
+    t[sv ? upper_name(n) + "_LO" : camel_name(n) + "Lo"] = f.lo;
+    t[sv ? upper_name(n) + "_HI" : camel_name(n) + "Hi"] = f.hi;
   }
   return t;
 }
@@ -143,7 +125,7 @@ Table yaml_allowed(const Spec& s, bool sv) {
   for (const auto& i : s.instructions())
     for (const auto& o : i.operands)
       for (uint32_t v : o.allowed)
-        t[i.mnemonic + "." + (sv ? upper(o.field) : o.name) + "=" + std::to_string(v)] = 1;
+        t[i.mnemonic + "." + (sv ? upper_name(o.field) : o.name) + "=" + std::to_string(v)] = 1;
   return t;
 }
 /// Adds "<prefix>=<v>" = 1 for every number `re` (group 1) finds in `list`; twice is a problem.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds moesim and runs the default test suite with ctest. Installs missing Debian packages.
-# Extra arguments are passed to ctest (e.g. -R cosim, -L long).
+# Extra arguments are passed to ctest (e.g. -R cosim). Long campaigns carry the ctest label
+# `long` and are left out of this default suite.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 

@@ -166,7 +166,8 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
   } else {
     s << w.name;
   }
-  s << " machine=" << w.preset->name << ", " << w.program.size() << " instructions in the program";
+  s << " machine=" << w.preset->name << ", a program of " << w.program.size()
+    << " instructions (the table counts retired ones)";
   return s.str();
 }
 

@@ -221,7 +221,7 @@ void print_cosim_details(std::ostream& os, const isa::Spec& spec, const CosimRes
       os << "equal (" << s.size_bytes << " bytes)\n";
       continue;
     }
-    os << "DIFFER: " << s.differing_bytes << " bytes";
+    os << "DIFFER: " << s.differing_bytes << (s.differing_bytes == 1 ? " byte" : " bytes");
     if (s.first_byte)
       os << ", first at byte " << *s.first_byte << " (unit " << *s.first_byte / s.unit_bytes
          << "): " << r.engines[0] << ' ' << hex(s.first_values[0], 2) << ", " << r.engines[1] << ' '

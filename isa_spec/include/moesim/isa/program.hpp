@@ -8,6 +8,20 @@
 
 namespace moesim::isa {
 
+/// The token / expert pair an instruction works on, from the builder's `; @pair=T,S,E`
+/// markers; shown in timelines, no effect on execution. -1 = none. The expert is known when the
+/// program is built (`expert`) or read at run time from INT SRAM word `expert_at` (an element
+/// address, e.g. the index V_TOPK wrote).
+struct WorkTag {
+  int32_t token = -1;
+  int32_t slot = -1;  ///< routing slot j < k of the token, -1 if not per slot
+  int32_t expert = -1;
+  int64_t expert_at = -1;
+  bool operator==(const WorkTag& o) const {
+    return token == o.token && slot == o.slot && expert == o.expert && expert_at == o.expert_at;
+  }
+};
+
 /// An assembled program. words[i] is the instruction at pc i, stages[i] its stage code
 /// (the side table the assembler emits; the loader places it beside each word), lines[i] the
 /// 1-based source line (0 if unknown), source the file name for messages.
@@ -15,6 +29,7 @@ struct Program {
   std::vector<uint32_t> words;
   std::vector<uint8_t> stages;
   std::vector<uint32_t> lines;
+  std::vector<WorkTag> work;  ///< per instruction; empty = no tags
   std::string source;
   size_t size() const { return words.size(); }
 };

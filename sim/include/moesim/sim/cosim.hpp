@@ -19,15 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
 #include "moesim/sim/engine.hpp"
 
-namespace moesim::waveforms {
-class VcdWriter;
-}
-
 namespace moesim::sim {
+
+class TimelineSink;
 
 /// One row of the per-stage table. Index [0] is engine a (golden), [1] engine b (rtl).
 struct StageRow {
@@ -36,6 +35,14 @@ struct StageRow {
   std::array<uint64_t, 2> instructions{};
   std::array<uint64_t, 2> cycles{};
   bool match() const { return instructions[0] == instructions[1] && cycles[0] == cycles[1]; }
+};
+
+/// Busy cycles of one functional unit (isa.yaml `units`), [0] engine a, [1] engine b.
+struct UnitRow {
+  std::string name;
+  std::array<uint64_t, 2> busy_cycles{};
+  std::array<uint64_t, 2> spans{};  ///< busy spans (Engine::take_unit_spans)
+  bool match() const { return busy_cycles[0] == busy_cycles[1] && spans[0] == spans[1]; }
 };
 
 struct Divergence {
@@ -55,6 +62,9 @@ struct SpaceDiff {
   uint64_t differing_bytes = 0;
   std::optional<uint64_t> first_byte;  ///< byte offset of the first difference
   std::array<uint8_t, 2> first_values{};
+  /// The first kMaxDiffRanges maximal runs of differing bytes, as byte ranges [first, second).
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  static constexpr size_t kMaxDiffRanges = 16;
   bool equal() const { return !size_differs && differing_bytes == 0; }
 };
 
@@ -71,6 +81,7 @@ struct CosimResult {
   std::optional<Divergence> divergence;
   std::optional<isa::Trap> trap;  ///< the trap both engines agreed on, if the program trapped
   std::vector<StageRow> stages;   ///< stages with at least one instruction, in stages.yaml order
+  std::vector<UnitRow> units;     ///< every unit of isa.yaml, in its order
   std::array<uint64_t, 2> total_cycles{};
   std::array<uint64_t, 2> retired{};
   std::vector<RegDiff> reg_diffs;
@@ -79,14 +90,18 @@ struct CosimResult {
   /// Every record's data fields matched to the end and the final registers and memories are
   /// equal.
   bool outputs_bit_exact() const;
-  /// The run completed with equal cycle fields in every record, equal totals and stage rows.
+  /// The run completed with equal cycle fields in every record, equal totals, stage rows and
+  /// unit busy cycles.
   bool cycles_match() const;
   bool equal() const { return outputs_bit_exact() && cycles_match(); }
 };
 
 struct CosimOptions {
-  size_t history = 8;                   ///< retired records kept per engine for the report
-  waveforms::VcdWriter* vcd = nullptr;  ///< scopes 0 and 1 receive engines a and b
+  size_t history = 8;  ///< retired records kept per engine for the report
+  /// Receive the timeline (engine index 0 = a, 1 = b; run_single uses 0). Not owned.
+  std::vector<TimelineSink*> sinks;
+  /// Work tags per pc (isa::Program::work) for the sinks; empty = none.
+  std::vector<isa::WorkTag> work;
   /// Called every `progress_every` retired instructions with (retired, cycles of engine a).
   std::function<void(uint64_t, uint64_t)> progress;
   uint64_t progress_every = 4096;
@@ -102,13 +117,14 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
 struct RunResult {
   std::string engine;
   std::vector<StageRow> stages;  ///< index [0] only
+  std::vector<UnitRow> units;    ///< index [0] only
   uint64_t total_cycles = 0;
   uint64_t retired = 0;
   std::optional<isa::Trap> trap;
   bool limit_reached = false;  ///< stopped at CosimOptions::max_instructions
 };
 
-/// Runs one loaded engine to its end, feeding scope 0 of options.vcd.
+/// Runs one loaded engine to its end, feeding the sinks as engine 0.
 RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& options);
 
 /// Register name for reports: gpN, fN, aN, SCALE, STRIDE, V_MASK, TOPK_POLICY.

@@ -17,6 +17,17 @@
 
 namespace moesim::sim {
 
+/// One busy interval of a functional unit: unit `unit` (index into isa::Spec::units(), the
+/// `units` list of isa.yaml) was busy in cycles [begin, end), end > begin.
+struct UnitSpan {
+  uint8_t unit = 0;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  bool operator==(const UnitSpan& o) const {
+    return unit == o.unit && begin == o.begin && end == o.end;
+  }
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -55,6 +66,13 @@ class Engine {
 
   /// Size of `space` in its unit.
   virtual uint64_t size(isa::Space space) const = 0;
+
+  /// Unit busy intervals of the instructions retired since the previous call, sorted by
+  /// (begin, unit). A span never crosses an instruction boundary: each lies within
+  /// [start_cycle, end_cycle) of one instruction (a unit busy for consecutive instructions gives
+  /// one span per instruction). Golden: the unit that executes the instruction, for its
+  /// latency. RTL: the cycles in which the unit's own busy output is high.
+  virtual std::vector<UnitSpan> take_unit_spans() = 0;
 };
 
 /// The SystemC TLM-2.0 golden model. One per process (SystemC allows one elaboration);

@@ -9,7 +9,7 @@
 
 #include "moesim/isa/assembler.hpp"
 #include "moesim/sim/presets.hpp"
-#include "moesim/waveforms/vcd.hpp"
+#include "moesim/sim/timeline.hpp"
 
 namespace moesim::sim {
 namespace {
@@ -61,10 +61,55 @@ class StageTable {
   std::map<uint8_t, Row> rows_;
 };
 
-void feed_vcd(const isa::Spec& spec, waveforms::VcdWriter* vcd, size_t scope,
-              const isa::RetireRecord& r) {
-  if (vcd != nullptr)
-    vcd->instruction(scope, r.start_cycle, r.stage, stage_name(spec, r.stage), r.pc);
+/// Unit busy totals of one or two engines, every unit of isa.yaml.
+class UnitTable {
+ public:
+  explicit UnitTable(const isa::Spec& spec) : rows_(spec.units().size()) {
+    for (size_t u = 0; u < rows_.size(); ++u) rows_[u].name = spec.units()[u];
+  }
+  void add(size_t side, const UnitSpan& s) {
+    if (s.unit >= rows_.size())
+      throw std::runtime_error("engine reported busy unit " + std::to_string(s.unit) +
+                               ", isa.yaml has " + std::to_string(rows_.size()) + " units");
+    rows_[s.unit].busy_cycles[side] += s.end - s.begin;
+    rows_[s.unit].spans[side] += 1;
+  }
+  const std::vector<UnitRow>& rows() const { return rows_; }
+
+ private:
+  std::vector<UnitRow> rows_;
+};
+
+/// The token / expert pair of the instruction at r.pc; the expert read from `engine`'s INT SRAM
+/// when the tag names a word (after retire, so V_TOPK's result is there).
+WorkItem work_item(const std::vector<isa::WorkTag>& tags, const Engine& engine,
+                   const isa::RetireRecord& r) {
+  WorkItem w;
+  if (r.pc >= tags.size()) return w;
+  const isa::WorkTag& t = tags[r.pc];
+  w.token = t.token;
+  w.slot = t.slot;
+  w.expert = t.expert;
+  if (t.expert_at >= 0 && static_cast<uint64_t>(t.expert_at) < engine.size(isa::Space::IntSram)) {
+    const auto b = engine.read(isa::Space::IntSram, static_cast<uint64_t>(t.expert_at), 1);
+    const uint32_t v = static_cast<uint32_t>(b[0]) | static_cast<uint32_t>(b[1]) << 8 |
+                       static_cast<uint32_t>(b[2]) << 16 | static_cast<uint32_t>(b[3]) << 24;
+    w.expert = v <= static_cast<uint32_t>(INT32_MAX) ? static_cast<int32_t>(v) : -1;
+  }
+  return w;
+}
+
+/// Hands record `r` and the spans engine `side` closed with it to the sinks and the unit table.
+void feed(const CosimOptions& options, UnitTable& units, size_t side, Engine& engine,
+          const isa::RetireRecord& r) {
+  const std::vector<UnitSpan> spans = engine.take_unit_spans();
+  for (const UnitSpan& s : spans) units.add(side, s);
+  if (options.sinks.empty()) return;
+  const WorkItem w = work_item(options.work, engine, r);
+  for (TimelineSink* sink : options.sinks) {
+    sink->instruction(side, r, w);
+    for (const UnitSpan& s : spans) sink->unit_busy(side, s);
+  }
 }
 
 std::string mem_text(const isa::MemWrite& m) {
@@ -174,11 +219,17 @@ SpaceDiff compare_space(const Engine& a, const Engine& b, isa::Space space) {
     if (ba == bb) continue;
     for (size_t i = 0; i < ba.size(); ++i) {
       if (ba[i] == bb[i]) continue;
+      const uint64_t at = u * d.unit_bytes + i;
       if (!d.first_byte) {
-        d.first_byte = u * d.unit_bytes + i;
+        d.first_byte = at;
         d.first_values = {ba[i], bb[i]};
       }
       ++d.differing_bytes;
+      if (!d.ranges.empty() && d.ranges.back().second == at) {
+        d.ranges.back().second = at + 1;
+      } else if (d.ranges.size() < SpaceDiff::kMaxDiffRanges) {
+        d.ranges.emplace_back(at, at + 1);
+      }
     }
   }
   return d;
@@ -235,13 +286,14 @@ void fill_digests(const Engine& engine, isa::RetireRecord& r) {
 
 namespace {
 
-/// Closes the VCD; a write error (disk full...) is an output problem, reported as bad usage.
-void finish_vcd(waveforms::VcdWriter* vcd, uint64_t end_time) {
-  if (vcd == nullptr) return;
-  try {
-    vcd->finish(end_time);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("--vcd: ") + e.what());
+/// Ends every sink; a write error (disk full...) is an output problem, reported as bad usage.
+void finish_sinks(const CosimOptions& options, uint64_t end_time) {
+  for (TimelineSink* sink : options.sinks) {
+    try {
+      sink->finish(end_time);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("timeline output: ") + e.what());
+    }
   }
 }
 
@@ -270,7 +322,8 @@ bool CosimResult::outputs_bit_exact() const {
 bool CosimResult::cycles_match() const {
   if (!completed || divergence) return false;
   if (total_cycles[0] != total_cycles[1] || retired[0] != retired[1]) return false;
-  return std::all_of(stages.begin(), stages.end(), [](const StageRow& r) { return r.match(); });
+  return std::all_of(stages.begin(), stages.end(), [](const StageRow& r) { return r.match(); }) &&
+         std::all_of(units.begin(), units.end(), [](const UnitRow& u) { return u.match(); });
 }
 
 CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOptions& options) {
@@ -278,6 +331,7 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
   CosimResult res;
   res.engines = {a.name(), b.name()};
   StageTable table;
+  UnitTable units(spec);
   std::array<std::deque<isa::RetireRecord>, 2> history;
   uint64_t index = 0;
   for (;;) {
@@ -288,7 +342,7 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
       if (got[s]) {
         fill_digests(*eng[s], rec[s]);
         table.add(s, rec[s]);
-        feed_vcd(spec, options.vcd, s, rec[s]);
+        feed(options, units, s, *eng[s], rec[s]);
       }
     }
     if (!got[0] && !got[1]) {
@@ -318,12 +372,10 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
                             eng[1 - stopped]->name() + " retired pc " +
                             std::to_string(rec[1 - stopped].pc));
       }
-      if (options.vcd != nullptr) {
-        uint64_t t = UINT64_MAX;
-        for (size_t s = 0; s < 2; ++s)
-          if (got[s]) t = std::min(t, rec[s].start_cycle);
-        options.vcd->mismatch(t);
-      }
+      uint64_t t = UINT64_MAX;
+      for (size_t s = 0; s < 2; ++s)
+        if (got[s]) t = std::min(t, rec[s].start_cycle);
+      for (TimelineSink* sink : options.sinks) sink->mismatch(t);
       res.divergence = std::move(d);
       break;
     }
@@ -342,13 +394,14 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
     }
   }
   res.stages = table.rows(spec);
+  res.units = units.rows();
   for (size_t s = 0; s < 2; ++s) {
     res.total_cycles[s] = eng[s]->cycles();
     res.retired[s] = eng[s]->retired();
   }
   compare_regs(a.regs(), b.regs(), res.reg_diffs);
   for (isa::Space sp : isa::kAllSpaces) res.spaces.push_back(compare_space(a, b, sp));
-  finish_vcd(options.vcd, std::max(res.total_cycles[0], res.total_cycles[1]));
+  finish_sinks(options, std::max(res.total_cycles[0], res.total_cycles[1]));
   return res;
 }
 
@@ -356,12 +409,13 @@ RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& 
   RunResult res;
   res.engine = engine.name();
   StageTable table;
+  UnitTable units(spec);
   uint64_t n = 0;
   for (;;) {
     isa::RetireRecord r;
     if (!engine.step(r)) break;
     table.add(0, r);
-    feed_vcd(spec, options.vcd, 0, r);
+    feed(options, units, 0, engine, r);
     if (r.trap) res.trap = r.trap;
     ++n;
     if (options.progress && options.progress_every != 0 && n % options.progress_every == 0)
@@ -372,9 +426,10 @@ RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& 
     }
   }
   res.stages = table.rows(spec);
+  res.units = units.rows();
   res.total_cycles = engine.cycles();
   res.retired = engine.retired();
-  finish_vcd(options.vcd, res.total_cycles);
+  finish_sinks(options, res.total_cycles);
   return res;
 }
 

@@ -33,7 +33,7 @@
 #include "moesim/sim/fault.hpp"
 #include "moesim/sim/presets.hpp"
 #include "moesim/sim/report.hpp"
-#include "moesim/waveforms/vcd.hpp"
+#include "moesim/sim/vcd_sink.hpp"
 
 namespace fs = std::filesystem;
 using namespace moesim;
@@ -279,17 +279,14 @@ void write_json(const std::string& path, const nlohmann::json& j) {
   if (!out) throw sim::UsageError("--report " + path + ": write failed");
 }
 
-std::unique_ptr<waveforms::VcdWriter> open_vcd(const isa::Spec& spec, const std::string& path,
-                                               const std::vector<std::string>& scopes) {
+std::unique_ptr<sim::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
+                                       const std::vector<std::string>& scopes) {
   if (path.empty()) return nullptr;
-  std::unique_ptr<waveforms::VcdWriter> vcd;
   try {
-    vcd = std::make_unique<waveforms::VcdWriter>(path, scopes, spec.stages());
-    waveforms::write_stage_filter(waveforms::stage_filter_path(path), spec.stages());
+    return std::make_unique<sim::VcdSink>(spec, path, scopes);
   } catch (const std::runtime_error& e) {
     throw sim::UsageError(std::string("--vcd: ") + e.what());
   }
-  return vcd;
 }
 
 // ------------------------------------------------------------------------------------- cosim
@@ -326,7 +323,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   sim::CosimOptions opts;
   opts.history = f.history;
   opts.max_instructions = f.program.max_instructions;
-  opts.vcd = vcd.get();
+  if (vcd) opts.sinks.push_back(vcd.get());
+  opts.work = w.program.work;
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   opts.progress_every = 256;
   const auto t_sim = Clock::now();
@@ -473,7 +471,8 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   auto vcd = open_vcd(spec, f.vcd, {engine->name()});
   Progress progress(true);
   sim::CosimOptions opts;
-  opts.vcd = vcd.get();
+  if (vcd) opts.sinks.push_back(vcd.get());
+  opts.work = w.program.work;
   opts.max_instructions = f.program.max_instructions;
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   opts.progress_every = 256;

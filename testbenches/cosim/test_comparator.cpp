@@ -49,6 +49,7 @@ class ScriptedEngine final : public sim::Engine {
             m.begin() + static_cast<std::ptrdiff_t>(2 * (begin + count))};
   }
   uint64_t size(isa::Space) const override { return kMemUnits; }
+  std::vector<sim::UnitSpan> take_unit_spans() override { return {}; }
 
   isa::ArchRegs regs_;
   std::map<isa::Space, std::vector<uint8_t>> mem_;

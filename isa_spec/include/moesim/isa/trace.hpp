@@ -65,6 +65,18 @@ struct Trap {
   bool operator==(const Trap& o) const { return cause == o.cause && pc == o.pc && word == o.word; }
 };
 
+/// One busy interval of a functional unit: unit `unit` (index into Spec::units(), the `units`
+/// list of isa.yaml) was busy in cycles [begin, end), end > begin. Reported by both engines
+/// (sim::Engine::take_unit_spans); not part of the retire record comparison.
+struct UnitSpan {
+  uint8_t unit = 0;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  bool operator==(const UnitSpan& o) const {
+    return unit == o.unit && begin == o.begin && end == o.end;
+  }
+};
+
 struct RetireRecord {
   uint64_t index = 0;
   uint32_t pc = 0;

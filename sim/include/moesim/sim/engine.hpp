@@ -17,16 +17,7 @@
 
 namespace moesim::sim {
 
-/// One busy interval of a functional unit: unit `unit` (index into isa::Spec::units(), the
-/// `units` list of isa.yaml) was busy in cycles [begin, end), end > begin.
-struct UnitSpan {
-  uint8_t unit = 0;
-  uint64_t begin = 0;
-  uint64_t end = 0;
-  bool operator==(const UnitSpan& o) const {
-    return unit == o.unit && begin == o.begin && end == o.end;
-  }
-};
+using isa::UnitSpan;
 
 class Engine {
  public:

@@ -205,6 +205,8 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
     const StageSpec* other = spec.stage("other");
     stage = other ? other->code : 0;
   }
+  WorkTag work;
+  bool any_work = false;
   std::istringstream in(text);
   std::string line;
   unsigned lineno = 0;
@@ -217,20 +219,34 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
     bool has_code = false;
     for (size_t i = 0; i < end; ++i) has_code = has_code || !is_space(line[i]);
 
-    // Stage marker: a `;` comment whose text after the `;` and blanks starts with `@stage=`.
-    // Any other comment text starting with `@` is a malformed marker (e.g. `@stage = x`,
-    // `@stag=x`), an error rather than a comment that silently bills cycles to the wrong stage.
+    // Markers: a `;` comment whose text after the `;` and blanks starts with `@stage=` or
+    // `@pair=`. Any other comment text starting with `@` is a malformed marker (e.g.
+    // `@stage = x`, `@stag=x`), an error rather than a comment that silently bills cycles to the
+    // wrong stage.
     if (cut != std::string::npos && cut == semi) {
       size_t p = semi + 1;
       while (p < line.size() && is_space(line[p])) ++p;
-      static const std::string kMarker = "@stage=";
-      if (p < line.size() && line[p] == '@' && line.compare(p, kMarker.size(), kMarker) != 0)
-        la.fail(p, "malformed stage marker (write `; @stage=NAME`)");
-      if (line.compare(p, kMarker.size(), kMarker) == 0) {
-        if (has_code)
-          la.fail(semi,
-                  "a stage marker must be on a line of its own (it applies to the following "
-                  "instructions)");
+      static const std::string kMarker = "@stage=", kPair = "@pair=";
+      const bool is_stage = line.compare(p, kMarker.size(), kMarker) == 0;
+      const bool is_pair = line.compare(p, kPair.size(), kPair) == 0;
+      if (p < line.size() && line[p] == '@' && !is_stage && !is_pair)
+        la.fail(p, "malformed marker (write `; @stage=NAME` or `; @pair=TOKEN,SLOT,EXPERT`)");
+      if ((is_stage || is_pair) && has_code)
+        la.fail(semi,
+                "a marker must be on a line of its own (it applies to the following "
+                "instructions)");
+      if (is_pair) {
+        size_t nb = p + kPair.size(), ne = nb;
+        while (ne < line.size() && !is_space(line[ne])) ++ne;
+        try {
+          work = parse_work_tag(line.substr(nb, ne - nb));
+        } catch (const std::invalid_argument& e) {
+          la.fail(nb, e.what());
+        }
+        any_work = true;
+        continue;
+      }
+      if (is_stage) {
         size_t nb = p + kMarker.size(), ne = nb;
         while (ne < line.size() && !is_space(line[ne])) ++ne;
         std::string name = line.substr(nb, ne - nb);
@@ -248,7 +264,9 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
     prog.words.push_back(word);
     prog.stages.push_back(stage);
     prog.lines.push_back(lineno);
+    prog.work.push_back(work);
   }
+  if (!any_work) prog.work.clear();
   return prog;
 }
 
@@ -293,6 +311,7 @@ std::string disassemble(const Spec& spec, const Program& p) {
   std::string out;
   const StageSpec* other = spec.stage("other");
   uint8_t cur = other ? other->code : 0;
+  WorkTag cur_work;
   for (size_t i = 0; i < p.words.size(); ++i) {
     uint8_t st = i < p.stages.size() ? p.stages[i] : cur;
     if (st != cur) {
@@ -306,6 +325,10 @@ std::string disassemble(const Spec& spec, const Program& p) {
                                     "can express");
       out += "; @stage=" + ss->name + "\n";
       cur = st;
+    }
+    if (i < p.work.size() && !(p.work[i] == cur_work)) {
+      out += "; @pair=" + format_work_tag(p.work[i]) + "\n";
+      cur_work = p.work[i];
     }
     out += disassemble(spec, p.words[i]) + "\n";
   }

@@ -38,6 +38,12 @@ class Emitter {
     out_ << "; @stage=" << name << '\n';
     stage_ = name;
   }
+  /// Sticky `; @pair=` marker: the token / expert pair the following instructions work on.
+  void pair(const isa::WorkTag& tag) {
+    if (tag == pair_) return;
+    out_ << "; @pair=" << isa::format_work_tag(tag) << '\n';
+    pair_ = tag;
+  }
   void comment(const std::string& text) { out_ << "; " << text << '\n'; }
   void blank() { out_ << '\n'; }
   void op(const std::string& text) { out_ << text << '\n'; }
@@ -73,6 +79,7 @@ class Emitter {
  private:
   std::ostringstream out_;
   std::string stage_ = "other";
+  isa::WorkTag pair_;
 };
 
 /// Draws approximately normal values from a seeded std::mt19937_64 with only exact IEEE
@@ -375,6 +382,7 @@ class LayerBuilder {
     }
     e_.li(8, L_.v_tmp);
     for (unsigned t = 0; t < L_.tokens; ++t) {
+      e_.pair({static_cast<int32_t>(t), -1, -1, -1});
       e_.comment("token " + std::to_string(t) + ": logits l_e = sum_b X[t,b] . W_r[e,b]");
       e_.li(4, L_.v_wr);
       e_.li(5, L_.fp_logits);
@@ -408,6 +416,7 @@ class LayerBuilder {
       e_.li(12, L_.int_ids + uint64_t{t} * L_.top_k);
       e_.op("V_TOPK gp11, gp9, gp12, " + std::to_string(L_.topk_rmask));
     }
+    e_.pair({});
     e_.blank();
   }
 
@@ -541,6 +550,8 @@ class LayerBuilder {
     const unsigned t = p / L_.top_k, j = p % L_.top_k;
     e_.comment("---- pair " + std::to_string(p) + ": token " + std::to_string(t) + ", rank " +
                std::to_string(j));
+    e_.pair({static_cast<int32_t>(t), static_cast<int32_t>(j), -1,
+             static_cast<int64_t>(L_.int_ids + p)});
     e_.stage("gather");
     e_.li(4, L_.int_tokens + p);
     e_.li(5, L_.v_in);
@@ -583,6 +594,7 @@ class LayerBuilder {
   }
 
   void emit_output_store() {
+    e_.pair({});
     e_.stage("non_moe");
     e_.comment("output: accumulator -> HBM MXFP8 (T_pad x H at HBM " + std::to_string(L_.y.base) +
                ")");

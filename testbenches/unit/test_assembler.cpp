@@ -127,6 +127,27 @@ BOOST_AUTO_TEST_CASE(stage_markers) {
   BOOST_TEST(p.lines[3] == 7u);
 }
 
+BOOST_AUTO_TEST_CASE(pair_markers) {
+  const std::string add = "S_ADD_INT gp1, gp2, gp3\n";
+  Program none = assemble(spec(), add + add);
+  BOOST_TEST(none.work.empty());  // no marker: no tags
+  Program p = assemble(spec(), add + "; @pair=3,1,int[520]\n" + add + "; @stage=gather\n" + add +
+                                   "; @pair=-,-,7\n" + add + "; @pair=-\n" + add);
+  BOOST_REQUIRE_EQUAL(p.work.size(), 5u);
+  BOOST_TEST((p.work[0] == WorkTag{}));
+  BOOST_TEST((p.work[1] == WorkTag{3, 1, -1, 520}));
+  BOOST_TEST((p.work[2] == WorkTag{3, 1, -1, 520}));  // sticky across a stage marker
+  BOOST_TEST((p.work[3] == WorkTag{-1, -1, 7, -1}));
+  BOOST_TEST((p.work[4] == WorkTag{}));
+  for (const WorkTag& t : p.work) BOOST_TEST((parse_work_tag(format_work_tag(t)) == t));
+  BOOST_TEST(format_work_tag(p.work[1]) == "3,1,int[520]");
+  BOOST_TEST(format_work_tag(p.work[3]) == "-,-,7");
+  Program q = assemble(spec(), disassemble(spec(), p));
+  BOOST_TEST(q.words == p.words);
+  BOOST_TEST(q.stages == p.stages);
+  BOOST_TEST((q.work == p.work));
+}
+
 BOOST_AUTO_TEST_CASE(plena_encodings) {
   BOOST_TEST(asm1("C_SET_TOPK_REG gp7") == 0x000001F8u);
   BOOST_TEST(asm1("M_MM 0, gp1, gp2") == (0x01u | 1u << 10 | 2u << 14));
@@ -166,8 +187,19 @@ BOOST_AUTO_TEST_CASE(errors_name_file_line_col) {
   expect_error(".word 0x100000000", "t.asm:1:7: .word value 0x100000000 does not fit 32 bits");
   expect_error(".word", "t.asm:1:6: .word expects one number");
   expect_error(".word 1, 2", "t.asm:1:8: unexpected ', 2' after .word value");
-  expect_error("; @stage = gather\n", "t.asm:1:3: malformed stage marker (write `; @stage=NAME`)");
-  expect_error(";@stag=gather\n", "t.asm:1:2: malformed stage marker (write `; @stage=NAME`)");
+  const std::string malformed =
+      "malformed marker (write `; @stage=NAME` or `; @pair=TOKEN,SLOT,EXPERT`)";
+  expect_error("; @stage = gather\n", "t.asm:1:3: " + malformed);
+  expect_error(";@stag=gather\n", "t.asm:1:2: " + malformed);
+  expect_error("; @pair 1,2,3\n", "t.asm:1:3: " + malformed);
+  expect_error("; @pair=1,2\n", "t.asm:1:9: work tag '1,2' must be TOKEN,SLOT,EXPERT or -");
+  expect_error("; @pair=1,-2,3\n", "t.asm:1:9: slot '-2' is not a non-negative decimal number");
+  expect_error("; @pair=1,2,int[0x10]\n",
+               "t.asm:1:9: INT SRAM address '0x10' is not a non-negative decimal number");
+  expect_error("; @pair=2147483648,0,0\n", "t.asm:1:9: token 2147483648 is too large");
+  expect_error("S_ADD_INT gp1, gp2, gp3 ; @pair=1,2,3\n",
+               "t.asm:1:25: a marker must be on a line of its own (it applies to the following "
+               "instructions)");
   expect_error("S_ADD_INT gp1, gp2, gp3\n\x01X\n", "t.asm:2:1: expected a mnemonic, got '\\x01'");
   expect_error("S_ADD_INT gp1, gp2", "t.asm:1:1: S_ADD_INT expects 3 operands, got 2");
   expect_error("V_ADD_VV gp1, gp2", "t.asm:1:1: V_ADD_VV expects 3 to 4 operands, got 2");
@@ -222,7 +254,7 @@ BOOST_AUTO_TEST_CASE(errors_name_file_line_col) {
       "t.asm:1:10: 'other' is not a marker name (it is the stage before the first marker)");
   expect_error("; @stage=", "t.asm:1:10: empty stage name after @stage=");
   expect_error("S_ADD_INT gp1, gp2, gp3 ; @stage=gather",
-               "t.asm:1:25: a stage marker must be on a line of its own (it applies to the "
+               "t.asm:1:25: a marker must be on a line of its own (it applies to the "
                "following instructions)");
   try {
     assemble(spec(), "\nC_LOOP_END gp99\n", "dir/x.asm");

@@ -57,6 +57,17 @@ BOOST_AUTO_TEST_CASE(write_read_round_trip) {
   BOOST_TEST(q.source == hex.string());
   BOOST_TEST((q.lines == std::vector<uint32_t>{1, 2, 3}));
 
+  // Work tags travel in the side table after the stage name.
+  Program t = assemble(spec,
+                       "; @pair=2,0,int[8]\nS_ADDI_INT gp1, gp0, 7\n; @pair=-\n"
+                       "; @stage=gather\nC_SET_TOPK_REG gp7\n",
+                       "t.asm");
+  write_program(t, hex);
+  BOOST_TEST(slurp(tmp.path / "p.stages") == "other @pair=2,0,int[8]\ngather\n");
+  Program u = read_program(hex);
+  BOOST_TEST((u.work == t.work));
+  BOOST_TEST(u.stages == t.stages);
+
   // Without the side table every instruction is `other`; words without 0x are accepted.
   fs::remove(tmp.path / "p.stages");
   std::ofstream(hex) << "1062\n\n  0x000001f8  \n";
@@ -80,6 +91,9 @@ BOOST_AUTO_TEST_CASE(read_errors_name_file_and_line) {
   std::ofstream(tmp.path / "b.stages") << "gather\n";
   BOOST_TEST(read_error(hex) ==
              (tmp.path / "b.stages").string() + ": 1 stages for 2 words of " + hex.string());
+  std::ofstream(tmp.path / "b.stages") << "gather @pair=1,x,3\ngather\n";
+  BOOST_TEST(read_error(hex) == (tmp.path / "b.stages").string() +
+                                    ":1: slot 'x' is not a non-negative decimal number");
   std::ofstream(tmp.path / "b.stages") << "gather\ngather\nother\n";
   BOOST_TEST(read_error(hex) == (tmp.path / "b.stages").string() +
                                     ":3: more stages than the 2 words of " + hex.string());

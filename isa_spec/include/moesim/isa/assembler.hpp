@@ -5,6 +5,9 @@
 // A comment whose text after `;` and spaces starts with `@stage=NAME` is a stage marker: NAME
 // (up to the first whitespace) must be in stages.yaml and not `other`; it applies to every
 // following instruction until the next marker. Instructions before the first marker get `other`.
+// `; @pair=TOKEN,SLOT,EXPERT` (format_work_tag in program.hpp; `-` for none) likewise tags the
+// following instructions with the token / expert pair they work on (Program::work, shown in
+// timelines); a program without such a marker has an empty Program::work.
 #pragma once
 
 #include <stdexcept>
@@ -32,8 +35,8 @@ Program assemble_file(const Spec& spec, const std::string& path);
 /// One instruction as text, e.g. "V_ADD_VV gp3, gp1, gp2, 0". An undefined opcode gives
 /// ".word 0x........" (which does not re-assemble; such words never come from the assembler).
 std::string disassemble(const Spec& spec, uint32_t word);
-/// Whole program with stage markers re-inserted where the stage changes; re-assembles to the
-/// same words and stages.
+/// Whole program with stage and pair markers re-inserted where they change; re-assembles to the
+/// same words, stages and work tags.
 std::string disassemble(const Spec& spec, const Program& p);
 
 }  // namespace moesim::isa

@@ -22,6 +22,13 @@ struct WorkTag {
   }
 };
 
+/// Text of a work tag as written after `@pair=`: "T,S,E" with `-` for an absent field and E
+/// either a number or `int[A]` (expert read from INT SRAM word A); "-" for no tag at all.
+std::string format_work_tag(const WorkTag& t);
+/// Parses format_work_tag()'s text. Throws std::invalid_argument with a message naming the bad
+/// part (values must fit int32, addresses int64; no signs, no blanks).
+WorkTag parse_work_tag(const std::string& text);
+
 /// An assembled program. words[i] is the instruction at pc i, stages[i] its stage code
 /// (the side table the assembler emits; the loader places it beside each word), lines[i] the
 /// 1-based source line (0 if unknown), source the file name for messages.
@@ -48,7 +55,8 @@ struct MemoryImage {
 };
 
 /// Program files: `<name>.hex` holds one "0x%08X" word per line (PLENA's format); the side
-/// table `<name>.stages` holds one stage name per line, same order. Errors name file:line.
+/// table `<name>.stages` holds one stage name per line, same order, followed by ` @pair=TAG`
+/// when the instruction has a work tag. Errors name file:line.
 void write_program(const Program& p, const std::filesystem::path& hex_path);
 Program read_program(
     const std::filesystem::path& hex_path);  ///< reads .stages beside it if present

@@ -8,7 +8,9 @@
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/sim/builder.hpp"
+#include "moesim/sim/cosim.hpp"
 #include "moesim/sim/engine.hpp"
+#include "moesim/sim/timeline.hpp"
 
 using namespace moesim;
 
@@ -190,4 +192,64 @@ BOOST_AUTO_TEST_CASE(builder_layer_matches_float64_reference_on_golden) {
     BOOST_TEST_MESSAGE("variant " << v << ": max |err| " << err);
     BOOST_TEST(err > tolerance, "variant " << v);
   }
+}
+
+namespace {
+
+/// Keeps what run_single hands to a timeline sink.
+struct CaptureSink final : sim::TimelineSink {
+  std::vector<std::pair<isa::RetireRecord, sim::WorkItem>> seen;
+  void instruction(size_t, const isa::RetireRecord& r, const sim::WorkItem& w) override {
+    seen.emplace_back(r, w);
+  }
+  void unit_busy(size_t, const sim::UnitSpan&) override {}
+  void mismatch(uint64_t) override {}
+  void finish(uint64_t) override {}
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(builder_work_tags_name_the_routed_expert_on_golden) {
+  const auto& spec = isa::Spec::builtin();
+  const auto b = build(3, 64, 64, "default", 5);
+  const sim::Layout& L = b.layout;
+  BOOST_REQUIRE_EQUAL(b.program.work.size(), b.program.size());
+  auto engine = sim::make_golden_engine(spec, spec.preset("default"));
+  engine->load(b.program, b.image);
+  CaptureSink sink;
+  sim::CosimOptions opts;
+  opts.sinks = {&sink};
+  opts.work = b.program.work;
+  const sim::RunResult res = sim::run_single(spec, *engine, opts);
+  BOOST_REQUIRE(!res.trap.has_value());
+  BOOST_REQUIRE_EQUAL(sink.seen.size(), res.retired);
+  const auto ids = engine->read(isa::Space::IntSram, L.int_ids, L.pairs);
+  const std::set<std::string> routed = {"gather",
+                                        "expert_weight_address",
+                                        "expert_weight_prefetch",
+                                        "expert_projection",
+                                        "expert_activation",
+                                        "expert_bias",
+                                        "expert_route_weight",
+                                        "scatter_combine"};
+  std::set<std::pair<int32_t, int32_t>> pairs_seen;
+  size_t router = 0;
+  for (const auto& [r, w] : sink.seen) {
+    const std::string stage = spec.stage_by_code(r.stage)->name;
+    if (routed.count(stage) != 0) {
+      BOOST_REQUIRE(w.token >= 0 && w.slot >= 0);
+      const size_t p = static_cast<size_t>(w.token) * L.top_k + static_cast<size_t>(w.slot);
+      BOOST_REQUIRE(p < L.pairs);
+      BOOST_TEST(w.expert == static_cast<int32_t>(ids[4 * p]), "pc " << r.pc << " " << stage);
+      pairs_seen.insert({w.token, w.slot});
+    } else if (stage == "router_topk" && w.token >= 0) {
+      ++router;
+      BOOST_TEST(w.slot == -1);
+      BOOST_TEST(w.expert == -1);
+    } else {
+      BOOST_TEST((w.token == -1 && w.slot == -1 && w.expert == -1), "pc " << r.pc << " " << stage);
+    }
+  }
+  BOOST_TEST(pairs_seen.size() == L.pairs);  // every (token, slot) pair is worked on
+  BOOST_TEST(router > 0u);
 }

@@ -1,8 +1,9 @@
 // `moesim` command line (CLI11). libsystemc.so owns main() and calls sc_main.
 //
-// moesim cosim [program flags] [--report F] [--vcd F] [--history N] [--flip-bit E:S:B:b]
-//              [--quiet]
-// moesim run --engine golden|rtl [program flags] [--dump DIR] [--report F] [--vcd F] [--quiet]
+// moesim cosim [program flags] [--report F] [--vcd F] [--trace-rtl F.fst] [--history N]
+//              [--flip-bit E:S:B:b] [--quiet]
+// moesim run --engine golden|rtl [program flags] [--dump DIR] [--report F] [--vcd F]
+//            [--trace-rtl F.fst] [--quiet]
 // moesim asm IN.asm [-o OUT.hex]   (writes OUT.stages beside)
 // moesim disasm IN.hex             (reads IN.stages beside if present)
 // Program flags: --model --tokens --hidden --intermediate --seed --asm-out (the generated MoE
@@ -289,11 +290,22 @@ std::unique_ptr<sim::VcdSink> open_vcd(const isa::Spec& spec, const std::string&
   }
 }
 
+/// The RTL engine, writing Verilator's FST of every RTL signal to `fst` when non-empty.
+std::unique_ptr<sim::Engine> make_rtl(const isa::Spec& spec, const isa::MachinePreset& preset,
+                                      const std::string& fst) {
+  try {
+    return sim::make_rtl_engine(spec, preset, fst);
+  } catch (const std::invalid_argument& e) {
+    if (fst.empty()) throw;
+    throw sim::UsageError(std::string("--trace-rtl: ") + e.what());
+  }
+}
+
 // ------------------------------------------------------------------------------------- cosim
 
 struct CosimFlags {
   ProgramFlags program;
-  std::string report, vcd, flip_bit;
+  std::string report, vcd, trace_rtl, flip_bit;
   size_t history = 8;
   bool quiet = false;
 };
@@ -304,11 +316,12 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   if (!f.flip_bit.empty()) flip = sim::parse_bit_flip(f.flip_bit);
   check_output_path("--report", f.report);
   check_output_path("--vcd", f.vcd);
+  check_output_path("--trace-rtl", f.trace_rtl);
   Workload w = make_workload(spec, f.program);
   check_rtl_preset(w.preset->name);
 
   auto golden = sim::make_golden_engine(spec, *w.preset);
-  auto rtl = sim::make_rtl_engine(spec, *w.preset);
+  auto rtl = make_rtl(spec, *w.preset, f.trace_rtl);
   isa::MemoryImage gimg = w.image, rimg = w.image;
   if (flip) {
     sim::Engine& target = flip->engine == "golden" ? *golden : *rtl;
@@ -376,6 +389,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     j["engines"] = res.engines;
     j["flip_bit"] = f.flip_bit.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.flip_bit);
     j["vcd"] = f.vcd.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.vcd);
+    j["trace_rtl"] = f.trace_rtl.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.trace_rtl);
     j["simulation_time_s"] = sim_s;
     j["wall_time_s"] = seconds_since(t0);
     write_json(f.report, j);
@@ -388,7 +402,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
 
 struct RunFlags {
   ProgramFlags program;
-  std::string engine, dump, report, vcd;
+  std::string engine, dump, report, vcd, trace_rtl;
   bool quiet = false;
 };
 
@@ -457,6 +471,9 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
   check_output_path("--report", f.report);
   check_output_path("--vcd", f.vcd);
+  check_output_path("--trace-rtl", f.trace_rtl);
+  if (!f.trace_rtl.empty() && f.engine != "rtl")
+    throw sim::UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
   if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))
     throw sim::UsageError("--dump " + f.dump + ": not a directory");
   Workload w = make_workload(spec, f.program);
@@ -465,7 +482,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
     engine = sim::make_golden_engine(spec, *w.preset);
   } else {
     check_rtl_preset(w.preset->name);
-    engine = sim::make_rtl_engine(spec, *w.preset);
+    engine = make_rtl(spec, *w.preset, f.trace_rtl);
   }
   engine->load(w.program, w.image);
   auto vcd = open_vcd(spec, f.vcd, {engine->name()});
@@ -554,6 +571,8 @@ int cli_main(int argc, char** argv) {
   add_program_flags(cosim, cf.program);
   cosim->add_option("--report", cf.report, "write the JSON report to FILE");
   cosim->add_option("--vcd", cf.vcd, "write the stage timeline VCD to FILE (+ .stages.filter)");
+  cosim->add_option("--trace-rtl", cf.trace_rtl,
+                    "write Verilator's FST of every RTL signal for the same run to FILE");
   cosim->add_option("--history", cf.history, "retired instructions shown before a divergence")
       ->capture_default_str()
       ->check(kNotNegative);
@@ -572,6 +591,8 @@ int cli_main(int argc, char** argv) {
       ->excludes("--program");
   run->add_option("--report", rf.report, "write the JSON report to FILE");
   run->add_option("--vcd", rf.vcd, "write the stage timeline VCD to FILE");
+  run->add_option("--trace-rtl", rf.trace_rtl,
+                  "with --engine rtl: write Verilator's FST of every RTL signal to FILE");
   run->add_flag("--quiet", rf.quiet, "do not print the stage table");
 
   std::string asm_in, asm_out;

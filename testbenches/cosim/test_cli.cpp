@@ -375,6 +375,27 @@ BOOST_AUTO_TEST_CASE(cli_trace_rtl_writes_an_fst_gtkwave_reads) {
   BOOST_TEST(d.err.find("--trace-rtl") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(cli_progress_line_only_on_a_terminal) {
+  const fs::path dir = workdir("progress");
+  const std::string args = "cosim " + kReadmeFlags + " --quiet";
+  // Not a terminal: stderr stays empty.
+  const auto plain = moesim_cli(args, dir);
+  BOOST_TEST(plain.code == 0);
+  BOOST_TEST(plain.err.empty());
+  // A pseudo-terminal (util-linux `script`): the run takes over 2 s, so the one-line indicator
+  // (carriage return, instructions, cycles, speed) appears, and the line is ended at the finish.
+  const std::string cmd = "cd '" + dir.string() + "' && script -qec \"'" + std::string(MOESIM_BIN) +
+                          "' " + args + "\" /dev/null > tty.txt";
+  BOOST_REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string tty = slurp(dir / "tty.txt");
+  const size_t at = tty.find("\r[moesim] ");
+  BOOST_REQUIRE_MESSAGE(at != std::string::npos, "no progress line in: " << tty);
+  const std::string line = tty.substr(at, tty.find('\r', at + 1) - at);
+  for (const char* part : {" instructions, ", " cycles, ", " instr/s"})
+    BOOST_TEST(line.find(part) != std::string::npos, line);
+  BOOST_TEST(tty.find("VERDICT: EQUAL") > tty.rfind("\r[moesim] "));
+}
+
 BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
   const fs::path dir = workdir("bad");
   std::ofstream(dir / "bad.asm") << "; a comment\nS_ADDI_INT gp1, gp0, 5\nV_ADD_VV gp1, gp2\n";

@@ -4,6 +4,7 @@
 //              [--flip-bit E:S:B:b] [--quiet]
 // moesim run --engine golden|rtl [program flags] [--dump DIR] [--report F] [--vcd F]
 //            [--trace-rtl F.fst] [--quiet]
+// moesim conformance [--engine golden|rtl|both] [--filter RE] [--junit F] [--suite DIR]
 // moesim asm IN.asm [-o OUT.hex]   (writes OUT.stages beside)
 // moesim disasm IN.hex             (reads IN.stages beside if present)
 // Program flags: --model --tokens --hidden --intermediate --seed --asm-out (the generated MoE
@@ -24,6 +25,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli_conformance.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/program.hpp"
@@ -595,6 +597,19 @@ int cli_main(int argc, char** argv) {
                   "with --engine rtl: write Verilator's FST of every RTL signal to FILE");
   run->add_flag("--quiet", rf.quiet, "do not print the stage table");
 
+  cli::ConformanceFlags kf;
+  CLI::App* conf = app.add_subcommand(
+      "conformance", "run the ISA conformance suite (testbenches/conformance) on golden/rtl");
+  conf->add_option("--engine", kf.engine, "golden, rtl or both")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"golden", "rtl", "both"}));
+  conf->add_option("--filter", kf.filter, "only cases whose MNEMONIC/case matches this regex");
+  conf->add_option("--suite", kf.suite, "suite directory (default: the source tree's)");
+  conf->add_option("--machine", kf.machine, "run the cases written for this machine preset")
+      ->capture_default_str();
+  conf->add_option("--junit", kf.junit, "write JUnit XML to FILE");
+  conf->add_flag("--quiet", kf.quiet, "print failures and the summary only");
+
   std::string asm_in, asm_out;
   CLI::App* as = app.add_subcommand("asm", "assemble IN.asm to OUT.hex and OUT.stages");
   as->add_option("input", asm_in, "assembly file")->required();
@@ -610,7 +625,7 @@ int cli_main(int argc, char** argv) {
       app.get_subcommand(std::string(argv[1]));
     } catch (const CLI::OptionNotFound&) {
       std::cerr << "moesim: error: unknown command '" << argv[1]
-                << "' (commands: cosim, run, asm, disasm; see moesim --help)\n";
+                << "' (commands: cosim, run, conformance, asm, disasm; see moesim --help)\n";
       return kExitUsage;
     }
   }
@@ -629,6 +644,7 @@ int cli_main(int argc, char** argv) {
     const isa::Spec& spec = isa::Spec::builtin();
     if (*cosim) return cmd_cosim(spec, cf);
     if (*run) return cmd_run(spec, rf);
+    if (*conf) return cli::cmd_conformance(spec, kf);
     if (*as) return cmd_asm(spec, asm_in, asm_out);
     return cmd_disasm(spec, dis_in);
   } catch (const sim::UsageError& e) {

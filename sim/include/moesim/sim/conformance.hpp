@@ -1,0 +1,111 @@
+// ISA conformance suite: hand-written programs with expected final states, run on either engine
+// (the way riscv-arch-test and OTBN's `.s` + `.exp` tests serve their ISAs).
+//
+// Layout: <suite>/<MNEMONIC>/<case>.asm (the program, PLENA syntax, assembler.hpp) and
+// <case>.yaml beside it:
+//
+//   machine: default            # optional machine preset (machine.yaml), default "default"
+//   init:                       # optional initial memories (everything else is 0)
+//     vram:     [{row: R, bf16: [v, ...]} | {row: R, fill: v, rows: N}]   # row = element addr /
+//     VLEN fp_sram:  [{addr: A, bf16: [v, ...]}]                              # BF16 words
+//     int_sram: [{addr: A, u32: [n, ...]}]                               # u32 words
+//     mram:     [{row: R, bytes: [b, ...]} | {row: R, fill: b, rows: N}] # tile-row byte images
+//     hbm:      [{addr: A, bytes: [b, ...]}]                             # bytes
+//   expect:                     # written from isa.yaml, never from a model run
+//     retired: N                # instructions retired (a trapping one is not counted)
+//     cycles: N                 # end cycle of the last retired instruction
+//     trap: {cause: NAME, pc: P}  # or omitted: the program must halt without a trap
+//     regs: {gp1: 5, f2: 1.5, a1: 0x100, STRIDE: 1, ...}
+//     mem: {vram: [...], fp_sram: [...], ...}   # same region forms as init
+//
+// BF16 values are numbers that BF16 represents exactly (1.5, -0.0, .inf) or bit patterns as
+// strings ("0x7FC0"; NaN must be written this way). A case passes when the trap, the counts,
+// every listed register and memory region match AND nothing else was written: every register a
+// retire record wrote must be listed under expect.regs, every memory unit written must lie in an
+// expect.mem region. Errors in a case file name the file and the key path.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "moesim/isa/program.hpp"
+#include "moesim/isa/spec.hpp"
+#include "moesim/isa/trace.hpp"
+#include "moesim/sim/engine.hpp"
+
+namespace moesim::sim::conformance {
+
+/// A memory region of a case file: units [begin, begin + count) of `space`, as byte images.
+struct Region {
+  isa::Space space = isa::Space::Vram;
+  uint64_t begin = 0;          ///< first unit (VRAM/MRAM row, SRAM word, HBM byte)
+  uint64_t count = 0;          ///< units
+  std::vector<uint8_t> bytes;  ///< count * unit_bytes(space)
+  std::string where;           ///< "file: key path" for messages
+};
+
+struct Expect {
+  uint64_t retired = 0;
+  uint64_t cycles = 0;
+  std::optional<std::string> trap;  ///< trap name (isa.yaml traps)
+  uint32_t trap_pc = 0;
+  std::map<std::string, uint64_t> regs;  ///< by reg_name() (gp1, f2, a0, STRIDE, ...)
+  std::vector<Region> mem;
+};
+
+struct Case {
+  std::string name;      ///< "<MNEMONIC>/<case>"
+  std::string mnemonic;  ///< the directory: the instruction under test
+  std::string machine = "default";
+  std::filesystem::path asm_path, yaml_path;
+  isa::Program program;
+  isa::MemoryImage image;
+  Expect expect;
+};
+
+/// Loads every case under `suite` whose name matches `filter` (std::regex, searched; empty =
+/// all), sorted by name. Throws UsageError naming file:line:col (assembly) or file and key path
+/// (YAML) for a malformed case, an .asm without its .yaml (or the reverse), a directory that is
+/// not a mnemonic of isa.yaml, an invalid regex, or a filter that matches no case.
+std::vector<Case> load_suite(const isa::Spec& spec, const std::filesystem::path& suite,
+                             const std::string& filter = "");
+
+struct Outcome {
+  bool pass = false;
+  std::vector<std::string> failures;  ///< one readable line per difference
+  uint64_t retired = 0, cycles = 0;
+  std::optional<isa::Trap> trap;
+  std::vector<uint32_t> words;  ///< every word executed, trapping one included
+};
+
+/// Loads `c` into `engine` (whose preset must be c.machine) and runs it to its end, at most
+/// `max_instructions` (a runaway case fails). Engine exceptions propagate.
+Outcome run_case(const isa::Spec& spec, Engine& engine, const Case& c,
+                 uint64_t max_instructions = 100000);
+
+/// What the suite exercised, from the executed words of passing cases.
+struct Coverage {
+  struct Item {
+    std::string name;  ///< "V_TOPK", "V_TOPK rmask=15", "V_TOPK trap topk_policy_unset"
+    bool covered = false;
+  };
+  std::vector<Item> opcodes, forms, traps;
+  /// Names of every item not covered, in order.
+  std::vector<std::string> missing() const;
+};
+
+/// Items come from isa.yaml: every instruction; every `allowed` value of an imm operand and,
+/// for an `rmask` operand without such a list, rmask=0 and rmask!=0; every (instruction, trap)
+/// of each instruction's `traps` list plus illegal_instruction (any instruction). An item is
+/// covered by a passing case that executed it (a trap item: whose expected trap it is).
+Coverage coverage(const isa::Spec& spec, const std::vector<Case>& cases,
+                  const std::vector<Outcome>& outcomes);
+
+/// The directory compiled in as the suite's source (testbenches/conformance).
+std::filesystem::path default_suite();
+
+}  // namespace moesim::sim::conformance

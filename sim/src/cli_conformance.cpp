@@ -1,0 +1,139 @@
+// `moesim conformance` (cli_conformance.hpp).
+#include "cli_conformance.hpp"
+
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "moesim/sim/conformance.hpp"
+#include "moesim/sim/engine.hpp"
+#include "moesim/sim/presets.hpp"
+
+namespace moesim::cli {
+namespace {
+
+namespace conf = sim::conformance;
+using Clock = std::chrono::steady_clock;
+
+struct EngineRun {
+  std::string engine;
+  std::vector<conf::Outcome> outcomes;
+  std::vector<double> seconds;
+  conf::Coverage coverage;
+  size_t failed = 0;
+};
+
+/// Coverage counts of `run`; the list of items not covered unless `list_missing` is false.
+void print_coverage(const EngineRun& run, bool list_missing) {
+  auto count = [](const std::vector<conf::Coverage::Item>& items) {
+    size_t n = 0;
+    for (const auto& i : items) n += i.covered ? 1 : 0;
+    return std::to_string(n) + "/" + std::to_string(items.size());
+  };
+  std::cout << "coverage (" << run.engine << "): opcodes " << count(run.coverage.opcodes)
+            << ", forms " << count(run.coverage.forms) << ", traps " << count(run.coverage.traps)
+            << '\n';
+  const auto missing = run.coverage.missing();
+  if (list_missing && !missing.empty()) {
+    std::cout << "  not covered (" << missing.size() << "):";
+    for (const auto& m : missing) std::cout << "\n    " << m;
+    std::cout << '\n';
+  }
+}
+
+void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
+                 const std::vector<EngineRun>& runs) {
+  namespace pt = boost::property_tree;
+  pt::ptree root;
+  pt::ptree& suites = root.add("testsuites", "");
+  for (const EngineRun& run : runs) {
+    pt::ptree& suite = suites.add("testsuite", "");
+    suite.put("<xmlattr>.name", "conformance." + run.engine);
+    suite.put("<xmlattr>.tests", cases.size());
+    suite.put("<xmlattr>.failures", run.failed);
+    for (size_t i = 0; i < cases.size(); ++i) {
+      pt::ptree& tc = suite.add("testcase", "");
+      tc.put("<xmlattr>.classname", "conformance." + run.engine + "." + cases[i].mnemonic);
+      tc.put("<xmlattr>.name", cases[i].name);
+      tc.put("<xmlattr>.time", run.seconds[i]);
+      const conf::Outcome& o = run.outcomes[i];
+      if (o.pass) continue;
+      std::string text;
+      for (const auto& f : o.failures) text += f + "\n";
+      pt::ptree& fail = tc.add("failure", text);
+      fail.put("<xmlattr>.message", o.failures.front());
+    }
+  }
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw sim::UsageError("--junit: cannot write " + path);
+  pt::write_xml(out, root, pt::xml_writer_make_settings<std::string>(' ', 2));
+  if (!out) throw sim::UsageError("--junit: write failed: " + path);
+}
+
+}  // namespace
+
+int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
+  if (!f.junit.empty()) {
+    std::ofstream probe(f.junit, std::ios::app);
+    if (!probe) throw sim::UsageError("--junit: cannot write " + f.junit);
+  }
+  const isa::MachinePreset& preset = spec.preset(f.machine);
+  const std::filesystem::path suite =
+      f.suite.empty() ? conf::default_suite() : std::filesystem::path(f.suite);
+  std::vector<conf::Case> all = conf::load_suite(spec, suite, f.filter);
+  std::vector<conf::Case> cases;
+  for (auto& c : all)
+    if (c.machine == f.machine) cases.push_back(std::move(c));
+  const size_t other = all.size() - cases.size();
+  if (cases.empty())
+    throw sim::UsageError("no selected case is written for --machine " + f.machine);
+
+  std::vector<std::string> engines;
+  if (f.engine == "golden" || f.engine == "both") engines.push_back("golden");
+  if (f.engine == "rtl" || f.engine == "both") engines.push_back("rtl");
+  if (engines.back() == "rtl" && sim::rtl_built_preset() != f.machine)
+    throw sim::UsageError("--machine " + f.machine + ": the RTL model was built for preset '" +
+                          sim::rtl_built_preset() + "'");
+
+  std::vector<EngineRun> runs;
+  for (const std::string& name : engines) {
+    auto engine = name == "golden" ? sim::make_golden_engine(spec, preset)
+                                   : sim::make_rtl_engine(spec, preset);
+    EngineRun run;
+    run.engine = name;
+    for (const conf::Case& c : cases) {
+      const auto t0 = Clock::now();
+      run.outcomes.push_back(conf::run_case(spec, *engine, c));
+      run.seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+      const conf::Outcome& o = run.outcomes.back();
+      if (!o.pass) ++run.failed;
+      if (f.quiet && o.pass) continue;
+      std::cout << (o.pass ? "PASS " : "FAIL ") << name << ' ' << c.name << "  (" << o.retired
+                << " retired, " << o.cycles << " cycles)\n";
+      for (const auto& line : o.failures) std::cout << "       " << line << '\n';
+    }
+    run.coverage = conf::coverage(spec, cases, run.outcomes);
+    runs.push_back(std::move(run));
+  }
+
+  bool ok = true;
+  std::cout << '\n';
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const EngineRun& run = runs[i];
+    std::cout << run.engine << ": " << cases.size() - run.failed << " passed, " << run.failed
+              << " failed of " << cases.size() << " cases\n";
+    // The second engine's gaps are listed only where they differ from the first's.
+    print_coverage(run, i == 0 || run.coverage.missing() != runs[0].coverage.missing());
+    ok = ok && run.failed == 0;
+    if (f.filter.empty() && !run.coverage.missing().empty()) ok = false;
+  }
+  if (other != 0) std::cout << other << " case(s) written for other machine presets were not run\n";
+  if (!f.filter.empty()) std::cout << "--filter given: coverage gaps do not fail the run\n";
+  if (!f.junit.empty()) write_junit(f.junit, cases, runs);
+  std::cout << "CONFORMANCE: " << (ok ? "PASS" : "FAIL") << '\n';
+  return ok ? 0 : 1;
+}
+
+}  // namespace moesim::cli

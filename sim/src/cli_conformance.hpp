@@ -1,0 +1,24 @@
+// `moesim conformance`: runs the ISA conformance suite (sim/conformance.hpp) on one or both
+// engines. Internal to the moesim executable.
+#pragma once
+
+#include <string>
+
+#include "moesim/isa/spec.hpp"
+
+namespace moesim::cli {
+
+struct ConformanceFlags {
+  std::string engine = "both";  ///< golden | rtl | both
+  std::string suite;            ///< empty: the compiled-in testbenches/conformance
+  std::string filter;           ///< regex on "<MNEMONIC>/<case>"
+  std::string machine = "default";
+  std::string junit;   ///< JUnit XML output path
+  bool quiet = false;  ///< only failures and the summary
+};
+
+/// Exit code 0 when every selected case passes on every engine run and (without --filter) the
+/// suite covers everything isa.yaml declares; 1 otherwise. Bad input throws sim::UsageError.
+int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f);
+
+}  // namespace moesim::cli

@@ -112,6 +112,12 @@ class LineAssembler {
     if (v > max)
       fail(b, who + "immediate " + tok + " does not fit field " + op.field + " (" +
                   std::to_string(f.width()) + " bits, max " + std::to_string(max) + ")");
+    if (!op.permits(v)) {
+      std::string allowed;
+      for (uint32_t a : op.allowed) allowed += (allowed.empty() ? "" : ", ") + std::to_string(a);
+      fail(b, who + "value " + tok + " is reserved (isa.yaml allows " + allowed +
+                  "; write .word to encode it anyway)");
+    }
     return v;
   }
 

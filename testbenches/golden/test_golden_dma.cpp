@@ -151,9 +151,9 @@ BOOST_AUTO_TEST_CASE(dma_store_v_quantise) {
 
 BOOST_AUTO_TEST_CASE(dma_traps) {
   Bench b;
-  b.run("H_PREFETCH_V gp0, gp0, a0, 0, 1\n");  // prec 1 is reserved
+  b.run(".word 0x00400029\n");  // H_PREFETCH_V gp0, gp0, a0, 0 with the reserved prec 1
   b.check_trap(trap("illegal_instruction"), 0);
-  b.run("H_PREFETCH_M gp0, gp0, a0, 2, 0\n");  // rstride 2 is reserved
+  b.run(".word 0x00080028\n");  // H_PREFETCH_M gp0, gp0, a0 with the reserved rstride 2
   b.check_trap(trap("illegal_instruction"), 0);
   b.run("S_ADDI_INT gp1, gp0, 4\nH_STORE_V gp0, gp1, a0, 0, 0\n");  // o = 4
   b.check_trap(trap("address_misaligned"), 1);

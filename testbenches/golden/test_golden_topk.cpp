@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(topk_traps) {
   b.run("V_TOPK gp0, gp0, gp0, 15\n");
   b.check_trap(trap("topk_policy_unset"), 0);
   BOOST_TEST(b.recs[0].start_cycle == 0u);
-  b.run("V_TOPK gp0, gp0, gp0, 2\n");  // rmask 2 is reserved
+  b.run(".word 0x00080037\n");  // V_TOPK gp0, gp0, gp0 with the reserved rmask 2
   b.check_trap(trap("illegal_instruction"), 0);
   b.run("S_ADDI_INT gp1, gp0, 1280\nC_SET_TOPK_REG gp1\nV_TOPK gp0, gp0, gp0, 15\n");  // k = 0
   b.check_trap(trap("topk_policy_invalid"), 2);

@@ -335,13 +335,13 @@ BOOST_AUTO_TEST_CASE(traps_stop_the_machine) {
     uint32_t pc;
   };
   const std::vector<Case> cases = {
-      {"S_ADDI_INT gp1, gp0, 1\nV_ADD_VV gp1, gp0, gp0\n", 3, 1},           // misaligned
-      {"S_LUI_INT gp1, 0x3FFFF\nV_EXP_V gp0, gp1\n", 2, 1},                 // out of range
-      {"C_LOOP_END gp1\n", 7, 0},                                           // underflow
-      {"C_LOOP_START gp1, 0\n", 8, 0},                                      // count zero
-      {"V_TOPK gp0, gp0, gp0, 15\n", 4, 0},                                 // policy unset
-      {"V_TOPK gp0, gp0, gp0, 3\n", 1, 0},                                  // bad rmask
-      {"H_PREFETCH_V gp0, gp0, a0, 2, 0\n", 1, 0},                          // bad rstride
+      {"S_ADDI_INT gp1, gp0, 1\nV_ADD_VV gp1, gp0, gp0\n", 3, 1},  // misaligned
+      {"S_LUI_INT gp1, 0x3FFFF\nV_EXP_V gp0, gp1\n", 2, 1},        // out of range
+      {"C_LOOP_END gp1\n", 7, 0},                                  // underflow
+      {"C_LOOP_START gp1, 0\n", 8, 0},                             // count zero
+      {"V_TOPK gp0, gp0, gp0, 15\n", 4, 0},                        // policy unset
+      {".word 0x000C0037\n", 1, 0},  // V_TOPK gp0, gp0, gp0 with the reserved rmask 3
+      {".word 0x00080029\n", 1, 0},  // H_PREFETCH_V gp0, gp0, a0 with the reserved rstride 2
       {"S_ADDI_INT gp1, gp0, 1\nH_PREFETCH_V gp0, gp1, a0, 0, 0\n", 3, 1},  // o % MX_BLOCK
       {"S_ADDI_INT gp1, gp0, " + std::to_string(vlen) + "\nM_MM 0, gp0, gp1\nM_MM 0, gp1, gp0\n", 3,
        2},  // column offset 1 is not a multiple of BLEN

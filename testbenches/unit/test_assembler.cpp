@@ -60,10 +60,11 @@ BOOST_AUTO_TEST_CASE(every_instruction_random_operands_round_trip) {
             v = rng() % 8, tok = "a" + std::to_string(v);
             break;
           case OperandKind::Imm: {
-            // Bias towards the edges of the field.
+            // Bias towards the edges of the field; only values isa.yaml allows.
             uint64_t max = (uint64_t{1} << f.width()) - 1;
             int pick = static_cast<int>(rng() % 4);
             v = pick == 0 ? 0 : pick == 1 ? max : rng() & max;
+            if (!o.allowed.empty()) v = o.allowed[rng() % o.allowed.size()];
             char buf[32];
             std::snprintf(buf, sizeof buf, (rng() & 1) ? "%llu" : "0x%llX",
                           static_cast<unsigned long long>(v));
@@ -229,6 +230,15 @@ BOOST_AUTO_TEST_CASE(errors_name_file_line_col) {
   expect_error(
       "V_ADD_VV gp1, gp2, gp3, 16",
       "t.asm:1:25: V_ADD_VV operand rmask: immediate 16 does not fit field r3 (4 bits, max 15)");
+  expect_error("V_TOPK gp1, gp2, gp3, 2",
+               "t.asm:1:23: V_TOPK operand rmask: value 2 is reserved (isa.yaml allows 0, 1, 15; "
+               "write .word to encode it anyway)");
+  expect_error("H_PREFETCH_V gp1, gp2, a0, 0, 1",
+               "t.asm:1:31: H_PREFETCH_V operand prec: value 1 is reserved (isa.yaml allows 0; "
+               "write .word to encode it anyway)");
+  expect_error("H_STORE_V gp1, gp2, a0, 2, 0",
+               "t.asm:1:25: H_STORE_V operand rstride: value 2 is reserved (isa.yaml allows 0, 1; "
+               "write .word to encode it anyway)");
   expect_error("S_LUI_INT gp1, 4194304",
                "t.asm:1:16: S_LUI_INT operand imm: immediate 4194304 does not fit field imm22 (22 "
                "bits, max 4194303)");

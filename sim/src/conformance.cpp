@@ -284,8 +284,9 @@ std::vector<Case> load_suite(const isa::Spec& spec, const fs::path& suite,
   for (const fs::path& d : dirs) {
     if (!fs::is_directory(d)) continue;
     const std::string mnemonic = d.filename().string();
-    if (spec.by_mnemonic(mnemonic) == nullptr)
-      throw UsageError(d.string() + ": directory is not an isa.yaml mnemonic");
+    if (mnemonic != kGlobalDir && spec.by_mnemonic(mnemonic) == nullptr)
+      throw UsageError(d.string() + ": directory is not an isa.yaml mnemonic (or " +
+                       std::string(kGlobalDir) + ")");
     std::vector<fs::path> files;
     for (const auto& f : fs::directory_iterator(d)) files.push_back(f.path());
     std::sort(files.begin(), files.end());

@@ -2,7 +2,8 @@
 // (the way riscv-arch-test and OTBN's `.s` + `.exp` tests serve their ISAs).
 //
 // Layout: <suite>/<MNEMONIC>/<case>.asm (the program, PLENA syntax, assembler.hpp) and
-// <case>.yaml beside it:
+// <case>.yaml beside it; <suite>/_global/ holds cases about no one instruction (undefined
+// opcodes, the instruction budget):
 //
 //   machine: default            # optional machine preset (machine.yaml), default "default"
 //   init:                       # optional initial memories (everything else is 0)
@@ -57,9 +58,12 @@ struct Expect {
   std::vector<Region> mem;
 };
 
+/// Directory of the cases that test no single instruction.
+inline constexpr const char* kGlobalDir = "_global";
+
 struct Case {
   std::string name;      ///< "<MNEMONIC>/<case>"
-  std::string mnemonic;  ///< the directory: the instruction under test
+  std::string mnemonic;  ///< the directory: the instruction under test, or kGlobalDir
   std::string machine = "default";
   std::filesystem::path asm_path, yaml_path;
   isa::Program program;
@@ -70,7 +74,8 @@ struct Case {
 /// Loads every case under `suite` whose name matches `filter` (std::regex, searched; empty =
 /// all), sorted by name. Throws UsageError naming file:line:col (assembly) or file and key path
 /// (YAML) for a malformed case, an .asm without its .yaml (or the reverse), a directory that is
-/// not a mnemonic of isa.yaml, an invalid regex, or a filter that matches no case.
+/// neither a mnemonic of isa.yaml nor kGlobalDir, an invalid regex, or a filter that matches no
+/// case.
 std::vector<Case> load_suite(const isa::Spec& spec, const std::filesystem::path& suite,
                              const std::string& filter = "");
 

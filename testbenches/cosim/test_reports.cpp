@@ -1,8 +1,9 @@
 // Reports people look at: the JSON / YAML report, the console tables, the self-contained HTML
 // report and the Perfetto / Chrome trace JSON, all fed by run_cosim / run_single on fake engines
-// (no SystemC model runs). Checks that stage sums equal the totals everywhere, that the chart
-// and the trace show exactly the stages and spans that happened, that the HTML is escaped and
-// references nothing outside itself, and that planted memory differences are listed exactly.
+// (and once on the golden model and the RTL). Checks that stage sums equal the totals everywhere,
+// that the chart and the trace show exactly the stages and spans that happened, that the HTML is
+// escaped and references nothing outside itself, and that planted memory differences are listed
+// exactly.
 #include <yaml-cpp/yaml.h>
 
 #include <boost/test/unit_test.hpp>
@@ -13,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
 #include "moesim/sim/cosim.hpp"
 #include "moesim/sim/html_report.hpp"
@@ -459,4 +461,57 @@ BOOST_AUTO_TEST_CASE(reports_unit_tables) {
   BOOST_TEST(
       html.find("<tr data-unit=\"scalar\"><td>scalar</td><td class=\"num\" data-engine=\"golden\" "
                 "data-kind=\"busy_cycles\">12</td>") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(reports_trace_and_html_of_a_real_cosim) {
+  // Golden model and RTL on a small assembled program that loops and then traps.
+  const fs::path dir = workdir("reports_trace_and_html_of_a_real_cosim");
+  const isa::Program p = isa::assemble(spec(),
+                                       "; @stage=router_topk\nS_ADDI_INT gp1, gp0, 7\n"
+                                       "C_LOOP_START gp2, 2\nS_ADDI_INT gp1, gp1, 1\n"
+                                       "C_LOOP_END gp2\n; @stage=non_moe\nC_LOOP_END gp2\n");
+  const isa::MachinePreset& preset = spec().preset(sim::rtl_built_preset());
+  auto golden = sim::make_golden_engine(spec(), preset);
+  auto rtl = sim::make_rtl_engine(spec(), preset);
+  golden->load(p, {});
+  rtl->load(p, {});
+  sim::TraceJsonSink trace(spec(), dir / "trace.json", {golden->name(), rtl->name()});
+  sim::CosimOptions o;
+  o.sinks = {&trace};
+  const sim::CosimResult r = sim::run_cosim(spec(), *golden, *rtl, o);
+  BOOST_REQUIRE(r.equal());
+  BOOST_REQUIRE(r.trap.has_value());
+
+  const nlohmann::json tj = nlohmann::json::parse(slurp(dir / "trace.json"));
+  for (int pid = 1; pid <= 2; ++pid) {
+    const size_t e = static_cast<size_t>(pid - 1);
+    BOOST_TEST_CONTEXT("engine " << r.engines[e]) {
+      uint64_t stage_cycles = 0, traps = 0, last = 0;
+      for (const auto& ev : track(tj, pid, 1)) {
+        BOOST_TEST(ev["ts"].get<uint64_t>() >= last);
+        last = ev["ts"].get<uint64_t>();
+        if (ev["ph"] == "X") stage_cycles += ev["dur"].get<uint64_t>();
+        if (ev["ph"] == "i") ++traps;
+      }
+      BOOST_TEST(stage_cycles == r.total_cycles[e]);
+      BOOST_TEST(traps == 1u);
+      for (size_t u = 0; u < spec().units().size(); ++u) {
+        uint64_t busy = 0, spans = 0, ts = 0;
+        for (const auto& ev : track(tj, pid, 2 + static_cast<int>(u))) {
+          BOOST_TEST(ev["ts"].get<uint64_t>() >= ts);
+          ts = ev["ts"].get<uint64_t>();
+          busy += ev["dur"].get<uint64_t>();
+          ++spans;
+        }
+        BOOST_TEST(busy == r.units[u].busy_cycles[e], "unit " << spec().units()[u]);
+        BOOST_TEST(spans == r.units[u].spans[e], "unit " << spec().units()[u]);
+      }
+    }
+  }
+  const std::string html = sim::html_report(spec(), r, nullptr);
+  for (const auto& st : spec().stages()) {
+    const bool ran = st.name == "router_topk" || st.name == "non_moe";
+    BOOST_TEST((html.find("<g data-stage-bar=\"" + st.name + "\">") != std::string::npos) == ran,
+               "stage " << st.name);
+  }
 }

@@ -1,9 +1,12 @@
 // JSON and console reports (see report.hpp).
 #include "moesim/sim/report.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 
 #include "moesim/isa/assembler.hpp"
 
@@ -30,6 +33,13 @@ nlohmann::json trap_json(const isa::Spec& spec, const std::optional<isa::Trap>& 
           {"word", hex(t->word, 8)}};
 }
 
+/// Differing bytes inside the listed ranges; less than differing_bytes when runs were left out.
+uint64_t listed_bytes(const SpaceDiff& d) {
+  uint64_t n = 0;
+  for (const auto& [first, end] : d.ranges) n += end - first;
+  return n;
+}
+
 nlohmann::json space_json(const SpaceDiff& d) {
   nlohmann::json j = {{"equal", d.equal()},
                       {"size_bytes", d.size_bytes},
@@ -43,7 +53,54 @@ nlohmann::json space_json(const SpaceDiff& d) {
   } else {
     j["first_difference"] = nullptr;
   }
+  nlohmann::json ranges = nlohmann::json::array();
+  for (const auto& range : d.ranges) {
+    const auto units = unit_range(d, range);
+    ranges.push_back(
+        {{"bytes", {range.first, range.second}}, {"units", {units.first, units.second}}});
+  }
+  j["ranges"] = ranges;
+  j["ranges_complete"] = listed_bytes(d) == d.differing_bytes;
   return j;
+}
+
+void emit_yaml(YAML::Emitter& out, const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object:
+      out << YAML::BeginMap;
+      for (const auto& [key, value] : j.items()) {
+        out << YAML::Key << key << YAML::Value;
+        emit_yaml(out, value);
+      }
+      out << YAML::EndMap;
+      break;
+    case nlohmann::json::value_t::array:
+      out << YAML::BeginSeq;
+      for (const auto& value : j) emit_yaml(out, value);
+      out << YAML::EndSeq;
+      break;
+    case nlohmann::json::value_t::string:
+      out << YAML::DoubleQuoted << j.get_ref<const std::string&>();
+      break;
+    case nlohmann::json::value_t::boolean:
+      out << j.get<bool>();
+      break;
+    case nlohmann::json::value_t::number_unsigned:
+      out << j.get<uint64_t>();
+      break;
+    case nlohmann::json::value_t::number_integer:
+      out << j.get<int64_t>();
+      break;
+    case nlohmann::json::value_t::number_float:
+      out << j.get<double>();
+      break;
+    case nlohmann::json::value_t::null:
+      out << YAML::Null;
+      break;
+    case nlohmann::json::value_t::binary:
+    case nlohmann::json::value_t::discarded:
+      throw std::invalid_argument("report_yaml: a binary or discarded JSON value has no YAML form");
+  }
 }
 
 }  // namespace
@@ -70,6 +127,20 @@ nlohmann::json record_json(const isa::Spec& spec, const isa::RetireRecord& r) {
           {"trap", trap_json(spec, r.trap)}};
 }
 
+double utilisation(uint64_t busy_cycles, uint64_t total_cycles) {
+  return total_cycles == 0 ? 0.0
+                           : static_cast<double>(busy_cycles) / static_cast<double>(total_cycles);
+}
+
+std::pair<uint64_t, uint64_t> unit_range(const SpaceDiff& d,
+                                         const std::pair<uint64_t, uint64_t>& bytes) {
+  return {bytes.first / d.unit_bytes, (bytes.second + d.unit_bytes - 1) / d.unit_bytes};
+}
+
+std::string cosim_verdict(const CosimResult& r) {
+  return r.limit_reached ? "STOPPED" : r.equal() ? "EQUAL" : "MISMATCH";
+}
+
 nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
   const std::string& na = r.engines[0];
   const std::string& nb = r.engines[1];
@@ -91,6 +162,16 @@ nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
     stages[row.name] = s;
   }
   j["stages"] = stages;
+  nlohmann::json units = nlohmann::json::object();
+  for (const auto& row : r.units)
+    units[row.name] = {{na + "_busy_cycles", row.busy_cycles[0]},
+                       {nb + "_busy_cycles", row.busy_cycles[1]},
+                       {na + "_spans", row.spans[0]},
+                       {nb + "_spans", row.spans[1]},
+                       {na + "_utilisation", utilisation(row.busy_cycles[0], r.total_cycles[0])},
+                       {nb + "_utilisation", utilisation(row.busy_cycles[1], r.total_cycles[1])},
+                       {"match", row.match()}};
+  j["units"] = units;
   if (r.divergence) {
     const Divergence& d = *r.divergence;
     const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
@@ -129,11 +210,24 @@ nlohmann::json run_json(const isa::Spec& spec, const RunResult& r) {
   for (const auto& row : r.stages)
     stages[row.name] = {
         {"code", row.code}, {"instructions", row.instructions[0]}, {"cycles", row.cycles[0]}};
+  nlohmann::json units = nlohmann::json::object();
+  for (const auto& row : r.units)
+    units[row.name] = {{"busy_cycles", row.busy_cycles[0]},
+                       {"spans", row.spans[0]},
+                       {"utilisation", utilisation(row.busy_cycles[0], r.total_cycles)}};
   return {{"engine", r.engine},
           {"instructions", r.retired},
           {"total_cycles", r.total_cycles},
           {"stages", stages},
+          {"units", units},
           {"trap", trap_json(spec, r.trap)}};
+}
+
+std::string report_yaml(const nlohmann::json& j) {
+  YAML::Emitter out;
+  emit_yaml(out, j);
+  if (!out.good()) throw std::invalid_argument("report_yaml: " + out.GetLastError());
+  return std::string(out.c_str()) + "\n";
 }
 
 std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r) {
@@ -185,6 +279,32 @@ void print_stage_table(std::ostream& os, const std::vector<StageRow>& rows,
   os << (two ? ((ti[0] == ti[1] && tc[0] == tc[1]) ? "  yes\n" : "  NO\n") : "\n");
 }
 
+void print_unit_table(std::ostream& os, const std::vector<UnitRow>& rows,
+                      const std::vector<std::string>& engines,
+                      const std::vector<uint64_t>& total_cycles) {
+  const bool two = engines.size() == 2;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-26s", "unit");
+  os << line;
+  for (const auto& e : engines) {
+    std::snprintf(line, sizeof line, " %15s %8s %7s", (e + " busy").c_str(), "spans", "util");
+    os << line;
+  }
+  os << (two ? "  match\n" : "\n");
+  for (const auto& r : rows) {
+    std::snprintf(line, sizeof line, "%-26s", r.name.c_str());
+    os << line;
+    for (size_t s = 0; s < engines.size(); ++s) {
+      std::snprintf(line, sizeof line, " %15llu %8llu %6.1f%%",
+                    static_cast<unsigned long long>(r.busy_cycles[s]),
+                    static_cast<unsigned long long>(r.spans[s]),
+                    100.0 * utilisation(r.busy_cycles[s], total_cycles.at(s)));
+      os << line;
+    }
+    os << (two ? (r.match() ? "  yes\n" : "  NO\n") : "\n");
+  }
+}
+
 void print_cosim_details(std::ostream& os, const isa::Spec& spec, const CosimResult& r) {
   if (r.divergence) {
     const Divergence& d = *r.divergence;
@@ -228,6 +348,13 @@ void print_cosim_details(std::ostream& os, const isa::Spec& spec, const CosimRes
          << hex(s.first_values[1], 2);
     if (s.size_differs) os << "; sizes differ";
     os << '\n';
+    for (const auto& range : s.ranges) {
+      const auto units = unit_range(s, range);
+      os << "    bytes [" << range.first << ", " << range.second << ") = units [" << units.first
+         << ", " << units.second << ")\n";
+    }
+    if (listed_bytes(s) != s.differing_bytes)
+      os << "    ... more differing bytes beyond the first " << s.ranges.size() << " ranges\n";
   }
 }
 

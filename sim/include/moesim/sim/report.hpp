@@ -1,10 +1,14 @@
-// Reports of co-simulation and single-engine runs: machine-readable JSON and console text
-// (DESIGN.md §6). The CLI adds the run's context (program, presets, seed, wall time).
+// Reports of co-simulation and single-engine runs: machine-readable JSON (and the same tree as
+// YAML) and console text (DESIGN.md §6). The CLI adds the run's context (program, presets, seed,
+// wall time). All cycle figures are machine cycles (1 ns each, architecture.md); utilisation is
+// busy cycles / total cycles of that engine (0 when the engine ran 0 cycles).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "moesim/isa/spec.hpp"
@@ -17,14 +21,39 @@ namespace moesim::sim {
 ///  "mems":[{"space","begin","end","digest"}],"trap":null|{"cause","name","pc","word"}}.
 nlohmann::json record_json(const isa::Spec& spec, const isa::RetireRecord& r);
 
+/// Busy share of a unit: busy / total, 0 when total is 0.
+double utilisation(uint64_t busy_cycles, uint64_t total_cycles);
+
+/// The units of `d`'s space that byte range `bytes` [first, end) touches, as [first, end).
+std::pair<uint64_t, uint64_t> unit_range(const SpaceDiff& d,
+                                         const std::pair<uint64_t, uint64_t>& bytes);
+
+/// "EQUAL", "MISMATCH" (outputs or cycles differ) or "STOPPED" (CosimResult::limit_reached).
+std::string cosim_verdict(const CosimResult& r);
+
 /// outputs_bit_exact, cycles_match, completed, instructions, total_cycles {a, b},
-/// retired {a, b}, stages {name: {instructions, <a>_cycles, <b>_cycles}}, first_divergence
+/// retired {a, b}, stages {name: {code, instructions, <a>_cycles, <b>_cycles, match}},
+/// units {name: {<a>_busy_cycles, <b>_busy_cycles, <a>_spans, <b>_spans, <a>_utilisation,
+/// <b>_utilisation, match}} (every isa.yaml unit), first_divergence
 /// (null or {index, pc, word, disassembly, stage, fields, details, <a>, <b>, history {a, b}}),
-/// trap, final_state {registers: [...], memories: {space: {...}}}. Engine names are the keys.
+/// trap, final_state {registers_equal, register_differences: [{reg, <a>, <b>}],
+/// memories: {space: {equal, size_bytes, unit_bytes, differing_bytes, size_differs,
+/// first_difference: null|{byte, unit, values}, ranges: [{bytes: [first, end), units: [first,
+/// end)}], ranges_complete}}}. `ranges` are the first SpaceDiff::kMaxDiffRanges maximal runs of
+/// differing bytes; `units` rounds each run out to whole units of the space; ranges_complete is
+/// false when more differing bytes lie beyond the listed runs. Engine names are the keys.
 nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r);
 
-/// instructions, total_cycles, stages {name: {instructions, cycles}}, trap.
+/// engine, instructions, total_cycles, stages {name: {code, instructions, cycles}},
+/// units {name: {busy_cycles, spans, utilisation}}, trap.
 nlohmann::json run_json(const isa::Spec& spec, const RunResult& r);
+
+/// The report tree `j` (cosim_json / run_json plus context) as a YAML document: objects become
+/// block maps, arrays block sequences (empty ones `{}` / `[]`), numbers and booleans plain
+/// scalars, null `~`, and every string double-quoted so that "0x0000ABCD" or "yes" stays a
+/// string for any YAML reader. Throws std::invalid_argument for a binary JSON value or an
+/// emitter error.
+std::string report_yaml(const nlohmann::json& j);
 
 /// One line: "#index pc N 0xWORD  DISASSEMBLY  [stage] cycles s..e  regs  mems [trap]".
 std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r);
@@ -33,7 +62,16 @@ std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r);
 void print_stage_table(std::ostream& os, const std::vector<StageRow>& rows,
                        const std::vector<std::string>& engines);
 
-/// First divergence (both records, details, recent history) and the final-state comparison.
+/// Unit table: one row per UnitRow with busy cycles, spans and utilisation (busy / total
+/// cycles, in %) per engine in `engines` (1 or 2; total_cycles has one entry per engine) and, for
+/// 2, a match column.
+void print_unit_table(std::ostream& os, const std::vector<UnitRow>& rows,
+                      const std::vector<std::string>& engines,
+                      const std::vector<uint64_t>& total_cycles);
+
+/// First divergence (both records, details, recent history) and the final-state comparison:
+/// differing registers, and per memory space the differing byte count, the first difference
+/// and the differing byte ranges (in bytes and in the space's units).
 void print_cosim_details(std::ostream& os, const isa::Spec& spec, const CosimResult& r);
 
 }  // namespace moesim::sim

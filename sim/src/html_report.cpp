@@ -1,0 +1,431 @@
+// Self-contained HTML report (html_report.hpp).
+#include "moesim/sim/html_report.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/sim/report.hpp"
+
+namespace moesim::sim {
+namespace {
+
+// Chart geometry in SVG user units.
+constexpr int kLabelWidth = 230;
+constexpr int kBarArea = 430;
+constexpr int kValueWidth = 110;
+constexpr int kBarHeight = 14;
+constexpr int kGroupGap = 10;
+constexpr int kLegendHeight = 24;
+
+/// What both kinds of run have in common; `cosim` is set for a co-simulation.
+struct View {
+  std::string title;
+  std::string verdict;
+  std::vector<std::string> engines;
+  std::vector<uint64_t> total_cycles;
+  std::vector<uint64_t> retired;
+  const std::vector<StageRow>* stages = nullptr;
+  const std::vector<UnitRow>* units = nullptr;
+  std::optional<isa::Trap> trap;
+  const CosimResult* cosim = nullptr;
+};
+
+std::string hex(uint64_t v, int width = 0) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*llX", width, static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * share);
+  return buf;
+}
+
+std::string stage_label(const isa::Spec& spec, uint8_t code) {
+  const isa::StageSpec* s = spec.stage_by_code(code);
+  return s ? s->name : "stage" + std::to_string(code);
+}
+
+std::string trap_text(const isa::Spec& spec, const isa::Trap& t) {
+  const isa::TrapSpec* ts = spec.trap_by_code(t.cause);
+  return (ts ? ts->name : "cause " + std::to_string(t.cause)) + " at pc " + std::to_string(t.pc) +
+         " (" + isa::disassemble(spec, t.word) + ")";
+}
+
+/// A table cell with data hooks: <td class="num" data-engine=".." data-kind="..">value</td>.
+std::string num_cell(const std::string& engine, const char* kind, uint64_t value) {
+  return "<td class=\"num\" data-engine=\"" + html_escape(engine) + "\" data-kind=\"" + kind +
+         "\">" + std::to_string(value) + "</td>";
+}
+
+std::string text_cell(const std::string& text) {
+  return "<td class=\"num\">" + html_escape(text) + "</td>";
+}
+
+std::string match_cell(bool match) {
+  return match ? "<td class=\"ok\">yes</td>" : "<td class=\"bad\">NO</td>";
+}
+
+/// Scalars of `j` as (dotted key, text) rows; arrays of scalars joined with ", ".
+void flatten(const nlohmann::json& j, const std::string& prefix,
+             std::vector<std::pair<std::string, std::string>>& rows) {
+  auto text = [](const nlohmann::json& v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items())
+      flatten(value, prefix.empty() ? key : prefix + "." + key, rows);
+  } else if (j.is_array() && std::all_of(j.begin(), j.end(), [](const nlohmann::json& v) {
+               return v.is_primitive();
+             })) {
+    std::string joined;
+    for (const auto& v : j) joined += (joined.empty() ? "" : ", ") + text(v);
+    rows.emplace_back(prefix, joined);
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i)
+      flatten(j[i], prefix + "[" + std::to_string(i) + "]", rows);
+  } else {
+    rows.emplace_back(prefix, text(j));
+  }
+}
+
+void write_head(std::ostream& os, const View& v) {
+  os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+     << html_escape(v.title) << "</title>\n<style>\n"
+     << "body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+     << "table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
+     << "th,td{border:1px solid #ccc;padding:2px 8px;text-align:left}\n"
+     << "td.num{text-align:right;font-family:monospace}\n"
+     << "tr.total td{font-weight:bold}\n"
+     << ".ok{color:#176f2c}.bad{color:#b00020;font-weight:bold}\n"
+     << "tr.diff td{background:#fde2e4}\n"
+     << "pre{background:#f5f5f5;padding:0.5em;overflow-x:auto}\n"
+     << ".verdict{font-size:1.3em;font-weight:bold}\n"
+     << "svg text{font-family:sans-serif;font-size:12px}\n"
+     << ".e0{fill:#4e79a7}.e1{fill:#f28e2b}\n"
+     << "</style>\n</head>\n<body>\n<h1>" << html_escape(v.title) << "</h1>\n";
+}
+
+void write_context(std::ostream& os, const isa::Spec& spec, const View& v,
+                   const nlohmann::json& context) {
+  const bool good = v.verdict == "EQUAL" || v.verdict == "COMPLETED";
+  os << "<p class=\"verdict " << (good ? "ok" : "bad") << "\" id=\"verdict\">"
+     << html_escape(v.verdict) << "</p>\n<p>";
+  for (size_t e = 0; e < v.engines.size(); ++e)
+    os << (e ? "; " : "") << html_escape(v.engines[e]) << ": " << v.retired[e]
+       << " instructions retired, " << v.total_cycles[e] << " cycles";
+  os << "</p>\n";
+  if (v.trap) os << "<p>Trap: " << html_escape(trap_text(spec, *v.trap)) << "</p>\n";
+  std::vector<std::pair<std::string, std::string>> rows;
+  if (!context.is_null()) flatten(context, "", rows);
+  if (rows.empty()) return;
+  os << "<h2>Run context</h2>\n<table id=\"context\">\n";
+  for (const auto& [key, value] : rows)
+    os << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(value) << "</td></tr>\n";
+  os << "</table>\n";
+}
+
+void write_chart(std::ostream& os, const View& v) {
+  os << "<h2>Cycles per stage</h2>\n";
+  const auto& stages = *v.stages;
+  if (stages.empty()) {
+    os << "<p>No instruction retired.</p>\n";
+    return;
+  }
+  uint64_t max = 1;
+  for (const auto& s : stages)
+    for (size_t e = 0; e < v.engines.size(); ++e) max = std::max(max, s.cycles[e]);
+  const int n = static_cast<int>(v.engines.size());
+  const int group = n * kBarHeight + kGroupGap;
+  const int width = kLabelWidth + kBarArea + kValueWidth;
+  const int height = kLegendHeight + static_cast<int>(stages.size()) * group;
+  os << "<svg id=\"stage-chart\" width=\"" << width << "\" height=\"" << height
+     << "\" role=\"img\" aria-label=\"cycles per stage\">\n";
+  for (int e = 0; e < n; ++e) {
+    const int x = kLabelWidth + e * 150;
+    os << "<rect class=\"e" << e << "\" x=\"" << x << "\" y=\"4\" width=\"12\" height=\"12\"/>"
+       << "<text x=\"" << x + 16 << "\" y=\"15\">" << html_escape(v.engines[e]) << "</text>\n";
+  }
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const StageRow& s = stages[i];
+    const int y = kLegendHeight + static_cast<int>(i) * group;
+    os << "<g data-stage-bar=\"" << html_escape(s.name) << "\">\n<text x=\"0\" y=\""
+       << y + n * kBarHeight / 2 + 4 << "\">" << html_escape(s.name) << "</text>\n";
+    for (int e = 0; e < n; ++e) {
+      const uint64_t c = s.cycles[static_cast<size_t>(e)];
+      int w = static_cast<int>(static_cast<double>(c) / static_cast<double>(max) * kBarArea);
+      if (c > 0 && w == 0) w = 1;
+      const int by = y + e * kBarHeight;
+      os << "<rect class=\"bar e" << e << "\" data-engine=\""
+         << html_escape(v.engines[static_cast<size_t>(e)]) << "\" data-cycles=\"" << c << "\" x=\""
+         << kLabelWidth << "\" y=\"" << by << "\" width=\"" << w << "\" height=\"" << kBarHeight - 2
+         << "\"><title>" << html_escape(s.name) << ", "
+         << html_escape(v.engines[static_cast<size_t>(e)]) << ": " << c
+         << " cycles</title></rect><text x=\"" << kLabelWidth + w + 4 << "\" y=\""
+         << by + kBarHeight - 3 << "\">" << c << "</text>\n";
+    }
+    os << "</g>\n";
+  }
+  os << "</svg>\n";
+}
+
+void write_stage_table(std::ostream& os, const View& v) {
+  const size_t n = v.engines.size();
+  os << "<h2>Stages</h2>\n<table id=\"stages\">\n<tr><th>stage</th>";
+  for (const auto& e : v.engines) os << "<th>" << html_escape(e) << " instructions</th>";
+  for (const auto& e : v.engines) os << "<th>" << html_escape(e) << " cycles</th>";
+  for (const auto& e : v.engines) os << "<th>" << html_escape(e) << " share</th>";
+  os << (n == 2 ? "<th>match</th>" : "") << "</tr>\n";
+  std::array<uint64_t, 2> ti{}, tc{};
+  for (const auto& s : *v.stages) {
+    os << "<tr data-stage=\"" << html_escape(s.name) << "\"><td>" << html_escape(s.name) << "</td>";
+    for (size_t e = 0; e < n; ++e) os << num_cell(v.engines[e], "instructions", s.instructions[e]);
+    for (size_t e = 0; e < n; ++e) os << num_cell(v.engines[e], "cycles", s.cycles[e]);
+    for (size_t e = 0; e < n; ++e)
+      os << text_cell(percent(utilisation(s.cycles[e], v.total_cycles[e])));
+    os << (n == 2 ? match_cell(s.match()) : "") << "</tr>\n";
+    for (size_t e = 0; e < n; ++e) {
+      ti[e] += s.instructions[e];
+      tc[e] += s.cycles[e];
+    }
+  }
+  os << "<tr class=\"total\"><td>total</td>";
+  for (size_t e = 0; e < n; ++e) os << num_cell(v.engines[e], "instructions", ti[e]);
+  for (size_t e = 0; e < n; ++e) os << num_cell(v.engines[e], "cycles", tc[e]);
+  for (size_t e = 0; e < n; ++e) os << text_cell(percent(utilisation(tc[e], v.total_cycles[e])));
+  os << (n == 2 ? match_cell(ti[0] == ti[1] && tc[0] == tc[1]) : "") << "</tr>\n</table>\n";
+}
+
+void write_unit_table(std::ostream& os, const View& v) {
+  const size_t n = v.engines.size();
+  os << "<h2>Units</h2>\n<p>Utilisation = busy cycles / total cycles of the engine.</p>\n"
+     << "<table id=\"units\">\n<tr><th>unit</th>";
+  for (const auto& e : v.engines) os << "<th>" << html_escape(e) << " busy cycles</th>";
+  for (const auto& e : v.engines) os << "<th>" << html_escape(e) << " spans</th>";
+  for (const auto& e : v.engines) os << "<th>" << html_escape(e) << " utilisation</th>";
+  os << (n == 2 ? "<th>match</th>" : "") << "</tr>\n";
+  for (const auto& u : *v.units) {
+    os << "<tr data-unit=\"" << html_escape(u.name) << "\"><td>" << html_escape(u.name) << "</td>";
+    for (size_t e = 0; e < n; ++e) os << num_cell(v.engines[e], "busy_cycles", u.busy_cycles[e]);
+    for (size_t e = 0; e < n; ++e) os << num_cell(v.engines[e], "spans", u.spans[e]);
+    for (size_t e = 0; e < n; ++e)
+      os << text_cell(percent(utilisation(u.busy_cycles[e], v.total_cycles[e])));
+    os << (n == 2 ? match_cell(u.match()) : "") << "</tr>\n";
+  }
+  os << "</table>\n";
+}
+
+/// One row per record field; fields the comparator named get class "diff".
+void write_records(std::ostream& os, const isa::Spec& spec, const CosimResult& r,
+                   const Divergence& d) {
+  os << "<table id=\"divergent-records\">\n<tr><th>field</th>";
+  for (const auto& e : r.engines) os << "<th>" << html_escape(e) << "</th>";
+  os << "</tr>\n";
+  using Getter = std::string (*)(const isa::Spec&, const isa::RetireRecord&);
+  const std::vector<std::pair<const char*, Getter>> fields = {
+      {"index",
+       [](const isa::Spec&, const isa::RetireRecord& x) { return std::to_string(x.index); }},
+      {"pc", [](const isa::Spec&, const isa::RetireRecord& x) { return std::to_string(x.pc); }},
+      {"word", [](const isa::Spec&, const isa::RetireRecord& x) { return hex(x.word, 8); }},
+      {"disassembly",
+       [](const isa::Spec& s, const isa::RetireRecord& x) { return isa::disassemble(s, x.word); }},
+      {"stage",
+       [](const isa::Spec& s, const isa::RetireRecord& x) { return stage_label(s, x.stage); }},
+      {"start_cycle",
+       [](const isa::Spec&, const isa::RetireRecord& x) { return std::to_string(x.start_cycle); }},
+      {"end_cycle",
+       [](const isa::Spec&, const isa::RetireRecord& x) { return std::to_string(x.end_cycle); }},
+      {"regs",
+       [](const isa::Spec&, const isa::RetireRecord& x) {
+         std::string t;
+         for (const auto& w : x.regs)
+           t += (t.empty() ? "" : " ") + reg_name(w.file, w.index) + "=" + hex(w.value);
+         return t;
+       }},
+      {"mems",
+       [](const isa::Spec&, const isa::RetireRecord& x) {
+         std::string t;
+         for (const auto& m : x.mems)
+           t += (t.empty() ? "" : " ") + std::string(isa::space_name(m.space)) + "[" +
+                std::to_string(m.begin) + "," + std::to_string(m.end) + ")#" + hex(m.digest, 16);
+         return t;
+       }},
+      {"trap", [](const isa::Spec& s, const isa::RetireRecord& x) {
+         return x.trap ? trap_text(s, *x.trap) : std::string("none");
+       }}};
+  for (const auto& [name, get] : fields) {
+    const bool differs = std::find(d.fields.begin(), d.fields.end(), name) != d.fields.end();
+    os << "<tr" << (differs ? " class=\"diff\"" : "") << "><th>" << name << "</th>";
+    for (size_t e = 0; e < 2; ++e)
+      os << "<td>" << (d.records[e] ? html_escape(get(spec, *d.records[e])) : "(stopped)")
+         << "</td>";
+    os << "</tr>\n";
+  }
+  os << "</table>\n";
+}
+
+void write_divergence(std::ostream& os, const isa::Spec& spec, const CosimResult& r) {
+  if (!r.divergence) return;
+  const Divergence& d = *r.divergence;
+  os << "<h2 id=\"divergence\">First divergence: retire #" << d.index << "</h2>\n<p>Differing "
+     << "fields:";
+  for (const auto& f : d.fields) os << " <code>" << html_escape(f) << "</code>";
+  os << "</p>\n<ul>\n";
+  for (const auto& line : d.details) os << "<li>" << html_escape(line) << "</li>\n";
+  os << "</ul>\n";
+  write_records(os, spec, r, d);
+  for (size_t e = 0; e < 2; ++e) {
+    os << "<h3>Last " << d.history[e].size() << " retired by " << html_escape(r.engines[e])
+       << "</h3>\n<pre>";
+    for (const auto& h : d.history[e]) os << html_escape(record_line(spec, h)) << '\n';
+    os << "</pre>\n";
+  }
+}
+
+void write_final_state(std::ostream& os, const CosimResult& r) {
+  os << "<h2>Final state" << (r.divergence ? " (at the stop)" : "") << "</h2>\n";
+  if (r.reg_diffs.empty()) {
+    os << "<p>Registers equal.</p>\n";
+  } else {
+    os << "<table id=\"registers\">\n<tr><th>register</th><th>" << html_escape(r.engines[0])
+       << "</th><th>" << html_escape(r.engines[1]) << "</th></tr>\n";
+    for (const auto& d : r.reg_diffs)
+      os << "<tr class=\"diff\"><td>" << html_escape(d.name) << "</td>"
+         << text_cell(hex(d.values[0])) << text_cell(hex(d.values[1])) << "</tr>\n";
+    os << "</table>\n";
+  }
+  os << "<table id=\"memories\">\n<tr><th>space</th><th>compared bytes</th><th>unit bytes</th>"
+     << "<th>differing bytes</th><th>first difference</th><th>differing ranges</th></tr>\n";
+  for (const auto& s : r.spaces) {
+    const std::string name = isa::space_name(s.space);
+    os << "<tr data-space=\"" << html_escape(name) << "\"" << (s.equal() ? "" : " class=\"diff\"")
+       << "><td>" << html_escape(name) << "</td>" << text_cell(std::to_string(s.size_bytes))
+       << text_cell(std::to_string(s.unit_bytes)) << text_cell(std::to_string(s.differing_bytes))
+       << "<td>";
+    if (s.first_byte)
+      os << "byte " << *s.first_byte << " (unit " << *s.first_byte / s.unit_bytes
+         << "): " << html_escape(r.engines[0]) << ' ' << hex(s.first_values[0], 2) << ", "
+         << html_escape(r.engines[1]) << ' ' << hex(s.first_values[1], 2);
+    if (s.size_differs) os << (s.first_byte ? "; " : "") << "sizes differ";
+    os << "</td><td>";
+    uint64_t listed = 0;
+    for (const auto& range : s.ranges) {
+      const auto units = unit_range(s, range);
+      os << "<div class=\"range\">bytes [" << range.first << ", " << range.second << ") = units ["
+         << units.first << ", " << units.second << ")</div>";
+      listed += range.second - range.first;
+    }
+    if (listed != s.differing_bytes) os << "<div>... more beyond these ranges</div>";
+    os << "</td></tr>\n";
+  }
+  os << "</table>\n";
+}
+
+std::string render(const isa::Spec& spec, const View& v, const nlohmann::json& context) {
+  std::ostringstream os;
+  write_head(os, v);
+  write_context(os, spec, v, context);
+  write_chart(os, v);
+  write_stage_table(os, v);
+  write_unit_table(os, v);
+  if (v.cosim) {
+    write_divergence(os, spec, *v.cosim);
+    write_final_state(os, *v.cosim);
+  }
+  os << "</body>\n</html>\n";
+  return os.str();
+}
+
+std::string program_name(const nlohmann::json& context) {
+  if (context.is_object() && context.contains("program") && context["program"].is_object() &&
+      context["program"].contains("name") && context["program"]["name"].is_string())
+    return context["program"]["name"].get<std::string>();
+  return "";
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error(path.string() + ": write failed");
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string html_report(const isa::Spec& spec, const CosimResult& r,
+                        const nlohmann::json& context) {
+  View v;
+  const std::string program = program_name(context);
+  v.title = "moesim cosim" + (program.empty() ? std::string() : ": " + program);
+  v.verdict = cosim_verdict(r);
+  v.engines = {r.engines[0], r.engines[1]};
+  v.total_cycles = {r.total_cycles[0], r.total_cycles[1]};
+  v.retired = {r.retired[0], r.retired[1]};
+  v.stages = &r.stages;
+  v.units = &r.units;
+  v.trap = r.trap;
+  v.cosim = &r;
+  return render(spec, v, context);
+}
+
+std::string html_report(const isa::Spec& spec, const RunResult& r, const nlohmann::json& context) {
+  View v;
+  const std::string program = program_name(context);
+  v.title = "moesim run " + r.engine + (program.empty() ? std::string() : ": " + program);
+  v.verdict = r.limit_reached ? "STOPPED" : r.trap ? "TRAPPED" : "COMPLETED";
+  v.engines = {r.engine};
+  v.total_cycles = {r.total_cycles};
+  v.retired = {r.retired};
+  v.stages = &r.stages;
+  v.units = &r.units;
+  v.trap = r.trap;
+  return render(spec, v, context);
+}
+
+void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
+                       const CosimResult& r, const nlohmann::json& context) {
+  write_file(path, html_report(spec, r, context));
+}
+
+void write_html_report(const std::filesystem::path& path, const isa::Spec& spec, const RunResult& r,
+                       const nlohmann::json& context) {
+  write_file(path, html_report(spec, r, context));
+}
+
+}  // namespace moesim::sim

@@ -1,0 +1,147 @@
+// Chrome trace-event JSON timeline sink (trace_json.hpp).
+#include "moesim/sim/trace_json.hpp"
+
+#include <stdexcept>
+
+#include "moesim/isa/encoding.hpp"
+
+namespace moesim::sim {
+namespace {
+
+constexpr int kStagesTid = 1;
+constexpr int kFirstUnitTid = 2;
+
+int pid_of(size_t engine) { return static_cast<int>(engine) + 1; }
+
+std::string stage_label(const isa::Spec& spec, uint8_t code) {
+  const isa::StageSpec* s = spec.stage_by_code(code);
+  return s ? s->name : "stage" + std::to_string(code);
+}
+
+nlohmann::json metadata(const char* name, int pid, int tid, const nlohmann::json& args) {
+  return {{"ph", "M"}, {"name", name}, {"pid", pid}, {"tid", tid}, {"args", args}};
+}
+
+}  // namespace
+
+TraceJsonSink::TraceJsonSink(const isa::Spec& spec, const std::filesystem::path& path,
+                             const std::vector<std::string>& engines)
+    : spec_(spec),
+      path_(path),
+      out_(path, std::ios::binary | std::ios::trunc),
+      engines_(engines.size()) {
+  if (engines.empty() || engines.size() > 2)
+    throw std::invalid_argument("trace JSON: 1 or 2 engines, got " +
+                                std::to_string(engines.size()));
+  if (!out_) throw std::runtime_error(path_.string() + ": cannot open for writing");
+  const nlohmann::json other = {
+      {"generator", "moesim"},
+      {"time_unit", "1 machine cycle is written as 1 us: read ts and dur as cycles"},
+      {"engines", engines}};
+  out_ << "{\"otherData\":" << other.dump() << ",\n\"traceEvents\":[\n";
+  for (size_t e = 0; e < engines.size(); ++e) {
+    const int pid = pid_of(e);
+    write(metadata("process_name", pid, 0, {{"name", engines[e]}}));
+    write(metadata("process_sort_index", pid, 0, {{"sort_index", e}}));
+    write(metadata("process_labels", pid, 0, {{"labels", "1 us = 1 cycle"}}));
+    write(metadata("thread_name", pid, kStagesTid, {{"name", "stages"}}));
+    write(metadata("thread_sort_index", pid, kStagesTid, {{"sort_index", 0}}));
+    for (size_t u = 0; u < spec.units().size(); ++u) {
+      const int tid = kFirstUnitTid + static_cast<int>(u);
+      write(metadata("thread_name", pid, tid, {{"name", spec.units()[u]}}));
+      write(metadata("thread_sort_index", pid, tid, {{"sort_index", u + 1}}));
+    }
+  }
+  if (!out_) throw std::runtime_error(path_.string() + ": write failed");
+}
+
+void TraceJsonSink::check_engine(size_t engine) const {
+  if (engine >= engines_)
+    throw std::out_of_range("trace JSON: engine " + std::to_string(engine) + " of " +
+                            std::to_string(engines_));
+}
+
+void TraceJsonSink::write(const nlohmann::json& event) {
+  out_ << (first_event_ ? "" : ",\n") << event.dump();
+  first_event_ = false;
+}
+
+void TraceJsonSink::flush(size_t engine) {
+  std::optional<OpenSlice>& s = open_[engine];
+  if (!s) return;
+  write({{"ph", "X"},
+         {"name", stage_label(spec_, s->stage)},
+         {"cat", "stage"},
+         {"pid", pid_of(engine)},
+         {"tid", kStagesTid},
+         {"ts", s->begin},
+         {"dur", s->end - s->begin},
+         {"args", {{"instructions", s->instructions}, {"cycles", s->end - s->begin}}}});
+  s.reset();
+}
+
+void TraceJsonSink::instruction(size_t engine, const isa::RetireRecord& r, const WorkItem&) {
+  check_engine(engine);
+  std::optional<OpenSlice>& s = open_[engine];
+  if (s && (s->stage != r.stage || s->end != r.start_cycle)) flush(engine);
+  if (!s) s = OpenSlice{r.stage, r.start_cycle, r.start_cycle, 0};
+  s->end = r.end_cycle;
+  s->instructions += 1;
+  const isa::InstrSpec* ins = isa::decode(spec_, r.word).spec;
+  latest_[engine] = Latest{r.start_cycle, r.end_cycle, r.pc, ins ? ins->mnemonic : ""};
+  if (r.trap) {
+    // The program stops here: close the slice first so the instant follows it in file order.
+    flush(engine);
+    const isa::TrapSpec* ts = spec_.trap_by_code(r.trap->cause);
+    const std::string cause = ts ? ts->name : std::to_string(r.trap->cause);
+    write({{"ph", "i"},
+           {"s", "t"},
+           {"name", "trap " + cause},
+           {"cat", "trap"},
+           {"pid", pid_of(engine)},
+           {"tid", kStagesTid},
+           {"ts", r.start_cycle},
+           {"args", {{"pc", r.trap->pc}, {"cause", cause}}}});
+  }
+  if (!out_) throw std::runtime_error(path_.string() + ": write failed");
+}
+
+void TraceJsonSink::unit_busy(size_t engine, const UnitSpan& span) {
+  check_engine(engine);
+  if (span.unit >= spec_.units().size())
+    throw std::out_of_range("trace JSON: unit " + std::to_string(span.unit) + ", isa.yaml has " +
+                            std::to_string(spec_.units().size()));
+  const std::string& unit = spec_.units()[span.unit];
+  const std::optional<Latest>& l = latest_[engine];
+  const bool named = l && !l->mnemonic.empty() && span.begin >= l->start && span.end <= l->end;
+  nlohmann::json event = {{"ph", "X"},
+                          {"name", named ? l->mnemonic : unit},
+                          {"cat", "unit"},
+                          {"pid", pid_of(engine)},
+                          {"tid", kFirstUnitTid + span.unit},
+                          {"ts", span.begin},
+                          {"dur", span.end - span.begin}};
+  if (named) event["args"] = {{"unit", unit}, {"pc", l->pc}};
+  write(event);
+  if (!out_) throw std::runtime_error(path_.string() + ": write failed");
+}
+
+void TraceJsonSink::mismatch(uint64_t cycle) {
+  write({{"ph", "i"},
+         {"s", "g"},
+         {"name", "mismatch"},
+         {"cat", "mismatch"},
+         {"pid", pid_of(0)},
+         {"tid", kStagesTid},
+         {"ts", cycle}});
+  if (!out_) throw std::runtime_error(path_.string() + ": write failed");
+}
+
+void TraceJsonSink::finish(uint64_t) {
+  for (size_t e = 0; e < engines_; ++e) flush(e);
+  out_ << "\n]}\n";
+  out_.close();
+  if (!out_) throw std::runtime_error(path_.string() + ": write failed");
+}
+
+}  // namespace moesim::sim

@@ -1,0 +1,517 @@
+// Reports people look at: the JSON / YAML report, the console tables, the self-contained HTML
+// report and the Perfetto / Chrome trace JSON, all fed by run_cosim / run_single on fake engines
+// (and once on the golden model and the RTL). Checks that stage sums equal the totals everywhere,
+// that the chart and the trace show exactly the stages and spans that happened, that the HTML is
+// escaped and references nothing outside itself, and that planted memory differences are listed
+// exactly.
+#include <yaml-cpp/yaml.h>
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/encoding.hpp"
+#include "moesim/sim/cosim.hpp"
+#include "moesim/sim/html_report.hpp"
+#include "moesim/sim/report.hpp"
+#include "moesim/sim/trace_json.hpp"
+
+using namespace moesim;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t kUnits = 64;  // every space: 64 units of 2 bytes
+
+const isa::Spec& spec() { return isa::Spec::builtin(); }
+
+uint8_t unit_index(const std::string& mnemonic) {
+  const auto& units = spec().units();
+  const auto it = std::find(units.begin(), units.end(), spec().by_mnemonic(mnemonic)->unit);
+  return static_cast<uint8_t>(it - units.begin());
+}
+
+/// An engine that replays records back to back; each record's unit is busy for its whole
+/// latency (one UnitSpan per record, handed out by take_unit_spans after that record).
+class FakeEngine final : public sim::Engine {
+ public:
+  FakeEngine(std::string name, std::vector<isa::RetireRecord> script)
+      : name_(std::move(name)), script_(std::move(script)) {
+    for (isa::Space s : isa::kAllSpaces) mem_[s].assign(2 * kUnits, 0);
+  }
+  std::string name() const override { return name_; }
+  void load(const isa::Program&, const isa::MemoryImage&) override {}
+  bool step(isa::RetireRecord& out) override {
+    if (next_ >= script_.size()) return false;
+    out = script_[next_++];
+    cycles_ = out.end_cycle;
+    if (!out.trap) ++retired_;
+    const isa::InstrSpec* ins = isa::decode(spec(), out.word).spec;
+    if (out.end_cycle > out.start_cycle)
+      pending_.push_back({unit_index(ins->mnemonic), out.start_cycle, out.end_cycle});
+    return true;
+  }
+  bool halted() const override { return next_ >= script_.size(); }
+  uint64_t cycles() const override { return cycles_; }
+  uint64_t retired() const override { return retired_; }
+  isa::ArchRegs regs() const override { return regs_; }
+  std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override {
+    if (begin + count > kUnits) throw std::out_of_range("fake read");
+    const auto& m = mem_.at(space);
+    return {m.begin() + static_cast<std::ptrdiff_t>(2 * begin),
+            m.begin() + static_cast<std::ptrdiff_t>(2 * (begin + count))};
+  }
+  uint64_t size(isa::Space) const override { return kUnits; }
+  std::vector<sim::UnitSpan> take_unit_spans() override { return std::exchange(pending_, {}); }
+
+  isa::ArchRegs regs_;
+  std::map<isa::Space, std::vector<uint8_t>> mem_;
+
+ private:
+  std::string name_;
+  std::vector<isa::RetireRecord> script_;
+  std::vector<sim::UnitSpan> pending_;
+  size_t next_ = 0;
+  uint64_t cycles_ = 0;
+  uint64_t retired_ = 0;
+};
+
+struct Step {
+  const char* mnemonic;
+  uint8_t stage;
+  uint64_t latency;
+};
+
+/// Stages 1, 1, 4, 4, 4, 7, 1, 1 (four runs of one stage; stage 1 twice), 25 cycles in all.
+const std::vector<Step> kSteps = {{"S_ADDI_INT", 1, 2}, {"S_ADDI_INT", 1, 3}, {"V_ADD_VV", 4, 1},
+                                  {"V_ADD_VV", 4, 4},   {"S_ADDI_INT", 4, 5}, {"V_ADD_VV", 7, 6},
+                                  {"S_ADDI_INT", 1, 2}, {"V_ADD_VV", 1, 2}};
+constexpr uint64_t kTotalCycles = 25;
+
+uint32_t word_of(const std::string& mnemonic) {
+  const isa::InstrSpec& ins = *spec().by_mnemonic(mnemonic);
+  return mnemonic == "S_ADDI_INT" ? isa::encode(spec(), ins, {1, 0, 5})
+                                  : isa::encode(spec(), ins, {3, 1, 2});
+}
+
+std::vector<isa::RetireRecord> script() {
+  std::vector<isa::RetireRecord> s;
+  uint64_t t = 0;
+  for (size_t i = 0; i < kSteps.size(); ++i) {
+    isa::RetireRecord r;
+    r.index = i;
+    r.pc = static_cast<uint32_t>(i);
+    r.word = word_of(kSteps[i].mnemonic);
+    r.stage = kSteps[i].stage;
+    r.start_cycle = t;
+    r.end_cycle = t += kSteps[i].latency;
+    s.push_back(r);
+  }
+  return s;
+}
+
+sim::CosimResult cosim(FakeEngine& a, FakeEngine& b, std::vector<sim::TimelineSink*> sinks = {}) {
+  sim::CosimOptions o;
+  o.history = 3;
+  o.sinks = std::move(sinks);
+  return sim::run_cosim(spec(), a, b, o);
+}
+
+fs::path workdir(const std::string& name) {
+  const fs::path d = fs::path(MOESIM_TEST_WORK_DIR) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Sum of the HTML stage-table cells of `kind` for `engine`, over rows with data-stage.
+uint64_t html_stage_sum(const std::string& html, const std::string& engine,
+                        const std::string& kind) {
+  static const std::regex row("<tr data-stage=\"[^\"]*\">(.*?)</tr>");
+  const std::regex cell("data-engine=\"" + engine + "\" data-kind=\"" + kind + "\">([0-9]+)<");
+  uint64_t sum = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), row); it != std::sregex_iterator();
+       ++it) {
+    const std::string cells = (*it)[1];
+    std::smatch m;
+    BOOST_REQUIRE(std::regex_search(cells, m, cell));
+    sum += std::stoull(m[1]);
+  }
+  return sum;
+}
+
+/// The trace's events of one (pid, tid) in file order.
+std::vector<nlohmann::json> track(const nlohmann::json& trace, int pid, int tid) {
+  std::vector<nlohmann::json> out;
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] != "M" && e["pid"] == pid && e["tid"] == tid) out.push_back(e);
+  return out;
+}
+
+std::string metadata_name(const nlohmann::json& trace, const std::string& kind, int pid, int tid) {
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == kind && e["pid"] == pid &&
+        (kind != "thread_name" || e["tid"] == tid))
+      return e["args"]["name"].get<std::string>();
+  return "";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(reports_stage_sums_equal_totals) {
+  const fs::path dir = workdir("reports_stage_sums_equal_totals");
+  FakeEngine a("golden", script()), b("rtl", script());
+  sim::TraceJsonSink trace(spec(), dir / "trace.json", {"golden", "rtl"});
+  const sim::CosimResult r = cosim(a, b, {&trace});
+  BOOST_REQUIRE(r.equal());
+  BOOST_REQUIRE(r.total_cycles[0] == kTotalCycles);
+
+  const nlohmann::json j = sim::cosim_json(spec(), r);
+  const std::string html = sim::html_report(spec(), r, nullptr);
+  const nlohmann::json tj = nlohmann::json::parse(slurp(dir / "trace.json"));
+  for (size_t e = 0; e < 2; ++e) {
+    const std::string& name = r.engines[e];
+    BOOST_TEST_CONTEXT("engine " << name) {
+      uint64_t json_cycles = 0, json_instructions = 0;
+      for (const auto& [stage, row] : j["stages"].items()) {
+        json_cycles += row[name + "_cycles"].get<uint64_t>();
+        json_instructions += row["instructions"].get<uint64_t>();
+      }
+      BOOST_TEST(json_cycles == j["total_cycles"][name].get<uint64_t>());
+      BOOST_TEST(json_instructions == j["retired"][name].get<uint64_t>());
+      BOOST_TEST(html_stage_sum(html, name, "cycles") == r.total_cycles[e]);
+      BOOST_TEST(html_stage_sum(html, name, "instructions") == r.retired[e]);
+      uint64_t slices = 0;
+      for (const auto& ev : track(tj, static_cast<int>(e) + 1, 1))
+        if (ev["ph"] == "X") slices += ev["dur"].get<uint64_t>();
+      BOOST_TEST(slices == r.total_cycles[e]);
+    }
+  }
+
+  FakeEngine single("golden", script());
+  sim::CosimOptions o;
+  const sim::RunResult rr = sim::run_single(spec(), single, o);
+  const nlohmann::json rj = sim::run_json(spec(), rr);
+  uint64_t run_cycles = 0;
+  for (const auto& [stage, row] : rj["stages"].items()) run_cycles += row["cycles"].get<uint64_t>();
+  BOOST_TEST(run_cycles == rj["total_cycles"].get<uint64_t>());
+  BOOST_TEST(html_stage_sum(sim::html_report(spec(), rr, nullptr), "golden", "cycles") ==
+             kTotalCycles);
+}
+
+BOOST_AUTO_TEST_CASE(reports_html_chart_has_a_bar_per_stage_that_ran) {
+  FakeEngine a("golden", script()), b("rtl", script());
+  const sim::CosimResult r = cosim(a, b);
+  const std::string html = sim::html_report(spec(), r, nullptr);
+  std::set<std::string> ran;
+  for (const auto& row : r.stages) ran.insert(row.name);
+  BOOST_TEST(ran.size() == 3u);
+  for (const auto& st : spec().stages()) {
+    BOOST_TEST_CONTEXT("stage " << st.name) {
+      const std::string group = "<g data-stage-bar=\"" + st.name + "\">";
+      BOOST_TEST((html.find(group) != std::string::npos) == (ran.count(st.name) == 1));
+    }
+  }
+  // One bar per engine and stage, each with the stage's cycles.
+  const std::regex bar(
+      "<rect class=\"bar e[01]\" data-engine=\"([a-z]+)\" data-cycles=\"([0-9]+)\"");
+  std::map<std::string, uint64_t> sum;
+  size_t bars = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), bar); it != std::sregex_iterator();
+       ++it, ++bars)
+    sum[(*it)[1]] += std::stoull((*it)[2]);
+  BOOST_TEST(bars == 2 * r.stages.size());
+  BOOST_TEST(sum["golden"] == kTotalCycles);
+  BOOST_TEST(sum["rtl"] == kTotalCycles);
+}
+
+BOOST_AUTO_TEST_CASE(reports_html_is_self_contained_and_escaped) {
+  auto sb = script();
+  sb[5].end_cycle += 1;  // a mismatch, so the divergence section is rendered too
+  FakeEngine a("golden", script()), b("rtl<b>", sb);
+  const sim::CosimResult r = cosim(a, b);
+  BOOST_REQUIRE(r.divergence.has_value());
+  const nlohmann::json context = {{"program", {{"name", "prog<x> & \"y\""}}},
+                                  {"tool", "moesim cosim"}};
+  const std::string html = sim::html_report(spec(), r, context);
+  for (const char* bad : {"http://", "https://", "<script", "<link", "@import", "url("})
+    BOOST_TEST(html.find(bad) == std::string::npos, "HTML contains " << bad);
+  BOOST_TEST(html.find("prog<") == std::string::npos);
+  BOOST_TEST(html.find("rtl<") == std::string::npos);
+  BOOST_TEST(html.find("prog&lt;x&gt; &amp; &quot;y&quot;") != std::string::npos);
+  BOOST_TEST(html.find("rtl&lt;b&gt;") != std::string::npos);
+  // The divergence: the differing field is marked, both records and the history are there.
+  BOOST_TEST(html.find("<tr class=\"diff\"><th>end_cycle</th>") != std::string::npos);
+  BOOST_TEST(html.find("<td>V_ADD_VV gp3, gp1, gp2") != std::string::npos);
+  BOOST_TEST(html.find("Last 3 retired by rtl&lt;b&gt;") != std::string::npos);
+  // The file written is the same document (kept in the work directory to look at).
+  const fs::path file = workdir("reports_html_is_self_contained_and_escaped") / "report.html";
+  sim::write_html_report(file, spec(), r, context);
+  BOOST_TEST(slurp(file) == html);
+}
+
+BOOST_AUTO_TEST_CASE(reports_trace_json_tracks_and_slices) {
+  const fs::path dir = workdir("reports_trace_json_tracks_and_slices");
+  FakeEngine a("golden", script()), b("rtl", script());
+  sim::TraceJsonSink trace(spec(), dir / "trace.json", {"golden", "rtl"});
+  const sim::CosimResult r = cosim(a, b, {&trace});
+  const nlohmann::json tj = nlohmann::json::parse(slurp(dir / "trace.json"));
+  BOOST_TEST(tj["otherData"]["time_unit"].get<std::string>().find("1 us") != std::string::npos);
+  for (int pid = 1; pid <= 2; ++pid) {
+    BOOST_TEST_CONTEXT("pid " << pid) {
+      BOOST_TEST(metadata_name(tj, "process_name", pid, 0) == r.engines[pid - 1]);
+      BOOST_TEST(metadata_name(tj, "thread_name", pid, 1) == "stages");
+      for (size_t u = 0; u < spec().units().size(); ++u)
+        BOOST_TEST(metadata_name(tj, "thread_name", pid, 2 + static_cast<int>(u)) ==
+                   spec().units()[u]);
+      // Stage track: consecutive instructions of one stage form one slice.
+      std::vector<std::string> names;
+      uint64_t instructions = 0;
+      for (const auto& e : track(tj, pid, 1)) {
+        names.push_back(e["name"].get<std::string>());
+        instructions += e["args"]["instructions"].get<uint64_t>();
+        BOOST_TEST(e["args"]["cycles"] == e["dur"]);
+      }
+      const std::string s1 = spec().stage_by_code(1)->name, s4 = spec().stage_by_code(4)->name,
+                        s7 = spec().stage_by_code(7)->name;
+      BOOST_TEST(names == (std::vector<std::string>{s1, s4, s7, s1}),
+                 boost::test_tools::per_element());
+      BOOST_TEST(instructions == kSteps.size());
+      // Unit tracks: one slice per span, named after the instruction, non-decreasing ts.
+      for (size_t u = 0; u < spec().units().size(); ++u) {
+        uint64_t last = 0, busy = 0;
+        size_t n = 0;
+        for (const auto& e : track(tj, pid, 2 + static_cast<int>(u))) {
+          BOOST_TEST(e["ts"].get<uint64_t>() >= last);
+          last = e["ts"].get<uint64_t>();
+          busy += e["dur"].get<uint64_t>();
+          ++n;
+          const std::string name = e["name"].get<std::string>();
+          BOOST_TEST((name == "S_ADDI_INT" || name == "V_ADD_VV"));
+        }
+        BOOST_TEST(busy == r.units[u].busy_cycles[static_cast<size_t>(pid - 1)]);
+        BOOST_TEST(n == r.units[u].spans[static_cast<size_t>(pid - 1)]);
+      }
+      uint64_t last = 0;
+      for (const auto& e : track(tj, pid, 1)) {
+        BOOST_TEST(e["ts"].get<uint64_t>() >= last);
+        last = e["ts"].get<uint64_t>();
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reports_trace_json_trap_and_mismatch_instants) {
+  const fs::path dir = workdir("reports_trace_json_trap_and_mismatch_instants");
+  auto trapping = script();
+  trapping.back().end_cycle = trapping.back().start_cycle;
+  trapping.back().trap = isa::Trap{2, trapping.back().pc, trapping.back().word};
+  {
+    FakeEngine e("golden", trapping);
+    sim::TraceJsonSink trace(spec(), dir / "trap.json", {"golden"});
+    sim::CosimOptions o;
+    o.sinks = {&trace};
+    sim::run_single(spec(), e, o);
+  }
+  const nlohmann::json tt = nlohmann::json::parse(slurp(dir / "trap.json"));
+  const auto stages = track(tt, 1, 1);
+  BOOST_REQUIRE(!stages.empty());
+  BOOST_TEST(stages.back()["ph"] == "i");
+  BOOST_TEST(stages.back()["name"] == "trap " + spec().trap_by_code(2)->name);
+  BOOST_TEST(stages.back()["ts"] == trapping.back().start_cycle);
+
+  auto sb = script();
+  sb[3].regs = {{isa::RegFile::Gp, 3, 7}};
+  FakeEngine a("golden", script()), b("rtl", sb);
+  sim::TraceJsonSink trace(spec(), dir / "mismatch.json", {"golden", "rtl"});
+  cosim(a, b, {&trace});
+  const nlohmann::json tm = nlohmann::json::parse(slurp(dir / "mismatch.json"));
+  size_t mismatches = 0;
+  for (const auto& e : tm["traceEvents"])
+    if (e["name"] == "mismatch") {
+      ++mismatches;
+      BOOST_TEST(e["ph"] == "i");
+      BOOST_TEST(e["s"] == "g");
+      BOOST_TEST(e["ts"] == sb[3].start_cycle);
+    }
+  BOOST_TEST(mismatches == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(reports_output_errors_name_the_path) {
+  const fs::path missing = fs::path(MOESIM_TEST_WORK_DIR) / "no_such_dir" / "out.json";
+  try {
+    sim::TraceJsonSink trace(spec(), missing, {"golden"});
+    BOOST_FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    BOOST_TEST(std::string(e.what()).find(missing.string()) != std::string::npos);
+  }
+  FakeEngine a("golden", script()), b("rtl", script());
+  const sim::CosimResult r = cosim(a, b);
+  try {
+    sim::write_html_report(missing, spec(), r, nullptr);
+    BOOST_FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    BOOST_TEST(std::string(e.what()).find(missing.string()) != std::string::npos);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reports_yaml_round_trips) {
+  auto sb = script();
+  sb[2].end_cycle += 1;
+  FakeEngine a("golden", script()), b("rtl", sb);
+  const sim::CosimResult r = cosim(a, b);
+  nlohmann::json j = sim::cosim_json(spec(), r);
+  j["verdict"] = sim::cosim_verdict(r);
+  j["notes"] = nlohmann::json::array();
+  const YAML::Node y = YAML::Load(sim::report_yaml(j));
+  BOOST_TEST(y["verdict"].as<std::string>() == "MISMATCH");
+  BOOST_TEST(y["cycles_match"].as<bool>() == false);
+  BOOST_TEST(y["total_cycles"]["golden"].as<uint64_t>() ==
+             j["total_cycles"]["golden"].get<uint64_t>());
+  const std::string s1 = spec().stage_by_code(1)->name;
+  BOOST_TEST(y["stages"][s1]["golden_cycles"].as<uint64_t>() == 5u);
+  BOOST_TEST(y["units"]["scalar"]["golden_utilisation"].as<double>() ==
+             j["units"]["scalar"]["golden_utilisation"].get<double>());
+  // Strings that look like numbers stay strings; null stays null; empty sequences stay.
+  const YAML::Node word = y["first_divergence"]["word"];
+  BOOST_TEST(word.Tag() == "!");  // quoted: a non-plain scalar
+  BOOST_TEST(word.as<std::string>() == j["first_divergence"]["word"].get<std::string>());
+  BOOST_TEST(y["trap"].IsNull());
+  BOOST_TEST(y["notes"].IsSequence());
+  BOOST_TEST(y["notes"].size() == 0u);
+  BOOST_TEST(y["first_divergence"]["fields"][0].as<std::string>() == "end_cycle");
+}
+
+BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
+  FakeEngine a("golden", script()), b("rtl", script());
+  // VRAM bytes [10, 13) and [40, 41): units [5, 7) and [20, 21). Registers: f2.
+  for (size_t at : {10u, 11u, 12u, 40u}) b.mem_[isa::Space::Vram][at] = 0x5A;
+  b.regs_.fp[2] = 0x3F80;
+  const sim::CosimResult r = cosim(a, b);
+  BOOST_REQUIRE(!r.outputs_bit_exact());
+
+  const nlohmann::json vram = sim::cosim_json(spec(), r)["final_state"]["memories"]["vram"];
+  const nlohmann::json want = nlohmann::json::parse(
+      R"([{"bytes":[10,13],"units":[5,7]},{"bytes":[40,41],"units":[20,21]}])");
+  BOOST_TEST(vram["ranges"] == want, "ranges " << vram["ranges"].dump());
+  BOOST_TEST(vram["ranges_complete"] == true);
+  BOOST_TEST(vram["differing_bytes"] == 4);
+
+  std::ostringstream console;
+  sim::print_cosim_details(console, spec(), r);
+  const std::string text = console.str();
+  BOOST_TEST(
+      text.find("    bytes [10, 13) = units [5, 7)\n    bytes [40, 41) = units [20, 21)\n") !=
+          std::string::npos,
+      text);
+  BOOST_TEST(text.find("f2: golden 0x0, rtl 0x3F80") != std::string::npos, text);
+
+  const std::string html = sim::html_report(spec(), r, nullptr);
+  BOOST_TEST(html.find("<div class=\"range\">bytes [10, 13) = units [5, 7)</div>"
+                       "<div class=\"range\">bytes [40, 41) = units [20, 21)</div></td>") !=
+             std::string::npos);
+  BOOST_TEST(html.find("<td>f2</td>") != std::string::npos);
+
+  // More runs than SpaceDiff::kMaxDiffRanges: the list says it is incomplete.
+  FakeEngine c("rtl", script());
+  for (uint64_t i = 0; i <= sim::SpaceDiff::kMaxDiffRanges; ++i) c.mem_[isa::Space::Hbm][2 * i] = 1;
+  FakeEngine d("golden", script());
+  const sim::CosimResult many = cosim(d, c);
+  const nlohmann::json hbm = sim::cosim_json(spec(), many)["final_state"]["memories"]["hbm"];
+  BOOST_TEST(hbm["ranges"].size() == sim::SpaceDiff::kMaxDiffRanges);
+  BOOST_TEST(hbm["ranges_complete"] == false);
+  std::ostringstream more;
+  sim::print_cosim_details(more, spec(), many);
+  BOOST_TEST(more.str().find("more differing bytes beyond the first 16 ranges") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(reports_unit_tables) {
+  FakeEngine a("golden", script()), b("rtl", script());
+  const sim::CosimResult r = cosim(a, b);
+  const size_t scalar = unit_index("S_ADDI_INT");
+  BOOST_REQUIRE(r.units.size() == spec().units().size());
+  BOOST_TEST(r.units[scalar].busy_cycles[0] == 12u);  // 2 + 3 + 5 + 2
+  std::ostringstream os;
+  sim::print_unit_table(os, r.units, {"golden", "rtl"}, {r.total_cycles[0], r.total_cycles[1]});
+  const std::string text = os.str();
+  // "%-26s" name, then per engine " %15llu %8llu %6.1f%%".
+  const std::string scalar_row =
+      "scalar" + std::string(20 + 14, ' ') + "12" + std::string(8, ' ') + "4" + "   48.0%";
+  BOOST_TEST(text.find(scalar_row + std::string(14, ' ') + "12") != std::string::npos, text);
+  BOOST_TEST(text.find("NO") == std::string::npos, text);
+
+  const nlohmann::json j = sim::cosim_json(spec(), r);
+  BOOST_TEST(j["units"]["scalar"]["golden_busy_cycles"] == 12);
+  BOOST_TEST(j["units"]["scalar"]["rtl_spans"] == 4);
+  BOOST_TEST(j["units"]["scalar"]["golden_utilisation"].get<double>() == 12.0 / 25.0);
+  const std::string html = sim::html_report(spec(), r, nullptr);
+  BOOST_TEST(
+      html.find("<tr data-unit=\"scalar\"><td>scalar</td><td class=\"num\" data-engine=\"golden\" "
+                "data-kind=\"busy_cycles\">12</td>") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(reports_trace_and_html_of_a_real_cosim) {
+  // Golden model and RTL on a small assembled program that loops and then traps.
+  const fs::path dir = workdir("reports_trace_and_html_of_a_real_cosim");
+  const isa::Program p = isa::assemble(spec(),
+                                       "; @stage=router_topk\nS_ADDI_INT gp1, gp0, 7\n"
+                                       "C_LOOP_START gp2, 2\nS_ADDI_INT gp1, gp1, 1\n"
+                                       "C_LOOP_END gp2\n; @stage=non_moe\nC_LOOP_END gp2\n");
+  const isa::MachinePreset& preset = spec().preset(sim::rtl_built_preset());
+  auto golden = sim::make_golden_engine(spec(), preset);
+  auto rtl = sim::make_rtl_engine(spec(), preset);
+  golden->load(p, {});
+  rtl->load(p, {});
+  sim::TraceJsonSink trace(spec(), dir / "trace.json", {golden->name(), rtl->name()});
+  sim::CosimOptions o;
+  o.sinks = {&trace};
+  const sim::CosimResult r = sim::run_cosim(spec(), *golden, *rtl, o);
+  BOOST_REQUIRE(r.equal());
+  BOOST_REQUIRE(r.trap.has_value());
+
+  const nlohmann::json tj = nlohmann::json::parse(slurp(dir / "trace.json"));
+  for (int pid = 1; pid <= 2; ++pid) {
+    const size_t e = static_cast<size_t>(pid - 1);
+    BOOST_TEST_CONTEXT("engine " << r.engines[e]) {
+      uint64_t stage_cycles = 0, traps = 0, last = 0;
+      for (const auto& ev : track(tj, pid, 1)) {
+        BOOST_TEST(ev["ts"].get<uint64_t>() >= last);
+        last = ev["ts"].get<uint64_t>();
+        if (ev["ph"] == "X") stage_cycles += ev["dur"].get<uint64_t>();
+        if (ev["ph"] == "i") ++traps;
+      }
+      BOOST_TEST(stage_cycles == r.total_cycles[e]);
+      BOOST_TEST(traps == 1u);
+      for (size_t u = 0; u < spec().units().size(); ++u) {
+        uint64_t busy = 0, spans = 0, ts = 0;
+        for (const auto& ev : track(tj, pid, 2 + static_cast<int>(u))) {
+          BOOST_TEST(ev["ts"].get<uint64_t>() >= ts);
+          ts = ev["ts"].get<uint64_t>();
+          busy += ev["dur"].get<uint64_t>();
+          ++spans;
+        }
+        BOOST_TEST(busy == r.units[u].busy_cycles[e], "unit " << spec().units()[u]);
+        BOOST_TEST(spans == r.units[u].spans[e], "unit " << spec().units()[u]);
+      }
+    }
+  }
+  const std::string html = sim::html_report(spec(), r, nullptr);
+  for (const auto& st : spec().stages()) {
+    const bool ran = st.name == "router_topk" || st.name == "non_moe";
+    BOOST_TEST((html.find("<g data-stage-bar=\"" + st.name + "\">") != std::string::npos) == ran,
+               "stage " << st.name);
+  }
+}

@@ -1,9 +1,9 @@
 // `moesim` command line (CLI11). libsystemc.so owns main() and calls sc_main.
 //
-// moesim cosim [program flags] [--report F] [--vcd F] [--trace-rtl F.fst] [--history N]
-//              [--flip-bit E:S:B:b] [--quiet]
-// moesim run --engine golden|rtl [program flags] [--dump DIR] [--report F] [--vcd F]
-//            [--trace-rtl F.fst] [--quiet]
+// moesim cosim [program flags] [outputs] [--history N] [--flip-bit E:S:B:b] [--quiet]
+// moesim run --engine golden|rtl [program flags] [outputs] [--dump DIR] [--quiet]
+// Outputs: --report F.json|F.yaml --html F --vcd F (+ .gtkw, .stages.filter) --trace-json F
+//          --trace-rtl F.fst
 // moesim conformance [--engine golden|rtl|both] [--filter RE] [--junit F] [--suite DIR]
 // moesim asm IN.asm [-o OUT.hex]   (writes OUT.stages beside)
 // moesim disasm IN.hex             (reads IN.stages beside if present)
@@ -34,8 +34,10 @@
 #include "moesim/sim/cosim.hpp"
 #include "moesim/sim/engine.hpp"
 #include "moesim/sim/fault.hpp"
+#include "moesim/sim/html_report.hpp"
 #include "moesim/sim/presets.hpp"
 #include "moesim/sim/report.hpp"
+#include "moesim/sim/trace_json.hpp"
 #include "moesim/sim/vcd_sink.hpp"
 
 namespace fs = std::filesystem;
@@ -275,11 +277,34 @@ void check_output_path(const std::string& flag, const std::string& path) {
     throw sim::UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
 }
 
-void write_json(const std::string& path, const nlohmann::json& j) {
+/// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
+void write_report(const std::string& path, const nlohmann::json& j) {
+  const std::string ext = fs::path(path).extension().string();
+  const bool yaml = ext == ".yaml" || ext == ".yml";
   std::ofstream out(path, std::ios::trunc);
   if (!out) throw sim::UsageError("--report " + path + ": cannot open for writing");
-  out << j.dump(2) << '\n';
+  out << (yaml ? sim::report_yaml(j) : j.dump(2)) << '\n';
   if (!out) throw sim::UsageError("--report " + path + ": write failed");
+}
+
+void write_html(const std::string& path, const isa::Spec& spec, const sim::CosimResult* cosim,
+                const sim::RunResult* run, const nlohmann::json& context) {
+  try {
+    if (cosim != nullptr) sim::write_html_report(path, spec, *cosim, context);
+    if (run != nullptr) sim::write_html_report(path, spec, *run, context);
+  } catch (const std::runtime_error& e) {
+    throw sim::UsageError(std::string("--html: ") + e.what());
+  }
+}
+
+std::unique_ptr<sim::TraceJsonSink> open_trace_json(const isa::Spec& spec, const std::string& path,
+                                                    const std::vector<std::string>& engines) {
+  if (path.empty()) return nullptr;
+  try {
+    return std::make_unique<sim::TraceJsonSink>(spec, path, engines);
+  } catch (const std::runtime_error& e) {
+    throw sim::UsageError(std::string("--trace-json: ") + e.what());
+  }
 }
 
 std::unique_ptr<sim::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
@@ -307,7 +332,7 @@ std::unique_ptr<sim::Engine> make_rtl(const isa::Spec& spec, const isa::MachineP
 
 struct CosimFlags {
   ProgramFlags program;
-  std::string report, vcd, trace_rtl, flip_bit;
+  std::string report, vcd, trace_json, html, trace_rtl, flip_bit;
   size_t history = 8;
   bool quiet = false;
 };
@@ -319,6 +344,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   check_output_path("--report", f.report);
   check_output_path("--vcd", f.vcd);
   check_output_path("--trace-rtl", f.trace_rtl);
+  check_output_path("--trace-json", f.trace_json);
+  check_output_path("--html", f.html);
   Workload w = make_workload(spec, f.program);
   check_rtl_preset(w.preset->name);
 
@@ -333,12 +360,14 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   golden->load(w.program, gimg);
   rtl->load(w.program, rimg);
   auto vcd = open_vcd(spec, f.vcd, {golden->name(), rtl->name()});
+  auto trace = open_trace_json(spec, f.trace_json, {golden->name(), rtl->name()});
 
   Progress progress(true);
   sim::CosimOptions opts;
   opts.history = f.history;
   opts.max_instructions = f.program.max_instructions;
   if (vcd) opts.sinks.push_back(vcd.get());
+  if (trace) opts.sinks.push_back(trace.get());
   opts.work = w.program.work;
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   opts.progress_every = 256;
@@ -348,12 +377,15 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   progress.done();
 
   const bool equal = res.equal();
-  const std::string verdict = res.limit_reached ? "STOPPED" : equal ? "EQUAL" : "MISMATCH";
+  const std::string verdict = sim::cosim_verdict(res);
   if (!f.quiet) {
     std::cout << "moesim cosim: " << describe(w, f.program);
     if (flip) std::cout << ", planted fault --flip-bit " << f.flip_bit;
     std::cout << "\n\n";
     sim::print_stage_table(std::cout, res.stages, {res.engines[0], res.engines[1]});
+    std::cout << '\n';
+    sim::print_unit_table(std::cout, res.units, {res.engines[0], res.engines[1]},
+                          {res.total_cycles[0], res.total_cycles[1]});
     std::cout << '\n';
     sim::print_cosim_details(std::cout, spec, res);
     std::cout << '\n';
@@ -383,19 +415,25 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   }
   std::cout << std::endl;
 
+  auto path_or_null = [](const std::string& p) {
+    return p.empty() ? nlohmann::json(nullptr) : nlohmann::json(p);
+  };
+  nlohmann::json ctx = context_json(spec, f.program, w);
+  ctx["tool"] = "moesim cosim";
+  ctx["verdict"] = verdict;
+  ctx["engines"] = res.engines;
+  ctx["flip_bit"] = path_or_null(f.flip_bit);
+  ctx["vcd"] = path_or_null(f.vcd);
+  ctx["trace_json"] = path_or_null(f.trace_json);
+  ctx["trace_rtl"] = path_or_null(f.trace_rtl);
+  ctx["simulation_time_s"] = sim_s;
+  ctx["wall_time_s"] = seconds_since(t0);
   if (!f.report.empty()) {
     nlohmann::json j = sim::cosim_json(spec, res);
-    j.update(context_json(spec, f.program, w));
-    j["tool"] = "moesim cosim";
-    j["verdict"] = verdict;
-    j["engines"] = res.engines;
-    j["flip_bit"] = f.flip_bit.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.flip_bit);
-    j["vcd"] = f.vcd.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.vcd);
-    j["trace_rtl"] = f.trace_rtl.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.trace_rtl);
-    j["simulation_time_s"] = sim_s;
-    j["wall_time_s"] = seconds_since(t0);
-    write_json(f.report, j);
+    j.update(ctx);
+    write_report(f.report, j);
   }
+  if (!f.html.empty()) write_html(f.html, spec, &res, nullptr, ctx);
   if (res.limit_reached) return limit_error(f.program);
   return equal ? kExitEqual : kExitMismatch;
 }
@@ -404,7 +442,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
 
 struct RunFlags {
   ProgramFlags program;
-  std::string engine, dump, report, vcd, trace_rtl;
+  std::string engine, dump, report, vcd, trace_json, html, trace_rtl;
   bool quiet = false;
 };
 
@@ -474,6 +512,8 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   check_output_path("--report", f.report);
   check_output_path("--vcd", f.vcd);
   check_output_path("--trace-rtl", f.trace_rtl);
+  check_output_path("--trace-json", f.trace_json);
+  check_output_path("--html", f.html);
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw sim::UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
   if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))
@@ -488,9 +528,11 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   }
   engine->load(w.program, w.image);
   auto vcd = open_vcd(spec, f.vcd, {engine->name()});
+  auto trace = open_trace_json(spec, f.trace_json, {engine->name()});
   Progress progress(true);
   sim::CosimOptions opts;
   if (vcd) opts.sinks.push_back(vcd.get());
+  if (trace) opts.sinks.push_back(trace.get());
   opts.work = w.program.work;
   opts.max_instructions = f.program.max_instructions;
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
@@ -502,6 +544,8 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   if (!f.quiet) {
     std::cout << "moesim run: " << describe(w, f.program) << "\n\n";
     sim::print_stage_table(std::cout, res.stages, {res.engine});
+    std::cout << '\n';
+    sim::print_unit_table(std::cout, res.units, {res.engine}, {res.total_cycles});
     std::cout << '\n';
   }
   std::cout << res.engine << ": " << res.retired << " instructions retired, " << res.total_cycles
@@ -517,14 +561,16 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   std::cout << std::endl;
   if (res.limit_reached) return limit_error(f.program);
   if (!f.dump.empty()) dump_outputs(f.dump, *engine, w);
+  nlohmann::json ctx = context_json(spec, f.program, w);
+  ctx["tool"] = "moesim run";
+  ctx["simulation_time_s"] = sim_s;
+  ctx["wall_time_s"] = seconds_since(t0);
   if (!f.report.empty()) {
     nlohmann::json j = sim::run_json(spec, res);
-    j.update(context_json(spec, f.program, w));
-    j["tool"] = "moesim run";
-    j["simulation_time_s"] = sim_s;
-    j["wall_time_s"] = seconds_since(t0);
-    write_json(f.report, j);
+    j.update(ctx);
+    write_report(f.report, j);
   }
+  if (!f.html.empty()) write_html(f.html, spec, nullptr, &res, ctx);
   return res.trap ? kExitMismatch : kExitEqual;
 }
 
@@ -571,7 +617,10 @@ int cli_main(int argc, char** argv) {
   CosimFlags cf;
   CLI::App* cosim = app.add_subcommand("cosim", "co-simulate golden model and RTL in lockstep");
   add_program_flags(cosim, cf.program);
-  cosim->add_option("--report", cf.report, "write the JSON report to FILE");
+  cosim->add_option("--report", cf.report, "write the report to FILE (.json, or .yaml/.yml)");
+  cosim->add_option("--html", cf.html, "write a self-contained HTML report to FILE");
+  cosim->add_option("--trace-json", cf.trace_json,
+                    "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE");
   cosim->add_option("--vcd", cf.vcd, "write the stage timeline VCD to FILE (+ .stages.filter)");
   cosim->add_option("--trace-rtl", cf.trace_rtl,
                     "write Verilator's FST of every RTL signal for the same run to FILE");
@@ -591,7 +640,10 @@ int cli_main(int argc, char** argv) {
       ->check(CLI::IsMember({"golden", "rtl"}));
   run->add_option("--dump", rf.dump, "write the output accumulator and HBM output to DIR")
       ->excludes("--program");
-  run->add_option("--report", rf.report, "write the JSON report to FILE");
+  run->add_option("--report", rf.report, "write the report to FILE (.json, or .yaml/.yml)");
+  run->add_option("--html", rf.html, "write a self-contained HTML report to FILE");
+  run->add_option("--trace-json", rf.trace_json,
+                  "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE");
   run->add_option("--vcd", rf.vcd, "write the stage timeline VCD to FILE");
   run->add_option("--trace-rtl", rf.trace_rtl,
                   "with --engine rtl: write Verilator's FST of every RTL signal to FILE");

@@ -2,11 +2,13 @@
 // divergence, asm/disasm round trip, run --dump, and bad input. Every check that guards a
 // result is also shown to reject a broken result.
 #include <sys/wait.h>
+#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -337,6 +339,44 @@ BOOST_AUTO_TEST_CASE(cli_cosim_of_an_assembled_program_agrees_on_a_trap) {
   BOOST_TEST(r.out.find("both engines trapped: loop_underflow at pc 4") != std::string::npos);
   // Alone, a trapping program is a failed run.
   BOOST_TEST(moesim_cli("run --engine golden --program trap.asm", dir).code == 1);
+}
+
+BOOST_AUTO_TEST_CASE(cli_yaml_html_and_trace_json_outputs_agree) {
+  const fs::path dir = workdir("outputs");
+  const auto r = moesim_cli(
+      "cosim --tokens 2 --hidden 64 --intermediate 64 --quiet --report r.yaml "
+      "--html r.html --trace-json t.json",
+      dir);
+  BOOST_TEST(r.code == 0);
+  // YAML report: the same keys as the JSON one; stage cycles add up to the totals.
+  const YAML::Node y = YAML::LoadFile((dir / "r.yaml").string());
+  BOOST_TEST(y["verdict"].as<std::string>() == "EQUAL");
+  const uint64_t total = y["total_cycles"]["golden"].as<uint64_t>();
+  uint64_t sum = 0;
+  std::vector<std::string> ran;
+  for (const auto& kv : y["stages"]) {
+    sum += kv.second["golden_cycles"].as<uint64_t>();
+    ran.push_back(kv.first.as<std::string>());
+  }
+  BOOST_TEST(sum == total);
+  BOOST_TEST(y["units"].size() == isa::Spec::builtin().units().size());
+  // HTML: one chart group per stage that ran, nothing fetched from the network.
+  const std::string html = slurp(dir / "r.html");
+  for (const auto& st : ran)
+    BOOST_TEST(html.find("data-stage-bar=\"" + st + "\"") != std::string::npos, st);
+  size_t bars = 0;
+  for (size_t at = html.find("data-stage-bar="); at != std::string::npos;
+       at = html.find("data-stage-bar=", at + 1))
+    ++bars;
+  BOOST_TEST(bars == ran.size());
+  BOOST_TEST(html.find("http") == std::string::npos);
+  // Trace JSON: per engine, the stage slices cover exactly the run.
+  const json t = read_json(dir / "t.json");
+  std::map<int, uint64_t> stage_us;
+  for (const auto& e : t["traceEvents"])
+    if (e["ph"] == "X" && e["tid"] == 1) stage_us[e["pid"].get<int>()] += e["dur"].get<uint64_t>();
+  BOOST_TEST(stage_us.size() == 2u);
+  for (const auto& [pid, us] : stage_us) BOOST_TEST(us == total, "pid " << pid);
 }
 
 BOOST_AUTO_TEST_CASE(cli_trace_rtl_writes_an_fst_gtkwave_reads) {

@@ -14,7 +14,7 @@
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
 #include "moesim/sim/builder.hpp"
-#include "vcd_reader.hpp"
+#include "../waveforms/vcd_reader.hpp"
 
 namespace fs = std::filesystem;
 using namespace moesim;

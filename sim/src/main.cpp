@@ -553,7 +553,8 @@ int cli_main(int argc, char** argv) {
   CLI::App* cosim = app.add_subcommand("cosim", "co-simulate golden model and RTL in lockstep");
   add_program_flags(cosim, cf.program);
   cosim->add_option("--report", cf.report, "write the JSON report to FILE");
-  cosim->add_option("--vcd", cf.vcd, "write the stage timeline VCD to FILE (+ .stages.filter)");
+  cosim->add_option("--vcd", cf.vcd,
+                    "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
   cosim->add_option("--history", cf.history, "retired instructions shown before a divergence")
       ->capture_default_str()
       ->check(kNotNegative);
@@ -571,7 +572,8 @@ int cli_main(int argc, char** argv) {
   run->add_option("--dump", rf.dump, "write the output accumulator and HBM output to DIR")
       ->excludes("--program");
   run->add_option("--report", rf.report, "write the JSON report to FILE");
-  run->add_option("--vcd", rf.vcd, "write the stage timeline VCD to FILE");
+  run->add_option("--vcd", rf.vcd,
+                  "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
   run->add_flag("--quiet", rf.quiet, "do not print the stage table");
 
   std::string asm_in, asm_out;

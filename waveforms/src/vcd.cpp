@@ -142,7 +142,6 @@ VcdWriter::Scope& VcdWriter::checked_scope(size_t scope, uint64_t time, const ch
   if (time < s.last_time)
     throw std::invalid_argument("VcdWriter: " + std::string(what) + " at " + std::to_string(time) +
                                 " goes back (scope at " + std::to_string(s.last_time) + ")");
-  latest_time_ = std::max(latest_time_, time);
   return s;
 }
 
@@ -155,6 +154,7 @@ void VcdWriter::instruction(size_t scope, uint64_t time, const InstructionValues
     if (!is_vcd_string(t))
       throw std::invalid_argument("VcdWriter: bad string value '" + std::string(t) + "'");
   s.last_time = time;
+  latest_time_ = std::max(latest_time_, time);
   pending_.emplace(time, Event{Kind::Instruction, scope, 0, v.stage_code, v.pc, v.token, v.slot,
                                v.expert, intern(v.stage), intern(v.mnemonic)});
   uint64_t watermark = scopes_.front().last_time;
@@ -177,6 +177,7 @@ void VcdWriter::trap(size_t scope, uint64_t time, std::string_view cause) {
   checked_scope(scope, time, "trap");
   if (!is_vcd_string(cause))
     throw std::invalid_argument("VcdWriter: bad trap cause '" + std::string(cause) + "'");
+  latest_time_ = std::max(latest_time_, time);
   pending_.emplace(time, Event{Kind::Trap, scope, 0, 0, 0, 0, 0, 0, intern(cause), nullptr});
 }
 

@@ -184,3 +184,26 @@ BOOST_AUTO_TEST_CASE(moesim_cosim_vcd_shows_every_signal) {
   BOOST_TEST(traces.size() == names.size());
   for (const auto& t : traces) BOOST_TEST(names.count(t) == 1u, t << " is not in the VCD");
 }
+
+BOOST_AUTO_TEST_CASE(moesim_cosim_vcd_marks_the_trap) {
+  const fs::path dir = workdir("trap");
+  std::ofstream(dir / "trap.asm") << "; @stage=router_topk\nS_ADDI_INT gp1, gp0, 7\n"
+                                     "C_LOOP_START gp2, 2\nS_ADDI_INT gp1, gp1, 1\n"
+                                     "C_LOOP_END gp2\n; @stage=non_moe\nC_LOOP_END gp2\n";
+  const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(MOESIM_BIN) +
+                          "' cosim --program trap.asm --vcd t.vcd >out.txt 2>&1";
+  const int st = std::system(cmd.c_str());
+  BOOST_TEST_REQUIRE((WIFEXITED(st) && WEXITSTATUS(st) == 0), "moesim cosim failed: " << cmd);
+  const auto d = read(dir / "t.vcd");
+  for (const std::string scope : {"golden", "rtl"}) {
+    const auto& trap = d.history(scope + ".trap");
+    BOOST_TEST_REQUIRE(trap.size() == 2u, scope << ".trap never set");
+    const uint64_t t = trap.back().first;  // the trapping instruction's start cycle
+    BOOST_TEST(trap.back().second == "1");
+    BOOST_TEST((d.history(scope + ".trap_cause") == History{{0, "none"}, {t, "loop_underflow"}}));
+    BOOST_TEST(d.value_at(scope + ".pc", t) == "100");  // pc 4
+    BOOST_TEST(d.value_at(scope + ".mnemonic", t) == "C_LOOP_END");
+    BOOST_TEST(d.value_at(scope + ".stage", t) == "non_moe");
+    BOOST_TEST(d.last_time == t);
+  }
+}

@@ -621,7 +621,8 @@ int cli_main(int argc, char** argv) {
   cosim->add_option("--html", cf.html, "write a self-contained HTML report to FILE");
   cosim->add_option("--trace-json", cf.trace_json,
                     "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE");
-  cosim->add_option("--vcd", cf.vcd, "write the stage timeline VCD to FILE (+ .stages.filter)");
+  cosim->add_option("--vcd", cf.vcd,
+                    "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
   cosim->add_option("--trace-rtl", cf.trace_rtl,
                     "write Verilator's FST of every RTL signal for the same run to FILE");
   cosim->add_option("--history", cf.history, "retired instructions shown before a divergence")
@@ -644,7 +645,8 @@ int cli_main(int argc, char** argv) {
   run->add_option("--html", rf.html, "write a self-contained HTML report to FILE");
   run->add_option("--trace-json", rf.trace_json,
                   "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE");
-  run->add_option("--vcd", rf.vcd, "write the stage timeline VCD to FILE");
+  run->add_option("--vcd", rf.vcd,
+                  "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
   run->add_option("--trace-rtl", rf.trace_rtl,
                   "with --engine rtl: write Verilator's FST of every RTL signal to FILE");
   run->add_flag("--quiet", rf.quiet, "do not print the stage table");

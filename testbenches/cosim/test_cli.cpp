@@ -13,10 +13,10 @@
 #include <optional>
 #include <sstream>
 
+#include "../waveforms/vcd_reader.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
 #include "moesim/sim/builder.hpp"
-#include "vcd_reader.hpp"
 
 namespace fs = std::filesystem;
 using namespace moesim;

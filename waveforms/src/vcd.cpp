@@ -1,4 +1,4 @@
-// Streaming VCD writer and GTKWave stage translate filter (see vcd.hpp).
+// Streaming VCD writer, GTKWave stage translate filter and save file (see vcd.hpp).
 #include "moesim/waveforms/vcd.hpp"
 
 #include <algorithm>
@@ -18,17 +18,6 @@ std::string vcd_id(size_t n) {
   return id;
 }
 
-std::string binary(uint64_t v) {
-  if (v == 0) return "b0";
-  std::string bits;
-  while (v != 0) {
-    bits.push_back((v & 1) ? '1' : '0');
-    v >>= 1;
-  }
-  std::reverse(bits.begin(), bits.end());
-  return "b" + bits;
-}
-
 bool is_identifier(const std::string& s) {
   if (s.empty()) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
@@ -41,10 +30,31 @@ bool is_vcd_string(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c > ' ' && c < 127; });
 }
 
+void check_names(const std::vector<std::string>& names, const char* what) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!is_identifier(names[i]))
+      throw std::invalid_argument(std::string("VcdWriter: bad ") + what + " name '" + names[i] +
+                                  "'");
+    for (size_t j = 0; j < i; ++j)
+      if (names[j] == names[i])
+        throw std::invalid_argument(std::string("VcdWriter: duplicate ") + what + " '" + names[i] +
+                                    "'");
+  }
+}
+
+uint64_t work_value(int32_t v) { return v < 0 ? UINT64_MAX : static_cast<uint64_t>(v); }
+
 }  // namespace
 
+std::string VcdSignal::gtkwave_name() const {
+  std::string n = scope.empty() ? name : scope + "." + name;
+  if (!text && width > 1) n += "[" + std::to_string(width - 1) + ":0]";
+  return n;
+}
+
 VcdWriter::VcdWriter(const std::filesystem::path& path, const std::vector<std::string>& scopes,
-                     const std::vector<isa::StageSpec>& stages)
+                     const std::vector<isa::StageSpec>& stages,
+                     const std::vector<std::string>& units)
     : path_(path) {
   std::string initial_stage;
   unsigned max_code = 0;
@@ -53,41 +63,55 @@ VcdWriter::VcdWriter(const std::filesystem::path& path, const std::vector<std::s
     max_code = std::max<unsigned>(max_code, st.code);
   }
   if (initial_stage.empty()) throw std::invalid_argument("VcdWriter: no stage with code 0");
-  while ((max_code >> code_bits_) != 0) ++code_bits_;
-  if (scopes.empty()) throw std::invalid_argument("VcdWriter: no scopes");
-  for (size_t i = 0; i < scopes.size(); ++i) {
-    if (!is_identifier(scopes[i]))
-      throw std::invalid_argument("VcdWriter: bad scope name '" + scopes[i] + "'");
-    for (size_t j = 0; j < i; ++j)
-      if (scopes[j] == scopes[i])
-        throw std::invalid_argument("VcdWriter: duplicate scope '" + scopes[i] + "'");
-  }
   if (!is_vcd_string(initial_stage))
     throw std::invalid_argument("VcdWriter: bad stage name '" + initial_stage + "'");
+  while ((max_code >> code_bits_) != 0) ++code_bits_;
+  if (scopes.empty()) throw std::invalid_argument("VcdWriter: no scopes");
+  check_names(scopes, "scope");
+  check_names(units, "unit");
+
+  const std::string* stage0 = intern(initial_stage);
+  const std::string* none = intern("none");
+  for (const auto& name : scopes) {
+    Scope s;
+    s.stage = declare(name, "stage", 1, true);
+    s.code = declare(name, "stage_code", code_bits_, false);
+    s.pc = declare(name, "pc", 32, false);
+    s.mnemonic = declare(name, "mnemonic", 1, true);
+    s.token = declare(name, "token", 32, false);
+    s.slot = declare(name, "slot", 32, false);
+    s.expert = declare(name, "expert", 32, false);
+    for (const auto& u : units) s.busy.push_back(declare(name, u + "_busy", 1, false));
+    s.open.assign(units.size(), 0);
+    s.trap = declare(name, "trap", 1, false);
+    s.cause = declare(name, "trap_cause", 1, true);
+    vars_[s.stage].text = stage0;
+    vars_[s.mnemonic].text = none;
+    vars_[s.cause].text = none;
+    vars_[s.token].value = vars_[s.slot].value = vars_[s.expert].value = kX;
+    scopes_.push_back(std::move(s));
+  }
+  mismatch_ = declare("", "mismatch", 1, false);
+
   out_.open(path, std::ios::out | std::ios::trunc);
   if (!out_) throw std::runtime_error(path.string() + ": cannot open for writing");
-
-  size_t next_id = 0;
   out_ << "$version moesim stage timeline $end\n"
        << "$timescale 1ns $end\n"
        << "$comment one time unit = one machine cycle; stage_code values: see the "
           ".stages.filter file beside this VCD $end\n";
-  for (const auto& name : scopes) {
-    Signals s;
-    s.stage_id = vcd_id(next_id++);
-    s.code_id = vcd_id(next_id++);
-    s.pc_id = vcd_id(next_id++);
-    s.stage = initial_stage;
-    out_ << "$scope module " << name << " $end\n"
-         << "$var string 1 " << s.stage_id << " stage $end\n"
-         << "$var wire " << code_bits_ << ' ' << s.code_id << " stage_code $end\n"
-         << "$var wire 32 " << s.pc_id << " pc $end\n"
-         << "$upscope $end\n";
-    scopes_.push_back(std::move(s));
+  std::string open_scope;
+  for (size_t i = 0; i < signals_.size(); ++i) {
+    const VcdSignal& s = signals_[i];
+    if (s.scope != open_scope) {
+      if (!open_scope.empty()) out_ << "$upscope $end\n";
+      if (!s.scope.empty()) out_ << "$scope module " << s.scope << " $end\n";
+      open_scope = s.scope;
+    }
+    out_ << "$var " << (s.text ? "string" : "wire") << ' ' << s.width << ' ' << vars_[i].id << ' '
+         << s.name << " $end\n";
   }
-  mismatch_id_ = vcd_id(next_id++);
-  out_ << "$var wire 1 " << mismatch_id_ << " mismatch $end\n"
-       << "$enddefinitions $end\n";
+  if (!open_scope.empty()) out_ << "$upscope $end\n";
+  out_ << "$enddefinitions $end\n";
   if (!out_) throw std::runtime_error(path.string() + ": write error");
 }
 
@@ -99,25 +123,62 @@ VcdWriter::~VcdWriter() {
   }
 }
 
-void VcdWriter::instruction(size_t scope, uint64_t time, uint8_t stage_code, std::string_view stage,
-                            uint32_t pc) {
-  if (finished_) throw std::logic_error("VcdWriter: instruction() after finish()");
+size_t VcdWriter::declare(const std::string& scope, const std::string& name, unsigned width,
+                          bool text) {
+  signals_.push_back(VcdSignal{scope, name, width, text});
+  Var v;
+  v.id = vcd_id(vars_.size());
+  v.width = width;
+  vars_.push_back(std::move(v));
+  return vars_.size() - 1;
+}
+
+const std::string* VcdWriter::intern(std::string_view s) { return &*texts_.emplace(s).first; }
+
+VcdWriter::Scope& VcdWriter::checked_scope(size_t scope, uint64_t time, const char* what) {
+  if (finished_) throw std::logic_error(std::string("VcdWriter: ") + what + "() after finish()");
   if (scope >= scopes_.size()) throw std::invalid_argument("VcdWriter: scope index out of range");
-  if ((stage_code >> code_bits_) != 0)
-    throw std::invalid_argument("VcdWriter: stage code " + std::to_string(stage_code) +
-                                " does not fit " + std::to_string(code_bits_) + " bits");
-  if (!is_vcd_string(stage))
-    throw std::invalid_argument("VcdWriter: bad stage name '" + std::string(stage) + "'");
-  Signals& s = scopes_[scope];
+  Scope& s = scopes_[scope];
   if (time < s.last_time)
-    throw std::invalid_argument("VcdWriter: time " + std::to_string(time) +
-                                " goes back (scope last at " + std::to_string(s.last_time) + ")");
+    throw std::invalid_argument("VcdWriter: " + std::string(what) + " at " + std::to_string(time) +
+                                " goes back (scope at " + std::to_string(s.last_time) + ")");
+  return s;
+}
+
+void VcdWriter::instruction(size_t scope, uint64_t time, const InstructionValues& v) {
+  Scope& s = checked_scope(scope, time, "instruction");
+  if ((v.stage_code >> code_bits_) != 0)
+    throw std::invalid_argument("VcdWriter: stage code " + std::to_string(v.stage_code) +
+                                " does not fit " + std::to_string(code_bits_) + " bits");
+  for (std::string_view t : {v.stage, v.mnemonic})
+    if (!is_vcd_string(t))
+      throw std::invalid_argument("VcdWriter: bad string value '" + std::string(t) + "'");
   s.last_time = time;
   latest_time_ = std::max(latest_time_, time);
-  pending_.emplace(time, Event{scope, stage_code, std::string(stage), pc});
+  pending_.emplace(time, Event{Kind::Instruction, scope, 0, v.stage_code, v.pc, v.token, v.slot,
+                               v.expert, intern(v.stage), intern(v.mnemonic)});
   uint64_t watermark = scopes_.front().last_time;
   for (const auto& sc : scopes_) watermark = std::min(watermark, sc.last_time);
   flush_before(watermark);
+}
+
+void VcdWriter::unit_busy(size_t scope, size_t unit, uint64_t begin, uint64_t end) {
+  Scope& s = checked_scope(scope, begin, "unit_busy");
+  if (unit >= s.busy.size()) throw std::invalid_argument("VcdWriter: unit index out of range");
+  if (end <= begin)
+    throw std::invalid_argument("VcdWriter: empty busy span [" + std::to_string(begin) + "," +
+                                std::to_string(end) + ")");
+  latest_time_ = std::max(latest_time_, end);
+  pending_.emplace(begin, Event{Kind::Rise, scope, unit, 0, 0, 0, 0, 0, nullptr, nullptr});
+  pending_.emplace(end, Event{Kind::Fall, scope, unit, 0, 0, 0, 0, 0, nullptr, nullptr});
+}
+
+void VcdWriter::trap(size_t scope, uint64_t time, std::string_view cause) {
+  checked_scope(scope, time, "trap");
+  if (!is_vcd_string(cause))
+    throw std::invalid_argument("VcdWriter: bad trap cause '" + std::string(cause) + "'");
+  latest_time_ = std::max(latest_time_, time);
+  pending_.emplace(time, Event{Kind::Trap, scope, 0, 0, 0, 0, 0, 0, intern(cause), nullptr});
 }
 
 void VcdWriter::mismatch(uint64_t time) {
@@ -127,7 +188,7 @@ void VcdWriter::mismatch(uint64_t time) {
                                 " is before time " + std::to_string(written_time_) +
                                 " already written");
   latest_time_ = std::max(latest_time_, time);
-  pending_.emplace(time, Event{scopes_.size(), 0, std::string(), 0});
+  pending_.emplace(time, Event{Kind::Mismatch, 0, 0, 0, 0, 0, 0, 0, nullptr, nullptr});
 }
 
 void VcdWriter::finish(uint64_t end_time) {
@@ -141,29 +202,107 @@ void VcdWriter::finish(uint64_t end_time) {
   if (!ok) throw std::runtime_error(path_.string() + ": write error");
 }
 
+void VcdWriter::set(size_t var, uint64_t value) {
+  Var& v = vars_[var];
+  v.value = value;
+  if (!v.dirty) dirty_.push_back(var);
+  v.dirty = true;
+}
+
+void VcdWriter::set_text(size_t var, const std::string* text) {
+  Var& v = vars_[var];
+  v.text = text;
+  if (!v.dirty) dirty_.push_back(var);
+  v.dirty = true;
+}
+
+void VcdWriter::apply(const Event& e) {
+  if (e.kind == Kind::Mismatch) {
+    set(mismatch_, 1);
+    return;
+  }
+  Scope& s = scopes_[e.scope];
+  switch (e.kind) {
+    case Kind::Instruction:
+      set_text(s.stage, e.stage);
+      set(s.code, e.code);
+      set(s.pc, e.pc);
+      set_text(s.mnemonic, e.mnemonic);
+      set(s.token, work_value(e.token));
+      set(s.slot, work_value(e.slot));
+      set(s.expert, work_value(e.expert));
+      break;
+    case Kind::Rise:
+      set(s.busy[e.unit], ++s.open[e.unit] > 0);
+      break;
+    case Kind::Fall:
+      set(s.busy[e.unit], --s.open[e.unit] > 0);
+      break;
+    case Kind::Trap:
+      set(s.trap, 1);
+      set_text(s.cause, e.stage);
+      break;
+    case Kind::Mismatch:
+      break;
+  }
+}
+
 void VcdWriter::flush_before(uint64_t watermark) {
   auto it = pending_.begin();
   if (!dumped_) {
     if (watermark == 0) return;  // a time-0 value may still change
-    for (; it != pending_.end() && it->first == 0; it = pending_.erase(it))
-      write_event(it->second, false);
+    for (; it != pending_.end() && it->first == 0; it = pending_.erase(it)) apply(it->second);
     dump_initial();
   }
   while (it != pending_.end() && it->first < watermark) {
-    timestamp(it->first);
-    write_event(it->second, true);
-    it = pending_.erase(it);
+    const uint64_t t = it->first;
+    for (; it != pending_.end() && it->first == t; it = pending_.erase(it)) apply(it->second);
+    timestamp(t);
+    write_dirty();
   }
+}
+
+void VcdWriter::write_dirty() {
+  for (size_t i : dirty_) {
+    Var& v = vars_[i];
+    v.dirty = false;
+    if (v.value == v.written_value && v.text == v.written_text) continue;
+    write_value(v);
+  }
+  dirty_.clear();
+}
+
+void VcdWriter::write_value(Var& v) {
+  if (v.text) {
+    out_ << 's' << *v.text << ' ' << v.id << '\n';
+  } else if (v.width == 1) {
+    out_ << (v.value == kX ? 'x' : static_cast<char>('0' + v.value)) << v.id << '\n';
+  } else if (v.value == kX) {
+    out_ << "bx " << v.id << '\n';
+  } else {
+    char bits[65];
+    size_t n = 0;
+    uint64_t x = v.value;
+    do {
+      bits[n++] = static_cast<char>('0' + (x & 1));
+      x >>= 1;
+    } while (x != 0);
+    out_ << 'b';
+    while (n > 0) out_ << bits[--n];
+    out_ << ' ' << v.id << '\n';
+  }
+  v.written_value = v.value;
+  v.written_text = v.text;
 }
 
 void VcdWriter::dump_initial() {
   out_ << "#0\n$dumpvars\n";
-  for (const auto& s : scopes_) {
-    out_ << 's' << s.stage << ' ' << s.stage_id << '\n'
-         << binary(s.code) << ' ' << s.code_id << '\n'
-         << binary(s.pc) << ' ' << s.pc_id << '\n';
+  for (Var& v : vars_) {
+    v.dirty = false;
+    write_value(v);
   }
-  out_ << (mismatch_set_ ? '1' : '0') << mismatch_id_ << "\n$end\n";
+  dirty_.clear();
+  out_ << "$end\n";
   dumped_ = true;
 }
 
@@ -171,27 +310,6 @@ void VcdWriter::timestamp(uint64_t t) {
   if (t > written_time_) {
     out_ << '#' << t << '\n';
     written_time_ = t;
-  }
-}
-
-void VcdWriter::write_event(const Event& e, bool emit) {
-  if (e.scope == scopes_.size()) {
-    if (!mismatch_set_ && emit) out_ << '1' << mismatch_id_ << '\n';
-    mismatch_set_ = true;
-    return;
-  }
-  Signals& s = scopes_[e.scope];
-  if (e.stage != s.stage) {
-    if (emit) out_ << 's' << e.stage << ' ' << s.stage_id << '\n';
-    s.stage = e.stage;
-  }
-  if (e.code != s.code) {
-    if (emit) out_ << binary(e.code) << ' ' << s.code_id << '\n';
-    s.code = e.code;
-  }
-  if (e.pc != s.pc) {
-    if (emit) out_ << binary(e.pc) << ' ' << s.pc_id << '\n';
-    s.pc = e.pc;
   }
 }
 
@@ -221,6 +339,66 @@ void write_stage_filter(const std::filesystem::path& path,
   }
   out.flush();
   if (!out) throw std::runtime_error(path.string() + ": write error");
+}
+
+std::filesystem::path gtkw_path(const std::filesystem::path& vcd_path) {
+  std::filesystem::path p = vcd_path;
+  p.replace_extension(".gtkw");
+  return p;
+}
+
+std::vector<std::string> write_gtkw(const std::filesystem::path& path,
+                                    const std::filesystem::path& vcd_path,
+                                    const std::filesystem::path& filter_path,
+                                    const std::vector<VcdSignal>& signals) {
+  // Trace flags of GTKWave's save format (hex after `@`): 0x20 right-justify, 0x8 binary,
+  // 0x4 decimal, 0x2 hex, 0x2000 translate filter file, 0x200 blank line, 0x800000 / 0x1000000
+  // group begin / end.
+  std::ofstream out(path, std::ios::out | std::ios::trunc);
+  if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
+  std::vector<std::string> traces;
+  std::string flags;  // flags of the previous line: a trace line keeps them
+  auto set_flags = [&](const char* f) {
+    if (flags != f) out << '@' << f << '\n';
+    flags = f;
+  };
+  auto trace = [&](const VcdSignal& s) {
+    if (s.name == "stage_code") {
+      set_flags("2022");
+      out << "^1 " << std::filesystem::absolute(filter_path).string() << '\n';
+    } else {
+      set_flags(!s.text && s.width > 1 ? "24" : "28");
+    }
+    traces.push_back(s.gtkwave_name());
+    out << traces.back() << '\n';
+  };
+  out << "[*] moesim stage timeline: gtkwave <file>.vcd <file>.gtkw\n"
+      << "[dumpfile] \"" << std::filesystem::absolute(vcd_path).string() << "\"\n"
+      << "[savefile] \"" << std::filesystem::absolute(path).string() << "\"\n"
+      << "[timestart] 0\n[size] 1600 1000\n[pos] -1 -1\n[sst_expanded] 1\n[signals_width] 260\n";
+  for (const auto& s : signals)
+    if (s.scope.empty()) trace(s);
+  std::string group;
+  for (const auto& s : signals) {
+    if (s.scope.empty()) continue;
+    if (s.scope != group) {
+      if (!group.empty()) {
+        set_flags("1000200");
+        out << '-' << group << '\n';
+      }
+      group = s.scope;
+      set_flags("800200");
+      out << '-' << group << '\n';
+    }
+    trace(s);
+  }
+  if (!group.empty()) {
+    set_flags("1000200");
+    out << '-' << group << '\n';
+  }
+  out.flush();
+  if (!out) throw std::runtime_error(path.string() + ": write error");
+  return traces;
 }
 
 }  // namespace moesim::waveforms

@@ -1,19 +1,29 @@
-// Stage timelines as a streaming VCD for GTKWave (DESIGN.md §5, §6; docs/architecture.md).
+// Stage timelines as a streaming VCD for GTKWave (DESIGN.md §5, §6; docs/waveforms.md).
 //
 // File layout (timescale 1 ns = one machine cycle):
-//   $scope module <scope> $end       one per engine, e.g. `golden` and `rtl`
-//     $var string 1 <id> stage $end  stage name, changes written as `s<name> <id>` (the de-facto
-//                                    VCD string extension GTKWave and Surfer read)
-//     $var wire 4 <id> stage_code $end   stage code from stages.yaml (use the translate filter)
-//     $var wire 32 <id> pc $end      instruction index
+//   $scope module <scope> $end          one per engine, e.g. `golden` and `rtl`
+//     $var string 1 <id> stage $end     stage name, changes written as `s<name> <id>` (the
+//                                       de-facto VCD string extension GTKWave and Surfer read)
+//     $var wire N <id> stage_code $end  stage code from stages.yaml (use the translate filter)
+//     $var wire 32 <id> pc $end         instruction index
+//     $var string 1 <id> mnemonic $end  mnemonic of the instruction
+//     $var wire 32 <id> token|slot|expert $end   work item; `bx` when none (-1)
+//     $var wire 1 <id> <unit>_busy $end one per unit: 1 while the unit is busy
+//     $var wire 1 <id> trap $end        0, set to 1 at the cycle of the trapping instruction
+//     $var string 1 <id> trap_cause $end  `none`, then the trap's name
 //   $upscope $end
-//   $var wire 1 <id> mismatch $end   top level: 0, set to 1 at the first co-simulation divergence
+//   $var wire 1 <id> mismatch $end      top level: 0, set to 1 at the first divergence
 //
-// Streaming: nothing is held for the whole run. Each scope's events must arrive in
-// non-decreasing time; the writer merges the scopes in time order through a small buffer whose
-// watermark is the smallest latest time over all scopes: an event older than the watermark can
-// no longer be preceded by another and is written out. With engines stepped in lockstep the
-// buffer holds a handful of events.
+// Every signal has at most one value per timestamp: all changes of one cycle are applied first
+// and only the signals whose value then differs from the one last written are written (a busy
+// fall and rise of one unit in the same cycle leave the line high, without a glitch).
+//
+// Streaming: nothing is held for the whole run. Each scope's instruction times must be
+// non-decreasing and busy spans and traps may not start before the scope's latest instruction;
+// busy falls may lie in the future. The writer merges the scopes in time order through a
+// buffer whose watermark is the smallest latest instruction time over all scopes: a change
+// before the watermark can no longer be preceded by another and is written out. With engines
+// stepped in lockstep the buffer holds a handful of events per scope (pending falls included).
 #pragma once
 
 #include <cstdint>
@@ -22,34 +32,65 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "moesim/isa/spec.hpp"
 
 namespace moesim::waveforms {
 
+/// What a scope shows from an instruction's start cycle on. Strings must be non-empty printable
+/// ASCII without blanks (VCD string values).
+struct InstructionValues {
+  uint8_t stage_code = 0;
+  std::string_view stage;
+  uint32_t pc = 0;
+  std::string_view mnemonic;
+  int32_t token = -1;  ///< -1 = none (written as x); likewise slot and expert
+  int32_t slot = -1;
+  int32_t expert = -1;
+};
+
+/// One declared VCD variable. `scope` is empty for top-level signals.
+struct VcdSignal {
+  std::string scope;
+  std::string name;
+  unsigned width = 1;
+  bool text = false;  ///< a `string` variable
+  /// The hierarchical name GTKWave uses: `scope.name`, with `[width-1:0]` for vectors.
+  std::string gtkwave_name() const;
+};
+
 class VcdWriter {
  public:
   /// Creates `path` and writes the header. `stages` is the vocabulary of stages.yaml: its code-0
   /// stage is every scope's initial stage and its largest code sets the width of `stage_code`.
-  /// The time-0 values ($dumpvars: that stage, pc 0, mismatch 0, with any change made at time 0
-  /// already applied, so no signal gets two values at one time) follow once every scope has
-  /// moved past time 0, or at finish(). `scopes` must be non-empty, distinct VCD identifiers.
-  /// Throws std::runtime_error naming the path if it cannot be written, std::invalid_argument
-  /// for bad scope names.
+  /// `units` (isa.yaml `units`) names the `<unit>_busy` signals of every scope. The time-0
+  /// values ($dumpvars: that stage, pc 0, mnemonic `none`, x work item, busy 0, trap 0,
+  /// trap_cause `none`, mismatch 0, with any change made at time 0 already applied) follow once
+  /// every scope has moved past time 0, or at finish(). `scopes` must be non-empty, distinct
+  /// identifiers; unit names identifiers. Throws std::runtime_error naming the path if it cannot
+  /// be written, std::invalid_argument for bad scope or unit names.
   VcdWriter(const std::filesystem::path& path, const std::vector<std::string>& scopes,
-            const std::vector<isa::StageSpec>& stages);
+            const std::vector<isa::StageSpec>& stages, const std::vector<std::string>& units);
   /// Calls finish() with the latest time seen if finish() was not called; never throws.
   ~VcdWriter();
   VcdWriter(const VcdWriter&) = delete;
   VcdWriter& operator=(const VcdWriter&) = delete;
 
-  /// Scope `scope` (index into the constructor's list) starts an instruction at cycle `time`:
-  /// its `stage`, `stage_code` and `pc` take these values from `time` on. Only changed values
-  /// are written. Throws std::invalid_argument if `time` is below this scope's previous time,
-  /// `scope` is out of range or `stage_code` does not fit the stage_code width.
-  void instruction(size_t scope, uint64_t time, uint8_t stage_code, std::string_view stage,
-                   uint32_t pc);
+  /// Scope `scope` (index into the constructor's list) starts an instruction at cycle `time`;
+  /// its instruction signals take `v` from `time` on. Throws std::invalid_argument if `time` is
+  /// below this scope's previous instruction time, `scope` is out of range, `v.stage_code` does
+  /// not fit the stage_code width or a string is not a VCD string.
+  void instruction(size_t scope, uint64_t time, const InstructionValues& v);
+  /// Unit `unit` (index into `units`) of `scope` is busy in cycles [begin, end): its busy line
+  /// rises at `begin` and falls at `end` unless another span keeps it busy. Throws
+  /// std::invalid_argument if end <= begin, `begin` is before the scope's latest instruction
+  /// time, or an index is out of range.
+  void unit_busy(size_t scope, size_t unit, uint64_t begin, uint64_t end);
+  /// `scope` trapped with cause `cause` (trap name) at cycle `time`: trap goes to 1 and
+  /// trap_cause to `cause`. Throws std::invalid_argument like unit_busy() for `time`.
+  void trap(size_t scope, uint64_t time, std::string_view cause);
   /// Sets `mismatch` to 1 at cycle `time`. Throws std::invalid_argument if `time` is before a
   /// time already written to the file.
   void mismatch(uint64_t time);
@@ -60,33 +101,60 @@ class VcdWriter {
   /// Events currently held back by the merge buffer (for tests of the streaming bound).
   size_t buffered() const { return pending_.size(); }
   const std::filesystem::path& path() const { return path_; }
+  /// Every declared variable in declaration order (scopes first, then `mismatch`).
+  const std::vector<VcdSignal>& signals() const { return signals_; }
 
  private:
-  struct Signals {
-    std::string stage_id, code_id, pc_id;
-    std::string stage;
-    uint8_t code = 0;
-    uint32_t pc = 0;
+  /// Current value of one variable: `value` for wires (kX = x), `text` for strings (interned).
+  struct Var {
+    std::string id;
+    unsigned width = 1;
+    uint64_t value = 0, written_value = 0;
+    const std::string* text = nullptr;
+    const std::string* written_text = nullptr;
+    bool dirty = false;
+  };
+  /// Variable indices of one scope and its per-unit count of open busy spans.
+  struct Scope {
+    size_t stage, code, pc, mnemonic, token, slot, expert, trap, cause;
+    std::vector<size_t> busy;
+    std::vector<unsigned> open;
     uint64_t last_time = 0;
   };
+  enum class Kind : uint8_t { Instruction, Rise, Fall, Trap, Mismatch };
   struct Event {
-    size_t scope;  // == scopes_.size() for the mismatch marker
+    Kind kind;
+    size_t scope;
+    size_t unit;  // Rise / Fall
     uint8_t code;
-    std::string stage;
     uint32_t pc;
+    int32_t token, slot, expert;
+    const std::string* stage;  // Trap: the cause
+    const std::string* mnemonic;
   };
+  static constexpr uint64_t kX = UINT64_MAX;
+
+  size_t declare(const std::string& scope, const std::string& name, unsigned width, bool text);
+  const std::string* intern(std::string_view s);
+  Scope& checked_scope(size_t scope, uint64_t time, const char* what);
+  void set(size_t var, uint64_t value);
+  void set_text(size_t var, const std::string* text);
+  void apply(const Event& e);
   void flush_before(uint64_t watermark);
-  /// Applies `e` to the current values; writes the changed ones when `emit`.
-  void write_event(const Event& e, bool emit);
+  void write_dirty();
+  void write_value(Var& v);
   void dump_initial();
   void timestamp(uint64_t t);
 
   std::filesystem::path path_;
   std::ofstream out_;
-  std::vector<Signals> scopes_;
-  std::string mismatch_id_;
-  unsigned code_bits_ = 1;  // width of stage_code
-  bool mismatch_set_ = false;
+  std::vector<VcdSignal> signals_;
+  std::vector<Var> vars_;
+  std::vector<Scope> scopes_;
+  size_t mismatch_ = 0;
+  unsigned code_bits_ = 1;                  // width of stage_code
+  std::unordered_set<std::string> texts_;   // interned string values (stable addresses)
+  std::vector<size_t> dirty_;               // vars changed in the cycle being written
   bool dumped_ = false;                     // $dumpvars written
   std::multimap<uint64_t, Event> pending_;  // time -> event, insertion order kept per time
   uint64_t written_time_ = 0;               // last timestamp written to the file
@@ -101,5 +169,19 @@ std::filesystem::path stage_filter_path(const std::filesystem::path& vcd_path);
 /// stages.yaml, in code order. Throws std::runtime_error naming the path on a write error.
 void write_stage_filter(const std::filesystem::path& path,
                         const std::vector<isa::StageSpec>& stages);
+
+/// `t.vcd` -> `t.gtkw` (beside the VCD).
+std::filesystem::path gtkw_path(const std::filesystem::path& vcd_path);
+
+/// Writes a GTKWave save file for a VCD with variables `signals` (VcdWriter::signals()):
+/// top-level signals first, then one group per scope with its signals in declaration order;
+/// `stage_code` shown in hex through the translate filter `filter_path` (`^1 <path>`), 32-bit
+/// wires in decimal. `vcd_path` and `filter_path` are written as absolute paths so the file
+/// works from any directory. Returns the trace names it references (VcdSignal::gtkwave_name,
+/// in file order). Throws std::runtime_error naming the path on a write error.
+std::vector<std::string> write_gtkw(const std::filesystem::path& path,
+                                    const std::filesystem::path& vcd_path,
+                                    const std::filesystem::path& filter_path,
+                                    const std::vector<VcdSignal>& signals);
 
 }  // namespace moesim::waveforms

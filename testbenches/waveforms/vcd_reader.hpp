@@ -1,7 +1,10 @@
 // A strict VCD reader for the tests (IEEE 1364-2005 §18 plus the `string` variable extension):
-// the header must declare a timescale and balanced scopes and end with $enddefinitions; times
-// must strictly increase; every value change must name a declared identifier with a value of
-// the declared kind and width. Throws std::runtime_error "line N: ..." on the first violation.
+// the header must declare a timescale and balanced scopes and end with $enddefinitions; every
+// hierarchical name is declared once (an optional `[msb:lsb]` range must match the width);
+// times must strictly increase; every value change must name a declared identifier with a value
+// of the declared kind and width: `s<text>` for string variables (width 0, as fst2vcd writes,
+// or 1), binary digits or x/z for wires, at most one value per variable and timestamp.
+// Throws std::runtime_error "line N: ..." on the first violation.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,21 @@ struct VcdData {
     for (const auto& [id, v] : vars)
       if (v.path == path) return id;
     throw std::runtime_error("no VCD variable " + path);
+  }
+  /// Every (time, value) change of `path`, in time order; throws if `path` is absent.
+  const std::vector<std::pair<uint64_t, std::string>>& history(const std::string& path) const {
+    static const std::vector<std::pair<uint64_t, std::string>> none;
+    auto it = changes.find(id_of(path));
+    return it == changes.end() ? none : it->second;
+  }
+  /// The value of `path` at time `t` (the last change at or before t); "" before the first.
+  std::string value_at(const std::string& path, uint64_t t) const {
+    std::string v;
+    for (const auto& [time, value] : history(path)) {
+      if (time > t) break;
+      v = value;
+    }
+    return v;
   }
 };
 
@@ -81,12 +99,19 @@ inline VcdData read_vcd_strict(std::istream& in) {
         } catch (const std::exception&) {
           fail("bad $var width '" + args[1] + "'");
         }
-        if (v.width == 0) fail("$var width 0");
+        if (v.width == 0 && v.type != "string") fail("$var width 0");
+        if (v.type == "string" && v.width > 1) fail("string $var of width " + args[1]);
         const std::string& id = args[2];
         if (args.size() < 4) fail("$var without a reference name");
+        if (args.size() > 5) fail("junk in $var");
+        if (args.size() == 5 && args[4] != "[" + std::to_string(v.width - 1) + ":0]" &&
+            !(v.width == 1 && args[4] == "[0]"))
+          fail("$var range " + args[4] + " does not match width " + args[1]);
         for (const auto& s : scopes) v.path += s + ".";
         v.path += args[3];
         if (d.vars.count(id)) fail("identifier '" + id + "' declared twice");
+        for (const auto& [other_id, other] : d.vars)
+          if (other.path == v.path) fail("variable " + v.path + " declared twice");
         d.vars[id] = v;
       } else if (kw == "$enddefinitions") {
         if (!args.empty()) fail("junk in $enddefinitions");

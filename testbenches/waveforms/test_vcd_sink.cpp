@@ -1,0 +1,209 @@
+// sim::VcdSink: retire records, work items, unit spans and traps mapped to the VCD signals
+// (mnemonic by opcode, busy lines named by isa.yaml `units`, trap names), the files written
+// beside the VCD, and the files `moesim cosim --vcd` writes for a real co-simulation.
+// It links moesim_sim and so libsystemc.so, which defines main() and calls sc_main: Boost's
+// main is disabled and sc_main runs the test tree.
+#define BOOST_TEST_MODULE waveforms_sink
+#define BOOST_TEST_NO_MAIN
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "moesim/isa/spec.hpp"
+#include "moesim/sim/vcd_sink.hpp"
+#include "moesim/waveforms/vcd.hpp"
+#include "vcd_reader.hpp"
+
+extern "C" int sc_main(int argc, char** argv) {
+  return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
+}
+
+namespace fs = std::filesystem;
+using namespace moesim;
+using History = std::vector<std::pair<uint64_t, std::string>>;
+
+namespace {
+
+const isa::Spec& spec() { return isa::Spec::builtin(); }
+
+/// A fresh directory for one test case.
+fs::path workdir(const std::string& name) {
+  const fs::path d =
+      fs::temp_directory_path() / ("moesim_vcd_sink_" + std::to_string(getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+test::VcdData read(const fs::path& p) {
+  std::ifstream in(p);
+  BOOST_REQUIRE_MESSAGE(in, "cannot read " << p);
+  return test::read_vcd_strict(in);
+}
+
+/// A word whose opcode field holds `mnemonic`'s opcode (other fields 0).
+uint32_t word_of(const std::string& mnemonic) {
+  return uint32_t{spec().by_mnemonic(mnemonic)->opcode} << spec().field("opcode").lo;
+}
+
+size_t unit_index(const std::string& name) {
+  const auto& u = spec().units();
+  return static_cast<size_t>(std::find(u.begin(), u.end(), name) - u.begin());
+}
+
+isa::RetireRecord record(uint32_t pc, uint32_t word, uint8_t stage, uint64_t start, uint64_t end) {
+  isa::RetireRecord r;
+  r.index = pc;
+  r.pc = pc;
+  r.word = word;
+  r.stage = stage;
+  r.start_cycle = start;
+  r.end_cycle = end;
+  return r;
+}
+
+/// Trace names of a .gtkw file (lines that are not comments, flags, filters or group labels).
+std::vector<std::string> gtkw_traces(const fs::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> traces;
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty() && std::string("[*@^-").find(line[0]) == std::string::npos)
+      traces.push_back(line);
+  return traces;
+}
+
+/// `path` as GTKWave names it (vector wires get `[msb:0]`).
+std::set<std::string> gtkwave_names(const test::VcdData& d) {
+  std::set<std::string> names;
+  for (const auto& [id, v] : d.vars)
+    names.insert(v.type != "string" && v.width > 1
+                     ? v.path + "[" + std::to_string(v.width - 1) + ":0]"
+                     : v.path);
+  return names;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(vcd_sink_maps_records_to_signals) {
+  const fs::path dir = workdir("map");
+  const fs::path vcd = dir / "t.vcd";
+  const uint8_t matrix = static_cast<uint8_t>(unit_index("matrix"));
+  const uint8_t dma = static_cast<uint8_t>(unit_index("dma"));
+  BOOST_REQUIRE(matrix < spec().units().size() && dma < spec().units().size());
+  const isa::StageSpec& proj = *spec().stage("expert_projection");
+  const isa::TrapSpec& cause = spec().trap("loop_underflow");
+  {
+    sim::VcdSink sink(spec(), vcd, {"golden", "rtl"});
+    for (size_t e = 0; e < 2; ++e) {
+      sink.instruction(e, record(0, word_of("H_PREFETCH_M"), 6, 0, 10), {});
+      sink.unit_busy(e, isa::UnitSpan{dma, 0, 10});
+    }
+    for (size_t e = 0; e < 2; ++e) {
+      sink.instruction(e, record(1, word_of("M_MM"), proj.code, 10, 14), sim::WorkItem{3, 1, 9});
+      sink.unit_busy(e, isa::UnitSpan{matrix, 10, 14});
+    }
+    auto bad = record(2, 0x3F, 0, 14, 14);  // opcode 63 is not defined (checked below)
+    BOOST_REQUIRE(spec().by_opcode(0x3F) == nullptr);
+    bad.trap = isa::Trap{cause.code, 2, 0x3F};
+    sink.instruction(0, bad, {});
+    sink.instruction(1, record(2, word_of("C_LOOP_END"), 0, 14, 15), {});
+    sink.mismatch(14);
+    sink.finish(15);
+  }
+  const auto d = read(vcd);
+  for (const auto& u : spec().units())
+    BOOST_TEST(d.vars.count(d.id_of("golden." + u + "_busy")) == 1u);
+  BOOST_TEST((d.history("golden.mnemonic") ==
+              History{{0, "H_PREFETCH_M"}, {10, "M_MM"}, {14, "undefined"}}));
+  BOOST_TEST((d.history("rtl.mnemonic") ==
+              History{{0, "H_PREFETCH_M"}, {10, "M_MM"}, {14, "C_LOOP_END"}}));
+  BOOST_TEST(d.value_at("golden.stage", 12) == proj.name);
+  BOOST_TEST(d.value_at("golden.stage", 0) == spec().stage_by_code(6)->name);
+  BOOST_TEST((d.history("golden.token") == History{{0, "x"}, {10, "11"}, {14, "x"}}));
+  BOOST_TEST((d.history("rtl.expert") == History{{0, "x"}, {10, "1001"}, {14, "x"}}));
+  BOOST_TEST((d.history("golden.dma_busy") == History{{0, "1"}, {10, "0"}}));
+  BOOST_TEST((d.history("rtl.matrix_busy") == History{{0, "0"}, {10, "1"}, {14, "0"}}));
+  BOOST_TEST((d.history("golden.trap") == History{{0, "0"}, {14, "1"}}));
+  BOOST_TEST((d.history("golden.trap_cause") == History{{0, "none"}, {14, cause.name}}));
+  BOOST_TEST((d.history("rtl.trap") == History{{0, "0"}}));
+  BOOST_TEST((d.history("mismatch") == History{{0, "0"}, {14, "1"}}));
+  // Beside the VCD: the filter and a save file naming only signals of the VCD.
+  BOOST_TEST(fs::exists(dir / "t.stages.filter"));
+  const auto traces = gtkw_traces(dir / "t.gtkw");
+  const auto names = gtkwave_names(d);
+  BOOST_TEST(traces.size() == names.size());
+  for (const auto& t : traces) BOOST_TEST(names.count(t) == 1u, t << " is not in the VCD");
+}
+
+BOOST_AUTO_TEST_CASE(vcd_sink_rejects_unknown_unit) {
+  const fs::path dir = workdir("unit");
+  sim::VcdSink sink(spec(), dir / "t.vcd", {"golden"});
+  sink.instruction(0, record(0, word_of("M_MM"), 0, 0, 4), {});
+  const auto n = static_cast<uint8_t>(spec().units().size());
+  BOOST_CHECK_THROW(sink.unit_busy(0, isa::UnitSpan{n, 0, 4}), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_CASE(moesim_cosim_vcd_shows_every_signal) {
+  const fs::path dir = workdir("cli");
+  const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(MOESIM_BIN) +
+                          "' cosim --tokens 2 --hidden 128 --intermediate 128 --vcd t.vcd "
+                          ">out.txt 2>&1";
+  const int st = std::system(cmd.c_str());
+  BOOST_TEST_REQUIRE((WIFEXITED(st) && WEXITSTATUS(st) == 0), "moesim cosim failed: " << cmd);
+  const auto d = read(dir / "t.vcd");
+  std::set<std::string> mnemonics;
+  for (const auto& i : spec().instructions()) mnemonics.insert(i.mnemonic);
+  for (const std::string scope : {"golden", "rtl"}) {
+    for (const auto& [t, m] : d.history(scope + ".mnemonic"))
+      BOOST_TEST((m == "none" || mnemonics.count(m) == 1u), scope << " mnemonic " << m);
+    // Every instruction keeps a unit busy, so some line is high at every instruction start.
+    for (const auto& [t, pc] : d.history(scope + ".pc")) {
+      bool busy = false;
+      for (const auto& u : spec().units())
+        busy = busy || d.value_at(scope + "." + u + "_busy", t) == "1";
+      BOOST_TEST(busy, scope << ": no unit busy at cycle " << t);
+    }
+    for (const char* u : {"matrix", "dma", "vector"})
+      BOOST_TEST(d.history(scope + "." + u + "_busy").size() > 1u,
+                 scope << " " << u << " never busy");
+    BOOST_TEST(d.value_at(scope + ".trap", d.last_time) == "0");
+  }
+  // Both engines follow the same timing contract, so their busy lines agree.
+  for (const auto& u : spec().units())
+    BOOST_TEST((d.history("golden." + u + "_busy") == d.history("rtl." + u + "_busy")),
+               u << " busy lines differ between golden and rtl");
+  const auto traces = gtkw_traces(dir / "t.gtkw");
+  const auto names = gtkwave_names(d);
+  BOOST_TEST(traces.size() == names.size());
+  for (const auto& t : traces) BOOST_TEST(names.count(t) == 1u, t << " is not in the VCD");
+}
+
+BOOST_AUTO_TEST_CASE(moesim_cosim_vcd_marks_the_trap) {
+  const fs::path dir = workdir("trap");
+  std::ofstream(dir / "trap.asm") << "; @stage=router_topk\nS_ADDI_INT gp1, gp0, 7\n"
+                                     "C_LOOP_START gp2, 2\nS_ADDI_INT gp1, gp1, 1\n"
+                                     "C_LOOP_END gp2\n; @stage=non_moe\nC_LOOP_END gp2\n";
+  const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(MOESIM_BIN) +
+                          "' cosim --program trap.asm --vcd t.vcd >out.txt 2>&1";
+  const int st = std::system(cmd.c_str());
+  BOOST_TEST_REQUIRE((WIFEXITED(st) && WEXITSTATUS(st) == 0), "moesim cosim failed: " << cmd);
+  const auto d = read(dir / "t.vcd");
+  for (const std::string scope : {"golden", "rtl"}) {
+    const auto& trap = d.history(scope + ".trap");
+    BOOST_TEST_REQUIRE(trap.size() == 2u, scope << ".trap never set");
+    const uint64_t t = trap.back().first;  // the trapping instruction's start cycle
+    BOOST_TEST(trap.back().second == "1");
+    BOOST_TEST((d.history(scope + ".trap_cause") == History{{0, "none"}, {t, "loop_underflow"}}));
+    BOOST_TEST(d.value_at(scope + ".pc", t) == "100");  // pc 4
+    BOOST_TEST(d.value_at(scope + ".mnemonic", t) == "C_LOOP_END");
+    BOOST_TEST(d.value_at(scope + ".stage", t) == "non_moe");
+    BOOST_TEST(d.last_time == t);
+  }
+}

@@ -175,6 +175,16 @@ BOOST_AUTO_TEST_CASE(moesim_cosim_vcd_shows_every_signal) {
                  scope << " " << u << " never busy");
     BOOST_TEST(d.value_at(scope + ".trap", d.last_time) == "0");
   }
+  // The builder's `; @pair=` tags: both tokens are worked on and the routed experts (read from
+  // INT SRAM at retire) show up, the same on both engines.
+  for (const std::string scope : {"golden", "rtl"}) {
+    std::set<std::string> tokens, experts;
+    for (const auto& [t, v] : d.history(scope + ".token")) tokens.insert(v);
+    for (const auto& [t, v] : d.history(scope + ".expert")) experts.insert(v);
+    BOOST_TEST((tokens == std::set<std::string>{"x", "0", "1"}), scope << " tokens");
+    BOOST_TEST(experts.size() > 2u, scope << ": no routed expert shown");
+  }
+  BOOST_TEST((d.history("golden.expert") == d.history("rtl.expert")));
   // Both engines follow the same timing contract, so their busy lines agree.
   for (const auto& u : spec().units())
     BOOST_TEST((d.history("golden." + u + "_busy") == d.history("rtl." + u + "_busy")),

@@ -1,6 +1,5 @@
-// Engine adapters for the golden model and the RTL (see engine.hpp). Each
-// adapter forwards to its model; neither model's header is visible outside this
-// file.
+// Engine adapters for the golden model and the RTL (see engine.hpp). Each adapter forwards to
+// its model; neither model's header is visible outside this file.
 #include <utility>
 
 #include "moesim/golden/model.hpp"
@@ -10,53 +9,47 @@
 namespace moesim::sim {
 namespace {
 
-template <class Model> class ModelEngine final : public Engine {
-public:
+template <class Model>
+class ModelEngine final : public Engine {
+ public:
   template <class... Args>
-  ModelEngine(std::string name, const isa::Spec &spec, Args &&...args)
+  ModelEngine(std::string name, const isa::Spec& spec, Args&&... args)
       : name_(std::move(name)), model_(spec, std::forward<Args>(args)...) {}
 
   std::string name() const override { return name_; }
-  void load(const isa::Program &program,
-            const isa::MemoryImage &image) override {
+  void load(const isa::Program& program, const isa::MemoryImage& image) override {
     model_.load(program, image);
   }
-  bool step(isa::RetireRecord &out) override { return model_.step(out); }
+  bool step(isa::RetireRecord& out) override { return model_.step(out); }
   bool halted() const override { return model_.halted(); }
   uint64_t cycles() const override { return model_.cycles(); }
   uint64_t retired() const override { return model_.retired(); }
   isa::ArchRegs regs() const override { return model_.regs(); }
-  std::vector<uint8_t> read(isa::Space space, uint64_t begin,
-                            uint64_t count) const override {
+  std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override {
     return model_.read(space, begin, count);
   }
   uint64_t size(isa::Space space) const override { return model_.size(space); }
-  std::vector<UnitSpan> take_unit_spans() override {
-    return model_.take_unit_spans();
-  }
+  std::vector<UnitSpan> take_unit_spans() override { return model_.take_unit_spans(); }
 
-private:
+ private:
   std::string name_;
   Model model_;
 };
 
-} // namespace
+}  // namespace
 
-std::unique_ptr<Engine> make_golden_engine(const isa::Spec &spec,
-                                           const isa::MachinePreset &preset) {
-  return std::make_unique<ModelEngine<golden::GoldenModel>>("golden", spec,
-                                                            preset);
+std::unique_ptr<Engine> make_golden_engine(const isa::Spec& spec,
+                                           const isa::MachinePreset& preset) {
+  return std::make_unique<ModelEngine<golden::GoldenModel>>("golden", spec, preset);
 }
 
-std::unique_ptr<Engine> make_rtl_engine(const isa::Spec &spec,
-                                        const isa::MachinePreset &preset,
-                                        const std::string &fst_path) {
+std::unique_ptr<Engine> make_rtl_engine(const isa::Spec& spec, const isa::MachinePreset& preset,
+                                        const std::string& fst_path) {
   rtl::RtlOptions opts;
   opts.fst_path = fst_path;
-  return std::make_unique<ModelEngine<rtl::RtlModel>>("rtl", spec, preset,
-                                                      opts);
+  return std::make_unique<ModelEngine<rtl::RtlModel>>("rtl", spec, preset, opts);
 }
 
 std::string rtl_built_preset() { return rtl::RtlModel::built_preset(); }
 
-} // namespace moesim::sim
+}  // namespace moesim::sim

@@ -1,5 +1,6 @@
 #include "core.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -50,6 +51,8 @@ Core::Core(sc_core::sc_module_name name, const isa::Spec& spec, const isa::Machi
     OpEntry& e = ops_.at(ins.opcode);
     e.spec = &ins;
     e.unit = u->second;
+    e.unit_index = static_cast<uint8_t>(
+        std::find(spec.units().begin(), spec.units().end(), ins.unit) - spec.units().begin());
     for (const std::string& t : ins.traps) e.trap_order.push_back(spec.trap(t).code);
     bool dynamic = false;
     for (const std::string& id : ins.latency.identifiers()) {
@@ -97,6 +100,7 @@ void Core::load(const isa::Program& program) {
   cycles_ = 0;
   origin_ = sc_core::sc_time_stamp();
   record_.reset();
+  spans_.clear();
   done_ = program_.empty();
   if (!done_ && idle_) start_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -105,6 +109,12 @@ std::optional<isa::RetireRecord> Core::take_record() {
   std::optional<isa::RetireRecord> r;
   r.swap(record_);
   return r;
+}
+
+std::vector<isa::UnitSpan> Core::take_unit_spans() {
+  std::vector<isa::UnitSpan> s;
+  s.swap(spans_);
+  return s;
 }
 
 uint64_t Core::now() const {
@@ -275,6 +285,8 @@ void Core::issue() {
   rec.mems = std::move(fx.mems);
   isa::normalize(rec);
   rec.end_cycle = now();
+  if (rec.end_cycle > rec.start_cycle)
+    spans_.push_back(isa::UnitSpan{e.unit_index, rec.start_cycle, rec.end_cycle});
   cycles_ = rec.end_cycle;
   ++retired_;
   pc_ = next_pc;

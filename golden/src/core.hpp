@@ -34,16 +34,21 @@ class Core : public sc_core::sc_module {
   bool done() const { return done_; }
   /// The record of the last retired or trapped instruction, once.
   std::optional<isa::RetireRecord> take_record();
+  /// Busy spans of the instructions retired since the previous call, in retire order: for each
+  /// retired instruction, the unit it was dispatched to (the core itself for control
+  /// instructions) for its latency, [start_cycle, end_cycle) in cycles. Traps give none.
+  std::vector<isa::UnitSpan> take_unit_spans();
   uint64_t cycles() const { return cycles_; }
   uint64_t retired() const { return retired_; }
   const isa::ArchRegs& regs() const { return regs_; }
 
  private:
-  /// Per opcode: spec entry, executing unit (nullptr for control), and trap codes in isa.yaml's
-  /// listed order (the first one found is raised).
+  /// Per opcode: spec entry, executing unit (nullptr for control) and its index in isa.yaml
+  /// `units`, and trap codes in isa.yaml's listed order (the first one found is raised).
   struct OpEntry {
     const isa::InstrSpec* spec = nullptr;
     sc_core::sc_port<UnitIf>* unit = nullptr;
+    uint8_t unit_index = 0;
     std::vector<uint8_t> trap_order;
     std::optional<int64_t> static_latency;  ///< when the formula uses no latency_vars
   };
@@ -78,6 +83,7 @@ class Core : public sc_core::sc_module {
   bool idle_ = true;  ///< the thread waits on start_ (load() must notify it)
   sc_core::sc_event start_;
   std::optional<isa::RetireRecord> record_;
+  std::vector<isa::UnitSpan> spans_;
 };
 
 }  // namespace moesim::golden

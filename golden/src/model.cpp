@@ -135,4 +135,8 @@ std::vector<uint8_t> GoldenModel::read(Space space, uint64_t begin, uint64_t cou
 
 uint64_t GoldenModel::size(Space space) const { return impl_->geo.units(space); }
 
+std::vector<isa::UnitSpan> GoldenModel::take_unit_spans() {
+  return impl_->top.core.take_unit_spans();
+}
+
 }  // namespace moesim::golden

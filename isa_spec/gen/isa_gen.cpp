@@ -198,7 +198,8 @@ std::string gen_pkg_sv(const Spec& s) {
   const Field& opf = s.field("opcode");
   unsigned tw = bits_for(max_trap_code(s)), sw = bits_for(max_stage_code(s));
   o << "// " << kBanner << ".\n"
-    << "// Opcodes, instruction word fields, trap causes and stage codes of the moesim ISA.\n"
+    << "// Opcodes, instruction word fields, trap causes, stage codes and units of the moesim "
+       "ISA.\n"
     << "package moesim_isa_pkg;\n\n"
     << "  // A design uses some of these constants, never all of them.\n"
     << "  /* verilator lint_off UNUSEDPARAM */\n"
@@ -230,6 +231,13 @@ std::string gen_pkg_sv(const Spec& s) {
       << (i + 1 < s.stages().size() ? "," : "") << "\n";
   }
   o << "  } stage_e;\n\n";
+  o << "  // Functional units (isa.yaml `units`, in order): bit UNIT_IDX_<NAME> of a "
+       "NUM_UNITS-bit\n"
+    << "  // per-unit vector (moe_top unit_busy_o).\n"
+    << "  localparam int unsigned NUM_UNITS = " << s.units().size() << ";\n";
+  for (size_t u = 0; u < s.units().size(); ++u)
+    o << "  localparam int unsigned UNIT_IDX_" << upper_name(s.units()[u]) << " = " << u << ";\n";
+  o << "\n";
 
   // The loader guarantees V_TOPK and its rmask operand (the key of `topk_policies`).
   std::string rmask_field = "r3";

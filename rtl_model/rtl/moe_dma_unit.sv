@@ -17,6 +17,8 @@
  * by LEN/MX_BLOCK moe_mx_quant_block instances; write beats go out in cycles 1 .. B, the next
  * row being read in the cycle of the previous row's last beat. The last write acknowledge is the
  * last cycle: latency HBM_LATENCY + B + 1.
+ *
+ * busy_o is high from the start cycle to the done cycle inclusive; done_o marks the last one.
  */
 module moe_dma_unit
   import moe_pkg::*;
@@ -45,6 +47,7 @@ module moe_dma_unit
   input  logic [31:0]         stride_i,
   input  logic [31:0]         scale_stride_i,
   output logic                done_o,
+  output logic                busy_o,
 
   // HBM beat interface
   output logic                hbm_req_valid_o,
@@ -265,6 +268,17 @@ module moe_dma_unit
       end
     end
   end
+
+  // Busy from the start cycle through the done cycle: requests and responses in flight.
+  logic busy_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : busy_reg
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+    end else begin
+      busy_q <= (start_i || busy_q) && !done_o;
+    end
+  end
+  assign busy_o = start_i || busy_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : rsp_regs
     if (!rst_ni) begin

@@ -10,6 +10,9 @@
  * S_MAP_V_FP walks the row one element per cycle: in cycle e (e = 0 .. VLEN-1, cycle 0 is the
  * issue cycle) it reads FP_SRAM[base + e] and writes element e of the VRAM row (per-element
  * write enable); `map_done_o` is high in cycle VLEN-1. Latency VLEN.
+ *
+ * `busy_o` is high in the issue cycle of a one-cycle scalar instruction (one this unit decodes;
+ * the control instructions that share `issue_i` are not) and in every cycle of S_MAP_V_FP.
  */
 module moe_scalar_unit
   import moesim_isa_pkg::*;
@@ -59,7 +62,9 @@ module moe_scalar_unit
   output logic                 vram_we_o,
   output logic [VramRowW-1:0]  vram_wrow_o,
   output logic [VLEN*16-1:0]   vram_wdata_o,
-  output logic [VLEN-1:0]      vram_wmask_o
+  output logic [VLEN-1:0]      vram_wmask_o,
+
+  output logic                 busy_o
 );
 
   localparam int unsigned ElemW = $clog2(VLEN);
@@ -77,10 +82,11 @@ module moe_scalar_unit
   assign imm18  = word_i[IMM18_HI:IMM18_LO];
   assign imm22  = word_i[IMM22_HI:IMM22_LO];
 
-  logic        gp_we, fp_we;
+  logic        own_op, gp_we, fp_we;
   logic [31:0] gp_wdata;
 
   always_comb begin
+    own_op          = 1'b1;
     gp_we           = 1'b0;
     gp_wdata        = '0;
     fp_we           = 1'b0;
@@ -96,7 +102,7 @@ module moe_scalar_unit
       OP_S_LD_FP:    fp_we = 1'b1;
       OP_S_ST_INT:   intsram_we_o = issue_i;
       OP_S_ST_FP:    fpsram_we_o = issue_i;
-      default: ;
+      default:       own_op = 1'b0;
     endcase
   end
 
@@ -163,5 +169,7 @@ module moe_scalar_unit
   assign vram_wrow_o    = busy_q ? row_q : map_row_i;
   assign vram_wdata_o   = {VLEN{fpsram_rdata_i}};
   assign vram_wmask_o   = VLEN'(1) << elem;
+
+  assign busy_o = (issue_i && own_op) || active;
 
 endmodule : moe_scalar_unit

@@ -20,8 +20,11 @@
  *   asynchronous reads and one write port each. HBM is moe_hbm.
  * - Units: moe_scalar_unit, moe_vector_unit, moe_topk_unit, moe_matrix_unit, moe_dma_unit. Only
  *   one unit is active at a time; shared memory ports are multiplexed to it.
- * - Trace: issue/retire/trap ports and per-cycle write observation ports for every register
- *   file and SRAM, for the C++ wrapper that builds retire records.
+ * - Trace: issue/retire/trap ports, per-cycle write observation ports for every register
+ *   file and SRAM, for the C++ wrapper that builds retire records, and unit_busy_o: bit
+ *   UNIT_IDX_<UNIT> (isa.yaml `units`, generated package) is high in every cycle that unit works,
+ *   driven by the unit itself (a multi-cycle unit's busy output, start to done inclusive; the
+ *   issue cycle of a one-cycle scalar or control instruction).
  */
 module moe_top
   import moesim_isa_pkg::*;
@@ -69,6 +72,7 @@ module moe_top
   output logic [31:0]           trap_word_o,
   output logic [STAGE_W-1:0]    trap_stage_o,   // stage tag of the trapping instruction
   output logic                  halted_o,
+  output logic [NUM_UNITS-1:0]  unit_busy_o,     // bit UNIT_IDX_<unit>: the unit works this cycle
 
   // Write observation (the writes that take effect at this cycle's edge)
   output logic                  gp_we_o,
@@ -282,7 +286,7 @@ module moe_top
   logic [15:0]         sc_fp_wdata;
   logic [FpAddrW-1:0]  fpsram_raddr;
   logic [15:0]         fpsram_rdata_async;
-  logic                sc_fps_we, sc_ints_we;
+  logic                sc_fps_we, sc_ints_we, sc_busy;
   logic [FpAddrW-1:0]  sc_fps_waddr;
   logic [15:0]         sc_fps_wdata;
   logic [IntAddrW-1:0] sc_ints_waddr;
@@ -330,7 +334,8 @@ module moe_top
     .vram_we_o       (map_vram_we),
     .vram_wrow_o     (map_vram_wrow),
     .vram_wdata_o    (map_vram_wdata),
-    .vram_wmask_o    (map_vram_wmask)
+    .vram_wmask_o    (map_vram_wmask),
+    .busy_o          (sc_busy)
   );
 
   // VRAM read ports (registered data, held until the next read)
@@ -342,7 +347,7 @@ module moe_top
   logic [VramW-1:0] vec_exp_addr, vec_reci_addr, exp_addr, reci_addr, exp_data, reci_data;
 
   // Vector unit
-  logic                vec_done, vec_a_re, vec_b_re, vec_vram_we, vec_fp_we;
+  logic                vec_done, vec_busy, vec_a_re, vec_b_re, vec_vram_we, vec_fp_we;
   logic [VramRowW-1:0] vec_a_row, vec_b_row, vec_vram_wrow;
   logic [VramW-1:0]    vec_vram_wdata;
   logic [2:0]          vec_fp_waddr;
@@ -367,6 +372,7 @@ module moe_top
     .fd_i           (f_rd[2:0]),
     .fd_val_i       (fp_rd),
     .done_o         (vec_done),
+    .busy_o         (vec_busy),
     .vram_a_re_o    (vec_a_re),
     .vram_a_row_o   (vec_a_row),
     .vram_a_rdata_i (vram_a_rdata_q),
@@ -457,7 +463,7 @@ module moe_top
   );
 
   // DMA unit and HBM
-  logic                dma_done, dma_vram_re, dma_vram_we, dma_mram_we;
+  logic                dma_done, dma_busy, dma_vram_re, dma_vram_we, dma_mram_we;
   logic [VramRowW-1:0] dma_vram_row, dma_vram_wrow;
   logic [VramW-1:0]    dma_vram_wdata;
   logic [MramRowW-1:0] dma_mram_wrow;
@@ -486,6 +492,7 @@ module moe_top
     .stride_i         (dec_dma_stride),
     .scale_stride_i   (dec_dma_sstride),
     .done_o           (dma_done),
+    .busy_o           (dma_busy),
     .hbm_req_valid_o  (hbm_req_valid),
     .hbm_req_we_o     (hbm_req_we),
     .hbm_req_addr_o   (hbm_req_addr),
@@ -638,8 +645,8 @@ module moe_top
   // Control flow and register writes //
   //////////////////////////////////////
 
-  // One-cycle control instructions.
-  logic                  ctl_gp_we, areg_we, ctrl_we, loop_push, loop_pop, loop_jump;
+  // One-cycle control instructions (ctl_busy: one issues).
+  logic                  ctl_busy, ctl_gp_we, areg_we, ctrl_we, loop_push, loop_pop, loop_jump;
   logic [31:0]           ctl_gp_wdata, ctrl_wdata;
   ctrl_sel_e             ctrl_sel;
   logic [31:0]           loop_top;
@@ -647,6 +654,7 @@ module moe_top
   assign loop_top = loop_pc_q[(loop_depth_q == '0) ? 0 : 32'(loop_depth_q) - 1];
 
   always_comb begin
+    ctl_busy     = 1'b0;
     ctl_gp_we    = 1'b0;
     ctl_gp_wdata = '0;
     areg_we      = 1'b0;
@@ -657,6 +665,7 @@ module moe_top
     loop_pop     = 1'b0;
     loop_jump    = 1'b0;
     if (single) begin
+      ctl_busy = 1'b1;
       unique case (opcode)
         OP_C_SET_ADDR_REG:   areg_we = 1'b1;
         OP_C_SET_SCALE_REG:  begin ctrl_we = 1'b1; ctrl_sel = CTRL_SCALE;  end
@@ -678,7 +687,7 @@ module moe_top
             loop_pop     = 1'b1;
           end
         end
-        default: ;
+        default: ctl_busy = 1'b0;  // a scalar unit instruction
       endcase
     end
   end
@@ -778,6 +787,16 @@ module moe_top
   assign trap_stage_o   = stage;
   assign halted_o       = halted;
 
+  always_comb begin
+    unit_busy_o                   = '0;
+    unit_busy_o[UNIT_IDX_SCALAR]  = sc_busy;
+    unit_busy_o[UNIT_IDX_CONTROL] = ctl_busy;
+    unit_busy_o[UNIT_IDX_VECTOR]  = vec_busy;
+    unit_busy_o[UNIT_IDX_TOPK]    = topk_busy;
+    unit_busy_o[UNIT_IDX_MATRIX]  = mm_busy;
+    unit_busy_o[UNIT_IDX_DMA]     = dma_busy;
+  end
+
   assign gp_we_o         = gp_we;
   assign gp_waddr_o      = gp_waddr;
   assign gp_wdata_o      = gp_wdata;
@@ -799,9 +818,9 @@ module moe_top
   assign intsram_we_o    = ints_we;
   assign intsram_waddr_o = ints_waddr;
 
-  // Unit status and address bits beyond the memory depth (checked at issue) are not used.
+  // Address bits beyond the memory depth (checked at issue) are not used.
   logic unused_bits;
-  assign unused_bits = ^{topk_busy, mm_busy, topk_vram_row, topk_int_waddr, topk_fp_waddr,
+  assign unused_bits = ^{topk_vram_row, topk_int_waddr, topk_fp_waddr,
                          mm_mram_row, mm_vram_row, mm_vram_wrow};
 
 endmodule : moe_top

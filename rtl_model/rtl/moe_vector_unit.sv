@@ -14,6 +14,8 @@
  * VLEN/2 partial sums; each following cycle adds neighbouring partial sums (one tree level per
  * cycle) until one sum S remains after log2(VLEN) levels; the next cycle adds S to f[fd] in lane 0,
  * rounds to BF16 and writes fd (latency log2(VLEN) + 2).
+ *
+ * busy_o is high from the start cycle to the done cycle inclusive; done_o marks the last one.
  */
 module moe_vector_unit
   import moe_pkg::*;
@@ -38,6 +40,7 @@ module moe_vector_unit
   input  logic [2:0]           fd_i,           // V_RED_SUM destination register
   input  logic [15:0]          fd_val_i,       // f[fd]
   output logic                 done_o,
+  output logic                 busy_o,
 
   // VRAM: two synchronous read ports and the write port
   output logic                 vram_a_re_o,
@@ -124,6 +127,8 @@ module moe_vector_unit
       default: state_d = StIdle;
     endcase
   end
+
+  assign busy_o = start_i || (state_q != StIdle);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : fsm_regs
     if (!rst_ni) begin

@@ -3,8 +3,11 @@
 //
 // Clocking: every cycle is evaluated with clk low first (the combinational trace ports of the
 // cycle are then valid and sampled), then the rising edge commits the cycle's writes. Cycle 0 is
-// the first cycle after reset. The HBM backing store lives here, behind the DPI-C functions
-// moe_hbm_read / moe_hbm_write that moe_hbm calls at its access edge.
+// the first cycle after reset. unit_busy_o is sampled in the same low phase of every cycle of an
+// instruction and turned into UnitSpans that are closed at its retire. The HBM backing store lives
+// here, behind the DPI-C functions moe_hbm_read / moe_hbm_write that moe_hbm calls at its access
+// edge.
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -102,6 +105,8 @@ struct RtlModel::Impl {
   bool stopped = false;  ///< halted or trapped
   uint64_t cycle = 0;
   uint64_t retired = 0;
+  std::vector<isa::UnitSpan> instr_spans;  ///< spans of the instruction in flight
+  std::vector<isa::UnitSpan> spans;        ///< spans of retired instructions, not yet taken
 
   explicit Impl(const isa::Spec& s) : spec(s) {}
 
@@ -199,6 +204,38 @@ struct RtlModel::Impl {
       const uint64_t b = seg.base + k;
       entry(s, b / ub)[b % ub] = seg.bytes[k];
     }
+  }
+
+  /// Adds the current cycle to the span of every unit whose unit_busy_o bit is high: extends the
+  /// unit's span if it ended at this cycle, else opens a new one.
+  void sample_busy() {
+    uint64_t bits = top->unit_busy_o;
+    const size_t n = spec.units().size();
+    if (n < 64 && (bits >> n) != 0) {
+      std::ostringstream e;
+      e << "RtlModel: unit_busy_o = 0x" << std::hex << bits << std::dec << " in cycle " << cycle
+        << " sets a bit past the " << n << " units of isa.yaml";
+      throw std::logic_error(e.str());
+    }
+    for (uint8_t u = 0; bits != 0; ++u, bits >>= 1) {
+      if ((bits & 1) == 0) continue;
+      auto open = std::find_if(instr_spans.rbegin(), instr_spans.rend(),
+                               [u](const isa::UnitSpan& s) { return s.unit == u; });
+      if (open != instr_spans.rend() && open->end == cycle)
+        open->end = cycle + 1;
+      else
+        instr_spans.push_back({u, cycle, cycle + 1});
+    }
+  }
+
+  /// Closes the spans of the instruction retiring now: sorted by (begin, unit), appended.
+  void close_spans() {
+    std::sort(instr_spans.begin(), instr_spans.end(),
+              [](const isa::UnitSpan& a, const isa::UnitSpan& b) {
+                return a.begin != b.begin ? a.begin < b.begin : a.unit < b.unit;
+              });
+    spans.insert(spans.end(), instr_spans.begin(), instr_spans.end());
+    instr_spans.clear();
   }
 
   /// Writes observed on the trace ports in the current cycle.
@@ -334,6 +371,8 @@ void RtlModel::load(const isa::Program& program, const isa::MemoryImage& image) 
   m.stopped = false;
   m.cycle = 0;
   m.retired = 0;
+  m.instr_spans.clear();
+  m.spans.clear();
 }
 
 bool RtlModel::step(isa::RetireRecord& out) {
@@ -370,6 +409,7 @@ bool RtlModel::step(isa::RetireRecord& out) {
       return true;
     }
     if (t.issue_valid_o) rec.start_cycle = m.cycle;
+    m.sample_busy();
     m.collect_writes(rec);
     const bool retire = t.retire_valid_o;
     if (retire) {
@@ -381,6 +421,7 @@ bool RtlModel::step(isa::RetireRecord& out) {
     m.clock();
     ++m.cycle;
     if (retire) {
+      m.close_spans();
       rec.index = m.retired++;
       isa::normalize(rec);
       out = std::move(rec);
@@ -436,5 +477,7 @@ std::vector<uint8_t> RtlModel::read(isa::Space space, uint64_t begin, uint64_t c
 }
 
 uint64_t RtlModel::size(isa::Space space) const { return impl_->units(space); }
+
+std::vector<isa::UnitSpan> RtlModel::take_unit_spans() { return std::exchange(impl_->spans, {}); }
 
 }  // namespace moesim::rtl

@@ -1,6 +1,5 @@
 // Engine adapters for the golden model and the RTL (see engine.hpp). Each adapter forwards to
 // its model; neither model's header is visible outside this file.
-#include <algorithm>
 #include <utility>
 
 #include "moesim/golden/model.hpp"
@@ -15,22 +14,13 @@ class ModelEngine final : public Engine {
  public:
   template <class... Args>
   ModelEngine(std::string name, const isa::Spec& spec, Args&&... args)
-      : name_(std::move(name)), spec_(&spec), model_(spec, std::forward<Args>(args)...) {}
+      : name_(std::move(name)), model_(spec, std::forward<Args>(args)...) {}
 
   std::string name() const override { return name_; }
   void load(const isa::Program& program, const isa::MemoryImage& image) override {
     model_.load(program, image);
   }
-  bool step(isa::RetireRecord& out) override {
-    if (!model_.step(out)) return false;
-    const isa::InstrSpec* is = spec_->by_opcode(static_cast<uint8_t>(out.word & 0x3F));
-    if (!out.trap && is != nullptr && out.end_cycle > out.start_cycle) {
-      const auto& units = spec_->units();
-      const auto it = std::find(units.begin(), units.end(), is->unit);
-      spans_.push_back({static_cast<uint8_t>(it - units.begin()), out.start_cycle, out.end_cycle});
-    }
-    return true;
-  }
+  bool step(isa::RetireRecord& out) override { return model_.step(out); }
   bool halted() const override { return model_.halted(); }
   uint64_t cycles() const override { return model_.cycles(); }
   uint64_t retired() const override { return model_.retired(); }
@@ -39,15 +29,11 @@ class ModelEngine final : public Engine {
     return model_.read(space, begin, count);
   }
   uint64_t size(isa::Space space) const override { return model_.size(space); }
-  // Interim: spans derived from the record (the instruction's isa.yaml unit for its latency)
-  // until the models report their own.
-  std::vector<UnitSpan> take_unit_spans() override { return std::exchange(spans_, {}); }
+  std::vector<UnitSpan> take_unit_spans() override { return model_.take_unit_spans(); }
 
  private:
   std::string name_;
-  const isa::Spec* spec_;
   Model model_;
-  std::vector<UnitSpan> spans_;
 };
 
 }  // namespace

@@ -1,8 +1,11 @@
 // GoldenModel API: loading and its errors, read()/size(), halt, reload, one instance per process,
-// the memory targets' TLM behaviour, a hand-checked cycle total and a speed measurement.
+// the memory targets' TLM behaviour, a hand-checked cycle total, unit busy spans against isa.yaml
+// and a speed measurement.
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "golden_test_util.hpp"
 #include "memory.hpp"
@@ -143,6 +146,73 @@ BOOST_AUTO_TEST_CASE(api_cycles_hand_checked) {
        b.lat("H_PREFETCH_M", {{"rows", 16}, {"len", 16}}),
        b.lat("H_STORE_V", {{"rows", 4}, {"len", 16}}), b.lat("V_TOPK", {{"E", 32}, {"k", 4}}),
        b.lat("V_GATHER"), b.lat("C_SET_SCALE_REG")});
+}
+
+BOOST_AUTO_TEST_CASE(api_unit_spans_follow_isa_latencies) {
+  Bench b;
+  // Every unit, a loop (consecutive scalar and control instructions give one span each) and a
+  // trap at the end (no span). Expected: the instruction's isa.yaml unit, back to back from cycle
+  // 0 with the isa.yaml latencies, in the order the instructions execute.
+  const isa::Program prog = isa::assemble(spec(), R"(
+    C_LOOP_START gp1, 2
+    S_ADDI_INT gp2, gp2, 1
+    C_LOOP_END gp1
+    V_ADD_VV gp0, gp0, gp0
+    M_MM 0, gp0, gp0
+    H_PREFETCH_V gp0, gp0, a0, 0, 0
+    V_TOPK gp0, gp0, gp0, 0
+    S_MAP_V_FP gp0, gp0, 0
+    C_LOOP_END gp1
+  )");
+  const std::vector<std::pair<std::string, std::map<std::string, int64_t>>> executed = {
+      {"C_LOOP_START", {}},
+      {"S_ADDI_INT", {}},
+      {"C_LOOP_END", {}},
+      {"S_ADDI_INT", {}},
+      {"C_LOOP_END", {}},
+      {"V_ADD_VV", {}},
+      {"M_MM", {}},
+      {"H_PREFETCH_V", {{"rows", 4}, {"len", 16}}},
+      {"V_TOPK", {{"E", 32}, {"k", 4}}},
+      {"S_MAP_V_FP", {}}};
+  const std::vector<std::string>& units = spec().units();
+  std::vector<isa::UnitSpan> expected;
+  uint64_t t = 0;
+  for (const auto& [mnemonic, dyn] : executed) {
+    const std::string& unit = spec().by_mnemonic(mnemonic)->unit;
+    const auto u =
+        static_cast<uint8_t>(std::find(units.begin(), units.end(), unit) - units.begin());
+    const uint64_t end = t + static_cast<uint64_t>(b.lat(mnemonic, dyn));
+    expected.push_back({u, t, end});
+    t = end;
+  }
+  std::set<uint8_t> seen;
+  for (const isa::UnitSpan& s : expected) seen.insert(s.unit);
+  BOOST_TEST(seen.size() == units.size());  // the program exercises every unit
+
+  b.model.load(prog, {});
+  isa::RetireRecord r;
+  std::vector<isa::UnitSpan> got;
+  while (b.model.step(r)) {
+    const std::vector<isa::UnitSpan> s = b.model.take_unit_spans();
+    BOOST_TEST(s.size() == (r.trap ? 0u : 1u), "record " << r.index << " pc " << r.pc);
+    got.insert(got.end(), s.begin(), s.end());
+  }
+  BOOST_TEST_REQUIRE(r.trap.has_value());
+  BOOST_TEST(b.model.take_unit_spans().empty());
+  BOOST_TEST_REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    BOOST_TEST_CONTEXT("span " << i << " (" << executed[i].first << ")") {
+      BOOST_TEST(int(got[i].unit) == int(expected[i].unit));
+      BOOST_TEST(got[i].begin == expected[i].begin);
+      BOOST_TEST(got[i].end == expected[i].end);
+    }
+  }
+  // Spans not taken before a load() are dropped with the old program.
+  b.model.load(prog, {});
+  BOOST_TEST_REQUIRE(b.model.step(r));
+  b.model.load(prog, {});
+  BOOST_TEST(b.model.take_unit_spans().empty());
 }
 
 BOOST_AUTO_TEST_CASE(api_default_preset) {

@@ -1,8 +1,10 @@
 // Smoke test of moesim::rtl::RtlModel: a few instructions of every unit, run on the Verilated
 // RTL, checked against results derived by hand from isa.yaml's semantics (expected values are
 // written out or computed with the isa_spec numerics, never read back from the RTL), and every
-// record's cycle count against isa.yaml's latency formula.
+// record's cycle count against isa.yaml's latency formula and its unit busy span against the
+// instruction's isa.yaml unit.
 #define BOOST_TEST_MODULE rtl_model_smoke
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <cstring>
@@ -51,11 +53,15 @@ isa::MemorySegment vrow(uint64_t row, uint16_t v) {
 struct Run {
   rtl::RtlModel model{spec(), preset()};
   std::vector<isa::RetireRecord> recs;
+  std::vector<std::vector<isa::UnitSpan>> spans;  ///< take_unit_spans() after each record
 
   Run(const isa::Program& p, const isa::MemoryImage& img) {
     model.load(p, img);
     isa::RetireRecord r;
-    while (model.step(r)) recs.push_back(r);
+    while (model.step(r)) {
+      recs.push_back(r);
+      spans.push_back(model.take_unit_spans());
+    }
   }
   Run(const std::string& text, const isa::MemoryImage& img)
       : Run(isa::assemble(spec(), text, "smoke.asm"), img) {}
@@ -77,20 +83,30 @@ std::map<std::string, int64_t> dyn_vars(const isa::InstrSpec& ins, uint32_t word
   return d;
 }
 
-/// Records are back to back from cycle 0, and each lasts exactly its isa.yaml latency.
+/// Records are back to back from cycle 0, and each lasts exactly its isa.yaml latency, in which
+/// its isa.yaml unit (and no other) is busy in every cycle; a trap has no busy span.
 void check_timing(const Run& run) {
   uint64_t t = 0;
-  for (const auto& r : run.recs) {
+  const auto& units = spec().units();
+  for (size_t i = 0; i < run.recs.size(); ++i) {
+    const auto& r = run.recs[i];
+    const auto& spans = run.spans[i];
     BOOST_TEST_CONTEXT("pc " << r.pc << ": " << isa::disassemble(spec(), r.word)) {
       BOOST_TEST(r.start_cycle == t);
       if (r.trap) {
         BOOST_TEST(r.end_cycle == r.start_cycle);
+        BOOST_TEST(spans.empty());
         continue;
       }
       const auto d = isa::decode(spec(), r.word);
       BOOST_REQUIRE(d.spec != nullptr);
       const int64_t lat = spec().latency(*d.spec, preset(), dyn_vars(*d.spec, r.word));
       BOOST_TEST(r.end_cycle - r.start_cycle == static_cast<uint64_t>(lat));
+      const auto unit = std::find(units.begin(), units.end(), d.spec->unit) - units.begin();
+      BOOST_TEST_REQUIRE(spans.size() == 1u);
+      BOOST_TEST(int(spans[0].unit) == unit, "busy: " << units.at(spans[0].unit));
+      BOOST_TEST(spans[0].begin == t);
+      BOOST_TEST(spans[0].end == t + static_cast<uint64_t>(lat));
       t = r.end_cycle;
     }
   }

@@ -90,6 +90,12 @@ Table yaml_stages(const Spec& s, bool sv) {
   for (const auto& x : s.stages()) t[sv ? upper_name(x.name) : x.name] = x.code;
   return t;
 }
+/// isa.yaml `units`: name -> index (the package's UNIT_IDX_<NAME>).
+Table yaml_units(const Spec& s) {
+  Table t;
+  for (size_t u = 0; u < s.units().size(); ++u) t[upper_name(s.units()[u])] = u;
+  return t;
+}
 Table yaml_fields(const Spec& s, bool sv) {
   Table t;
   for (const auto& [n, f] : s.fields()) {
@@ -252,6 +258,17 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
           collect(text, std::regex(R"(localparam int unsigned (\w+_(?:LO|HI)) = (\d+);)"), 10,
                   "field", file, p),
           p);
+
+  // Units: UNIT_IDX_<NAME> = index in isa.yaml `units`, and NUM_UNITS.
+  compare("unit", file, yaml_units(s),
+          collect(text, std::regex(R"(localparam int unsigned UNIT_IDX_(\w+) = (\d+);)"), 10,
+                  "unit", file, p),
+          p);
+  std::smatch nu;
+  if (!std::regex_search(text, nu, std::regex(R"(localparam int unsigned NUM_UNITS = (\d+);)")) ||
+      std::stoul(nu[1]) != s.units().size())
+    p.push_back("unit count NUM_UNITS: does not equal the " + std::to_string(s.units().size()) +
+                " units of the YAML");
 
   // V_TOPK policies: packed arrays TOPK_HW_RMASK / TOPK_HW_E / TOPK_HW_K of TOPK_HW_N entries,
   // each a concatenation listing entry N-1 first; zipped entry by entry.
@@ -470,6 +487,20 @@ BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_drift) {
       c(edit(t, "  localparam int unsigned RD_LO",
              "  localparam int unsigned EXTRA_LO = 1;\n  localparam int unsigned RD_LO")),
       "EXTRA_LO", "not in the YAML");
+}
+
+BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_unit_drift) {
+  const std::string t = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto c = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "  localparam int unsigned UNIT_IDX_TOPK = 3;\n", "")), "TOPK",
+                 "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(c(edit(t, "UNIT_IDX_MATRIX = 4;", "UNIT_IDX_MATRIX = 5;")), "MATRIX",
+                 "YAML 4, moesim_isa_pkg.sv 5");
+  EXPECT_REPORTS(c(edit(t, "  localparam int unsigned UNIT_IDX_DMA = 5;\n",
+                        "  localparam int unsigned UNIT_IDX_DMA = 5;\n"
+                        "  localparam int unsigned UNIT_IDX_FPU = 6;\n")),
+                 "FPU", "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "NUM_UNITS = 6;", "NUM_UNITS = 5;")), "NUM_UNITS", "does not equal");
 }
 
 BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_policy_and_allowed_drift) {

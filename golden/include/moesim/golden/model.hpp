@@ -59,6 +59,13 @@ class GoldenModel {
   /// Bytes of [begin, begin+count) in the space's unit (trace.hpp Space). Throws out_of_range.
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;
   uint64_t size(isa::Space space) const;  ///< space size in its unit
+  /// Unit busy spans of the instructions retired since the previous call (or load()), sorted by
+  /// (begin, unit), in 1 ns cycles: one span per retired instruction, its isa.yaml unit (index
+  /// into Spec::units()) busy for [start_cycle, end_cycle) of its record. The core records it
+  /// when it dispatches the instruction (control instructions execute in the core itself); a
+  /// trapping instruction occupies no cycle and gives none. Call after step() returned the
+  /// record (sim::Engine::take_unit_spans).
+  std::vector<isa::UnitSpan> take_unit_spans();
 
  private:
   struct Impl;

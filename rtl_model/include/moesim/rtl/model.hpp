@@ -42,6 +42,13 @@ class RtlModel {
   isa::ArchRegs regs() const;
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;
   uint64_t size(isa::Space space) const;
+  /// Unit busy spans of the instructions retired since the previous call (or load()), sorted by
+  /// (begin, unit), in cycles: the cycles in which bit u (index into Spec::units()) of
+  /// moe_top's unit_busy_o was high, sampled every cycle and merged into runs. A run is split at
+  /// each retire, so every span lies within [start_cycle, end_cycle) of one instruction (a unit
+  /// busy for consecutive instructions gives one span per instruction). A trap occupies no
+  /// cycle and gives none. Call after step() returned the record (sim::Engine::take_unit_spans).
+  std::vector<isa::UnitSpan> take_unit_spans();
 
  private:
   struct Impl;

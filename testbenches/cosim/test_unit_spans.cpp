@@ -1,0 +1,92 @@
+// Unit busy spans: the RTL's (moe_top unit_busy_o, sampled by RtlModel) equal the golden model's
+// (the unit each instruction is dispatched to, for its isa.yaml latency) span for span, record
+// by record, on a program that keeps every unit of isa.yaml busy, including a loop (consecutive
+// instructions of one unit give one span each) and every multi-cycle datapath of the RTL.
+#include <boost/test/unit_test.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "moesim/isa/assembler.hpp"
+#include "moesim/sim/engine.hpp"
+
+using namespace moesim;
+
+namespace {
+
+std::string text(const isa::Spec& spec, const std::vector<sim::UnitSpan>& spans) {
+  std::ostringstream o;
+  o << "{";
+  for (const sim::UnitSpan& s : spans)
+    o << " " << spec.units().at(s.unit) << "[" << s.begin << "," << s.end << ")";
+  o << " }";
+  return o.str();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(rtl_unit_spans_equal_golden_on_every_unit) {
+  const isa::Spec& spec = isa::Spec::builtin();
+  const isa::MachinePreset& preset = spec.preset(sim::rtl_built_preset());
+  const int64_t vlen = preset.vlen();
+  // VRAM rows: 0..3 activations, 8..11 prefetched, 16 logits, 20.. results.
+  const std::string row = std::to_string(vlen);
+  const isa::Program program = isa::assemble(spec,
+                                             R"(
+    S_ADDI_INT gp1, gp0, )" + row + R"(
+    S_ADDI_INT gp2, gp0, 3
+    C_SET_V_MASK_REG gp2
+    S_LUI_INT gp3, 16
+    C_SET_SCALE_REG gp3
+    S_ADDI_INT gp4, gp0, )" + std::to_string(8 * vlen) +
+                                                 R"(
+    H_PREFETCH_V gp4, gp0, a0, 0, 0
+    H_PREFETCH_M gp0, gp0, a0, 0, 0
+    S_ADDI_INT gp5, gp0, )" + std::to_string(20 * vlen) +
+                                                 R"(
+    C_LOOP_START gp9, 2
+    M_MM 0, gp0, gp4
+    V_ADD_VV gp5, gp4, gp1
+    V_ADD_VV gp5, gp4, gp1, 1
+    C_LOOP_END gp9
+    M_MM_WO gp5, gp0, 0
+    V_RED_SUM f1, gp5
+    V_EXP_V gp5, gp4
+    S_ST_FP f1, gp0, 7
+    S_MAP_V_FP gp5, gp0, 0
+    S_ADDI_INT gp6, gp0, )" + std::to_string(16 * vlen) +
+                                                 R"(
+    V_TOPK gp0, gp6, gp0, 0
+    V_GATHER gp5, gp4, gp0
+    V_SCATTER_ADD gp5, gp4, gp0
+    S_ADDI_INT gp7, gp0, 4096
+    H_STORE_V gp5, gp7, a0, 0, 0
+  )",
+                                             "unit_spans.asm");
+  auto golden = sim::make_golden_engine(spec, preset);
+  auto rtl = sim::make_rtl_engine(spec, preset);
+  golden->load(program, {});
+  rtl->load(program, {});
+  std::set<uint8_t> units;
+  size_t records = 0;
+  for (;;) {
+    isa::RetireRecord g, r;
+    const bool gs = golden->step(g), rs = rtl->step(r);
+    BOOST_REQUIRE_EQUAL(gs, rs);
+    if (!gs) break;
+    ++records;
+    BOOST_REQUIRE(!g.trap.has_value());
+    BOOST_REQUIRE_EQUAL(g.start_cycle, r.start_cycle);
+    BOOST_REQUIRE_EQUAL(g.end_cycle, r.end_cycle);
+    const auto gsp = golden->take_unit_spans(), rsp = rtl->take_unit_spans();
+    BOOST_TEST(gsp == rsp, "pc " << g.pc << " (" << isa::disassemble(spec, g.word) << "), cycles ["
+                                 << g.start_cycle << "," << g.end_cycle << "): golden "
+                                 << text(spec, gsp) << ", rtl " << text(spec, rsp));
+    BOOST_TEST(gsp.size() == 1u);  // one unit per instruction, for its whole latency
+    for (const sim::UnitSpan& s : gsp) units.insert(s.unit);
+  }
+  BOOST_TEST(records == program.size() + 4);  // the 4-instruction loop body runs twice
+  BOOST_TEST(units.size() == spec.units().size(), "units busy: " << units.size());
+  BOOST_TEST(rtl->take_unit_spans().empty());
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "moesim/isa/spec.hpp"
 
@@ -13,7 +14,10 @@ struct ConformanceFlags {
   std::string suite;            ///< empty: the compiled-in testbenches/conformance
   std::string filter;           ///< regex on "<MNEMONIC>/<case>"
   std::string machine = "default";
-  std::string junit;   ///< JUnit XML output path
+  std::string junit;  ///< JUnit XML output path
+  /// Coverage items (as printed, e.g. "trap instruction_budget_exceeded") whose absence does not
+  /// fail the run: the documented known gaps. A waiver naming no uncovered item is an error.
+  std::vector<std::string> waive;
   bool quiet = false;  ///< only failures and the summary
 };
 

@@ -662,6 +662,9 @@ int cli_main(int argc, char** argv) {
   conf->add_option("--machine", kf.machine, "run the cases written for this machine preset")
       ->capture_default_str();
   conf->add_option("--junit", kf.junit, "write JUnit XML to FILE");
+  conf->add_option("--waive", kf.waive,
+                   "a coverage item (as printed) whose absence does not fail the run; repeatable")
+      ->allow_extra_args(false);
   conf->add_flag("--quiet", kf.quiet, "print failures and the summary only");
 
   std::string asm_in, asm_out;

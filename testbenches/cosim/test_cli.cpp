@@ -436,6 +436,44 @@ BOOST_AUTO_TEST_CASE(cli_progress_line_only_on_a_terminal) {
   BOOST_TEST(tty.find("VERDICT: EQUAL") > tty.rfind("\r[moesim] "));
 }
 
+BOOST_AUTO_TEST_CASE(cli_conformance_fails_on_a_wrong_expectation_and_on_gaps) {
+  const fs::path dir = workdir("conformance");
+  // A private suite: one real case, copied.
+  const fs::path src = fs::path(MOESIM_SOURCE_DIR) / "testbenches/conformance/S_ADD_INT";
+  fs::create_directories(dir / "suite/S_ADD_INT");
+  for (const char* f : {"wrap.asm", "wrap.yaml"})
+    fs::copy_file(src / f, dir / "suite/S_ADD_INT" / f);
+  const std::string run = "conformance --suite suite --engine golden";
+  // With a filter it passes; alone it fails on every opcode the suite does not cover.
+  auto r = moesim_cli(run + " --filter S_ADD_INT --junit j.xml", dir);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out.find("PASS golden S_ADD_INT/wrap") != std::string::npos);
+  BOOST_TEST(slurp(dir / "j.xml").find("failures=\"0\"") != std::string::npos);
+  r = moesim_cli(run, dir);
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.find("opcodes 3/") != std::string::npos);  // S_LUI_INT, S_ADDI_INT, S_ADD_INT
+  BOOST_TEST(r.out.find("CONFORMANCE: FAIL") != std::string::npos);
+  // A wrong expected value fails the case with the register named, also in the JUnit file.
+  std::string yaml = slurp(dir / "suite/S_ADD_INT/wrap.yaml");
+  const size_t at = yaml.find("gp3: 1");
+  BOOST_REQUIRE(at != std::string::npos);
+  yaml.replace(at, 6, "gp3: 2");
+  std::ofstream(dir / "suite/S_ADD_INT/wrap.yaml", std::ios::trunc) << yaml;
+  r = moesim_cli(run + " --filter S_ADD_INT --junit j.xml", dir);
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.find("FAIL golden S_ADD_INT/wrap") != std::string::npos);
+  BOOST_TEST(r.out.find("gp3: expected 0x2, got 0x1") != std::string::npos);
+  BOOST_TEST(slurp(dir / "j.xml").find("failures=\"1\"") != std::string::npos);
+  // Bad selections and files are errors (exit 2), never a green run of nothing.
+  r = moesim_cli(run + " --filter NO_SUCH", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("--filter 'NO_SUCH' matches no case") != std::string::npos);
+  fs::remove(dir / "suite/S_ADD_INT/wrap.yaml");
+  r = moesim_cli(run, dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("wrap.asm: no wrap.yaml beside it") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
   const fs::path dir = workdir("bad");
   std::ofstream(dir / "bad.asm") << "; a comment\nS_ADDI_INT gp1, gp0, 5\nV_ADD_VV gp1, gp2\n";

@@ -47,9 +47,9 @@ int64_t parse_count(const std::string& t, int64_t max, const std::string& what) 
   for (char c : t) {
     if (!std::isdigit(static_cast<unsigned char>(c)))
       throw std::invalid_argument(what + " '" + t + "' is not a non-negative decimal number");
+    if (v > (max - (c - '0')) / 10) throw std::invalid_argument(what + " " + t + " is too large");
     v = v * 10 + (c - '0');
   }
-  if (v > max) throw std::invalid_argument(what + " " + t + " is too large");
   return v;
 }
 

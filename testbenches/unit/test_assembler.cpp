@@ -198,6 +198,10 @@ BOOST_AUTO_TEST_CASE(errors_name_file_line_col) {
   expect_error("; @pair=1,2,int[0x10]\n",
                "t.asm:1:9: INT SRAM address '0x10' is not a non-negative decimal number");
   expect_error("; @pair=2147483648,0,0\n", "t.asm:1:9: token 2147483648 is too large");
+  expect_error("; @pair=9999999999999999999,0,0\n",
+               "t.asm:1:9: token 9999999999999999999 is too large");
+  expect_error("; @pair=0,0,int[9223372036854775808]\n",
+               "t.asm:1:9: INT SRAM address 9223372036854775808 is too large");
   expect_error("S_ADD_INT gp1, gp2, gp3 ; @pair=1,2,3\n",
                "t.asm:1:25: a marker must be on a line of its own (it applies to the following "
                "instructions)");

@@ -127,6 +127,8 @@ void TraceJsonSink::unit_busy(size_t engine, const UnitSpan& span) {
 }
 
 void TraceJsonSink::mismatch(uint64_t cycle) {
+  // The run stops here: close the open slices first so every track stays in time order.
+  for (size_t e = 0; e < engines_; ++e) flush(e);
   write({{"ph", "i"},
          {"s", "g"},
          {"name", "mismatch"},

@@ -347,6 +347,16 @@ BOOST_AUTO_TEST_CASE(reports_trace_json_trap_and_mismatch_instants) {
       BOOST_TEST(e["ts"] == sb[3].start_cycle);
     }
   BOOST_TEST(mismatches == 1u);
+  // The instant does not overtake the stage slices still open at the stop: per (pid, tid),
+  // timestamps never decrease in file order.
+  std::map<std::pair<int, int>, uint64_t> last;
+  for (const auto& e : tm["traceEvents"]) {
+    if (e["ph"] == "M") continue;
+    const std::pair<int, int> track{e["pid"].get<int>(), e["tid"].get<int>()};
+    const uint64_t ts = e["ts"].get<uint64_t>();
+    BOOST_TEST(ts >= last[track], e.dump());
+    last[track] = ts;
+  }
 }
 
 BOOST_AUTO_TEST_CASE(reports_output_errors_name_the_path) {

@@ -277,6 +277,27 @@ void check_output_path(const std::string& flag, const std::string& path) {
     throw sim::UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
 }
 
+/// Output files of one run: each checked by check_output_path, and no two the same file (the
+/// VCD's .gtkw and .stages.filter included).
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_paths) {
+  std::vector<std::pair<std::string, fs::path>> files;
+  for (const auto& [flag, path] : flag_paths) {
+    if (path.empty()) continue;
+    check_output_path(flag, path);
+    files.emplace_back(flag + " " + path, fs::weakly_canonical(path));
+    if (flag == "--vcd") {
+      files.emplace_back("the .gtkw of --vcd " + path,
+                         fs::weakly_canonical(waveforms::gtkw_path(path)));
+      files.emplace_back("the translate filter of --vcd " + path,
+                         fs::weakly_canonical(waveforms::stage_filter_path(path)));
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    for (size_t j = i + 1; j < files.size(); ++j)
+      if (files[i].second == files[j].second)
+        throw sim::UsageError(files[i].first + " and " + files[j].first + " name the same file");
+}
+
 /// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
 void write_report(const std::string& path, const nlohmann::json& j) {
   const std::string ext = fs::path(path).extension().string();
@@ -341,11 +362,11 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t0 = Clock::now();
   std::optional<sim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = sim::parse_bit_flip(f.flip_bit);
-  check_output_path("--report", f.report);
-  check_output_path("--vcd", f.vcd);
-  check_output_path("--trace-rtl", f.trace_rtl);
-  check_output_path("--trace-json", f.trace_json);
-  check_output_path("--html", f.html);
+  check_outputs({{"--report", f.report},
+                 {"--vcd", f.vcd},
+                 {"--trace-rtl", f.trace_rtl},
+                 {"--trace-json", f.trace_json},
+                 {"--html", f.html}});
   Workload w = make_workload(spec, f.program);
   check_rtl_preset(w.preset->name);
 
@@ -425,6 +446,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   ctx["flip_bit"] = path_or_null(f.flip_bit);
   ctx["vcd"] = path_or_null(f.vcd);
   ctx["trace_json"] = path_or_null(f.trace_json);
+  ctx["html"] = path_or_null(f.html);
   ctx["trace_rtl"] = path_or_null(f.trace_rtl);
   ctx["simulation_time_s"] = sim_s;
   ctx["wall_time_s"] = seconds_since(t0);
@@ -509,11 +531,11 @@ void dump_outputs(const fs::path& dir, const sim::Engine& e, const Workload& w) 
 
 int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
-  check_output_path("--report", f.report);
-  check_output_path("--vcd", f.vcd);
-  check_output_path("--trace-rtl", f.trace_rtl);
-  check_output_path("--trace-json", f.trace_json);
-  check_output_path("--html", f.html);
+  check_outputs({{"--report", f.report},
+                 {"--vcd", f.vcd},
+                 {"--trace-rtl", f.trace_rtl},
+                 {"--trace-json", f.trace_json},
+                 {"--html", f.html}});
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw sim::UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
   if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))

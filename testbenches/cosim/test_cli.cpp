@@ -464,6 +464,27 @@ BOOST_AUTO_TEST_CASE(cli_conformance_fails_on_a_wrong_expectation_and_on_gaps) {
   BOOST_TEST(r.out.find("FAIL golden S_ADD_INT/wrap") != std::string::npos);
   BOOST_TEST(r.out.find("gp3: expected 0x2, got 0x1") != std::string::npos);
   BOOST_TEST(slurp(dir / "j.xml").find("failures=\"1\"") != std::string::npos);
+  // Case files: integers decimal or 0x hex, keys once, regions inside their memory (exit 2
+  // naming the file and the key).
+  auto case_error = [&](const std::string& body, const std::string& what) {
+    std::ofstream(dir / "suite/S_ADD_INT/wrap.yaml", std::ios::trunc) << body;
+    const auto e = moesim_cli(run, dir);
+    BOOST_TEST(e.code == 2, body);
+    BOOST_TEST(e.err.find(what) != std::string::npos, e.err);
+  };
+  const std::string ex = "expect: {retired: 6, cycles: 6}\n";
+  case_error(ex + "init: {vram: [{row: 144115188075855873, fill: 1.0}]}\n",
+             "wrap.yaml: init.vram[0].row: 144115188075855873 is past the end of vram");
+  case_error(ex + "init: {vram: [{row: 1, fill: 1.0, rows: 100000000000}]}\n",
+             "wrap.yaml: init.vram[0].rows: 100000000000 is larger than 8191");
+  case_error(ex + "init: {int_sram: [{addr: 4095, u32: [1, 2]}]}\n",
+             "wrap.yaml: init.int_sram[0]: units [4095, 4097) run past the end of int_sram");
+  case_error("expect: {retired: 6, cycles: 6, retired: 7}\n",
+             "wrap.yaml: expect.retired: written twice");
+  case_error("expect: {retired: 6e0, cycles: 6}\n",
+             "wrap.yaml: expect.retired: expected a non-negative integer (decimal or 0x hex), got "
+             "'6e0'");
+  std::ofstream(dir / "suite/S_ADD_INT/wrap.yaml", std::ios::trunc) << yaml;
   // Bad selections and files are errors (exit 2), never a green run of nothing.
   r = moesim_cli(run + " --filter NO_SUCH", dir);
   BOOST_TEST(r.code == 2);
@@ -472,6 +493,20 @@ BOOST_AUTO_TEST_CASE(cli_conformance_fails_on_a_wrong_expectation_and_on_gaps) {
   r = moesim_cli(run, dir);
   BOOST_TEST(r.code == 2);
   BOOST_TEST(r.err.find("wrap.asm: no wrap.yaml beside it") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(cli_outputs_must_be_distinct_files) {
+  const fs::path dir = workdir("distinct");
+  const std::string run = "cosim --tokens 1 --hidden 64 --intermediate 64 ";
+  auto r = moesim_cli(run + "--html same.out --trace-json same.out", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("--trace-json same.out and --html same.out name the same file") !=
+             std::string::npos);
+  r = moesim_cli(run + "--report t.gtkw --vcd t.vcd", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("--report t.gtkw and the .gtkw of --vcd t.vcd name the same file") !=
+             std::string::npos);
+  BOOST_TEST(!fs::exists(dir / "same.out"));  // refused before simulating
 }
 
 BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {

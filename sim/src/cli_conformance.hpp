@@ -15,14 +15,15 @@ struct ConformanceFlags {
   std::string filter;           ///< regex on "<MNEMONIC>/<case>"
   std::string machine = "default";
   std::string junit;  ///< JUnit XML output path
-  /// Coverage items (as printed, e.g. "trap instruction_budget_exceeded") whose absence does not
-  /// fail the run: the documented known gaps. A waiver naming no uncovered item is an error.
+  /// Coverage items (as printed) whose absence does not fail the run, added to the suite's
+  /// waivers.yaml. An item that isa.yaml does not declare is an error.
   std::vector<std::string> waive;
   bool quiet = false;  ///< only failures and the summary
 };
 
 /// Exit code 0 when every selected case passes on every engine run and (without --filter) the
-/// suite covers everything isa.yaml declares; 1 otherwise. Bad input throws sim::UsageError.
+/// suite covers everything isa.yaml declares but the waived items, and no waiver is stale; 1
+/// otherwise. Bad input throws sim::UsageError.
 int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f);
 
 }  // namespace moesim::cli

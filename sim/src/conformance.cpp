@@ -26,6 +26,23 @@ std::string hex(uint64_t v) {
   return s.str();
 }
 
+/// Size of `space` on `preset`, in its unit (machine.yaml).
+uint64_t space_units(isa::Space space, const isa::MachinePreset& p) {
+  switch (space) {
+    case isa::Space::Vram:
+      return static_cast<uint64_t>(p.get("VRAM_ROWS"));
+    case isa::Space::Mram:
+      return static_cast<uint64_t>(p.get("MRAM_TILES") * p.mlen());
+    case isa::Space::FpSram:
+      return static_cast<uint64_t>(p.get("FP_SRAM_WORDS"));
+    case isa::Space::IntSram:
+      return static_cast<uint64_t>(p.get("INT_SRAM_WORDS"));
+    case isa::Space::Hbm:
+      return static_cast<uint64_t>(p.get("HBM_BYTES"));
+  }
+  return 0;
+}
+
 /// Reads one case file; every error names the file and the key path.
 class CaseReader {
  public:
@@ -35,6 +52,14 @@ class CaseReader {
     throw UsageError(path_.string() + ": " + key + ": " + msg);
   }
 
+  /// Rejects a key written twice in map `m` (yaml-cpp keeps one of them silently).
+  void unique_keys(const YAML::Node& m, const std::string& key) const {
+    std::set<std::string> seen;
+    for (const auto& kv : m)
+      if (!seen.insert(kv.first.Scalar()).second)
+        fail(key.empty() ? kv.first.Scalar() : key + "." + kv.first.Scalar(), "written twice");
+  }
+
   uint64_t number(const YAML::Node& n, const std::string& key, uint64_t max = UINT64_MAX) const {
     if (!n.IsScalar()) fail(key, "expected a non-negative integer");
     const std::string t = n.Scalar();
@@ -42,11 +67,13 @@ class CaseReader {
     size_t used = 0;
     try {
       if (t.empty() || t[0] == '-' || t[0] == '+') throw std::invalid_argument(t);
-      v = std::stoull(t, &used, 0);
+      const bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+      v = std::stoull(t, &used, hex ? 16 : 10);
     } catch (const std::exception&) {
-      fail(key, "expected a non-negative integer, got '" + t + "'");
+      fail(key, "expected a non-negative integer (decimal or 0x hex), got '" + t + "'");
     }
-    if (used != t.size()) fail(key, "expected a non-negative integer, got '" + t + "'");
+    if (used != t.size())
+      fail(key, "expected a non-negative integer (decimal or 0x hex), got '" + t + "'");
     if (v > max) fail(key, t + " is larger than " + std::to_string(max));
     return v;
   }
@@ -80,6 +107,7 @@ class CaseReader {
       const YAML::Node e = list[i];
       const std::string k = key + "[" + std::to_string(i) + "]";
       if (!e.IsMap()) fail(k, "expected a map");
+      unique_keys(e, k);
       const bool rows = space == isa::Space::Vram || space == isa::Space::Mram;
       const char* at = rows ? "row" : "addr";
       std::set<std::string> allowed = {at};
@@ -113,9 +141,14 @@ class CaseReader {
       const uint64_t per_unit = space == isa::Space::Vram   ? static_cast<uint64_t>(preset.vlen())
                                 : space == isa::Space::Mram ? ub
                                                             : 1;
+      const uint64_t size = space_units(space, preset);
+      if (r.begin >= size)
+        fail(k + "." + at, std::to_string(r.begin) + " is past the end of " +
+                               isa::space_name(space) + " (" + std::to_string(size) +
+                               " units on preset " + preset.name + ")");
       if (rows && e["fill"]) {
         if (e[data]) fail(k, std::string("give either 'fill' or '") + data + "', not both");
-        r.count = e["rows"] ? number(e["rows"], k + ".rows") : 1;
+        r.count = e["rows"] ? number(e["rows"], k + ".rows", size - r.begin) : 1;
         if (r.count == 0) fail(k + ".rows", "must be at least 1");
         std::vector<uint8_t> one;
         put(one, e["fill"], k + ".fill");
@@ -129,9 +162,13 @@ class CaseReader {
         if (vals.size() % per_unit != 0)
           fail(k + "." + data, std::to_string(vals.size()) + " values are not whole units of " +
                                    std::to_string(per_unit));
+        r.count = vals.size() / per_unit;
+        if (r.count > size - r.begin)
+          fail(k, "units [" + std::to_string(r.begin) + ", " + std::to_string(r.begin + r.count) +
+                      ") run past the end of " + isa::space_name(space) + " (" +
+                      std::to_string(size) + " units on preset " + preset.name + ")");
         for (size_t j = 0; j < vals.size(); ++j)
           put(r.bytes, vals[j], k + "." + data + "[" + std::to_string(j) + "]");
-        r.count = vals.size() / per_unit;
       }
       out.push_back(std::move(r));
     }
@@ -141,6 +178,7 @@ class CaseReader {
   std::vector<Region> spaces(const YAML::Node& map, const std::string& key,
                              const isa::MachinePreset& preset) const {
     if (!map.IsMap()) fail(key, "expected a map of memory spaces");
+    unique_keys(map, key);
     std::vector<Region> out;
     for (const auto& kv : map) {
       const std::string name = kv.first.Scalar();
@@ -157,6 +195,7 @@ class CaseReader {
   /// Register name -> value; f registers take BF16 values.
   std::map<std::string, uint64_t> regs(const YAML::Node& map, const std::string& key) const {
     if (!map.IsMap()) fail(key, "expected a map register: value");
+    unique_keys(map, key);
     std::set<std::string> known;
     for (uint8_t i = 1; i < 16; ++i) known.insert(reg_name(isa::RegFile::Gp, i));
     for (uint8_t i = 0; i < 8; ++i) known.insert(reg_name(isa::RegFile::Addr, i));
@@ -186,6 +225,7 @@ class CaseReader {
       throw UsageError(path_.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
     }
     if (!root.IsMap()) fail("(top)", "expected a map with init / expect");
+    unique_keys(root, "");
     for (const auto& kv : root) {
       const std::string k = kv.first.Scalar();
       if (k != "machine" && k != "init" && k != "expect")
@@ -219,6 +259,7 @@ class CaseReader {
     }
     const YAML::Node ex = root["expect"];
     if (!ex || !ex.IsMap()) fail("expect", "missing (a map)");
+    unique_keys(ex, "expect");
     for (const auto& kv : ex) {
       const std::string k = kv.first.Scalar();
       if (k != "retired" && k != "cycles" && k != "trap" && k != "regs" && k != "mem")
@@ -404,6 +445,35 @@ Outcome run_case(const isa::Spec& spec, Engine& engine, const Case& c, uint64_t 
   }
   o.pass = o.failures.empty();
   return o;
+}
+
+std::vector<Waiver> load_waivers(const isa::Spec& spec, const fs::path& suite) {
+  const fs::path path = suite / "waivers.yaml";
+  std::vector<Waiver> out;
+  if (!fs::exists(path)) return out;
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path.string());
+  } catch (const YAML::Exception& e) {
+    throw UsageError(path.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  if (!root.IsSequence()) throw UsageError(path.string() + ": expected a list of {item, reason}");
+  std::set<std::string> items;
+  const Coverage all = coverage(spec, {}, {});
+  for (const auto* list : {&all.opcodes, &all.forms, &all.traps})
+    for (const auto& i : *list) items.insert(i.name);
+  for (size_t i = 0; i < root.size(); ++i) {
+    const std::string k = path.string() + ": [" + std::to_string(i) + "]";
+    const YAML::Node w = root[i];
+    if (!w.IsMap() || !w["item"] || !w["reason"] || w.size() != 2)
+      throw UsageError(k + ": expected {item: NAME, reason: TEXT}");
+    Waiver v{w["item"].Scalar(), w["reason"].Scalar()};
+    if (items.count(v.item) == 0)
+      throw UsageError(k + ".item: '" + v.item + "' is not a coverage item of isa.yaml");
+    if (v.reason.empty()) throw UsageError(k + ".reason: empty");
+    out.push_back(std::move(v));
+  }
+  return out;
 }
 
 std::vector<std::string> Coverage::missing() const {

@@ -7,11 +7,13 @@
 //
 //   machine: default            # optional machine preset (machine.yaml), default "default"
 //   init:                       # optional initial memories (everything else is 0)
-//     vram:     [{row: R, bf16: [v, ...]} | {row: R, fill: v, rows: N}]   # row = element addr /
-//     VLEN fp_sram:  [{addr: A, bf16: [v, ...]}]                              # BF16 words
-//     int_sram: [{addr: A, u32: [n, ...]}]                               # u32 words
-//     mram:     [{row: R, bytes: [b, ...]} | {row: R, fill: b, rows: N}] # tile-row byte images
-//     hbm:      [{addr: A, bytes: [b, ...]}]                             # bytes
+//     vram:     [{row: R, bf16: [v, ...]} | {row: R, fill: v, rows: N}]
+//     fp_sram:  [{addr: A, bf16: [v, ...]}]
+//     int_sram: [{addr: A, u32: [n, ...]}]
+//     mram:     [{row: R, bytes: [b, ...]} | {row: R, fill: b, rows: N}]
+//     hbm:      [{addr: A, bytes: [b, ...]}]
+//     (row: VRAM row = element address / VLEN, or MRAM tile row; addr: SRAM word or HBM byte;
+//     a vram row takes VLEN values, an mram row its whole byte image)
 //   expect:                     # written from isa.yaml, never from a model run
 //     retired: N                # instructions retired (a trapping one is not counted)
 //     cycles: N                 # end cycle of the last retired instruction
@@ -23,7 +25,11 @@
 // strings ("0x7FC0"; NaN must be written this way). A case passes when the trap, the counts,
 // every listed register and memory region match AND nothing else was written: every register a
 // retire record wrote must be listed under expect.regs, every memory unit written must lie in an
-// expect.mem region. Errors in a case file name the file and the key path.
+// expect.mem region. Integers are decimal or 0x hex. Errors in a case file name the file and the
+// key path: among them a key written twice and a region outside its memory on the case's preset.
+//
+// <suite>/waivers.yaml lists the coverage items the suite knowingly leaves uncovered, each with
+// its reason: `- {item: "trap instruction_budget_exceeded", reason: "..."}`.
 #pragma once
 
 #include <cstdint>
@@ -105,12 +111,24 @@ struct Coverage {
 
 /// Items come from isa.yaml: every instruction; every `allowed` value of an imm operand and,
 /// for an `rmask` operand without such a list, rmask=0 and rmask!=0; every (instruction, trap)
-/// of each instruction's `traps` list plus illegal_instruction (any instruction). An item is
-/// covered by a passing case that executed it (a trap item: whose expected trap it is).
+/// of each instruction's `traps` list, and every trap of isa.yaml once ("trap NAME", raised by
+/// any instruction). An item is covered by a passing case that executed it (a trap item: whose
+/// trapping instruction it is).
 Coverage coverage(const isa::Spec& spec, const std::vector<Case>& cases,
                   const std::vector<Outcome>& outcomes);
 
-/// The directory compiled in as the suite's source (testbenches/conformance).
+/// A documented coverage gap (waivers.yaml).
+struct Waiver {
+  std::string item;  ///< a Coverage::Item name
+  std::string reason;
+};
+
+/// Reads <suite>/waivers.yaml (none if absent). Throws UsageError naming the file and key for a
+/// malformed file or an item that is not a coverage item of isa.yaml.
+std::vector<Waiver> load_waivers(const isa::Spec& spec, const std::filesystem::path& suite);
+
+/// The directory compiled in as the suite's source (testbenches/conformance); the binary finds
+/// the suite only while that tree exists (else pass --suite).
 std::filesystem::path default_suite();
 
 }  // namespace moesim::sim::conformance

@@ -28,7 +28,8 @@ class AsmError : public std::runtime_error {
 
 /// Assembles `text` (named `file` in messages). Errors: unknown mnemonic, wrong operand count,
 /// wrong operand kind (gp where f is expected...), register index out of range, immediate that
-/// does not fit its field (never truncated), unknown stage name, bad number syntax.
+/// does not fit its field (never truncated), a value isa.yaml reserves (`allowed`; write `.word`
+/// to plant one), unknown stage name, malformed `@stage=` / `@pair=` marker, bad number syntax.
 Program assemble(const Spec& spec, const std::string& text, const std::string& file = "<input>");
 Program assemble_file(const Spec& spec, const std::string& path);
 

@@ -26,6 +26,7 @@
 #include <sstream>
 
 #include "cli_conformance.hpp"
+#include "cli_output.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/program.hpp"
@@ -266,24 +267,13 @@ int limit_error(const ProgramFlags& f) {
   return kExitUsage;
 }
 
-/// Fails before any simulation if `path` (the value of `flag`) cannot be an output file: it is
-/// a directory or its directory does not exist.
-void check_output_path(const std::string& flag, const std::string& path) {
-  if (path.empty()) return;
-  const fs::path p(path);
-  if (fs::is_directory(p)) throw sim::UsageError(flag + " " + path + ": is a directory");
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir))
-    throw sim::UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
-}
-
 /// Output files of one run: each checked by check_output_path, and no two the same file (the
 /// VCD's .gtkw and .stages.filter included).
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_paths) {
   std::vector<std::pair<std::string, fs::path>> files;
   for (const auto& [flag, path] : flag_paths) {
     if (path.empty()) continue;
-    check_output_path(flag, path);
+    cli::check_output_path(flag, path);
     files.emplace_back(flag + " " + path, fs::weakly_canonical(path));
     if (flag == "--vcd") {
       files.emplace_back("the .gtkw of --vcd " + path,

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "cli_output.hpp"
 #include "moesim/sim/conformance.hpp"
 #include "moesim/sim/engine.hpp"
 #include "moesim/sim/presets.hpp"
@@ -79,12 +80,7 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
 }  // namespace
 
 int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
-  if (!f.junit.empty()) {
-    const std::filesystem::path j(f.junit);
-    const std::filesystem::path dir = j.has_parent_path() ? j.parent_path() : ".";
-    if (std::filesystem::is_directory(j) || !std::filesystem::is_directory(dir))
-      throw sim::UsageError("--junit " + f.junit + ": not a writable file path");
-  }
+  check_output_path("--junit", f.junit);
   const isa::MachinePreset& preset = spec.preset(f.machine);
   const std::filesystem::path suite =
       f.suite.empty() ? conf::default_suite() : std::filesystem::path(f.suite);
@@ -92,15 +88,10 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   std::map<std::string, std::string> waived;
   if (std::filesystem::is_directory(suite))
     for (const conf::Waiver& w : conf::load_waivers(spec, suite)) waived[w.item] = w.reason;
-  {
-    std::set<std::string> items;
-    const conf::Coverage all = conf::coverage(spec, {}, {});
-    for (const auto* list : {&all.opcodes, &all.forms, &all.traps})
-      for (const auto& i : *list) items.insert(i.name);
-    for (const std::string& w : f.waive) {
-      if (items.count(w) == 0) throw sim::UsageError("--waive '" + w + "': no such coverage item");
-      waived.emplace(w, "--waive");
-    }
+  const std::set<std::string> items = conf::coverage(spec, {}, {}).names();
+  for (const std::string& w : f.waive) {
+    if (items.count(w) == 0) throw sim::UsageError("--waive '" + w + "': no such coverage item");
+    waived.emplace(w, "--waive");
   }
   std::vector<conf::Case> all = conf::load_suite(spec, suite, f.filter);
   std::vector<conf::Case> cases;

@@ -26,23 +26,6 @@ std::string hex(uint64_t v) {
   return s.str();
 }
 
-/// Size of `space` on `preset`, in its unit (machine.yaml).
-uint64_t space_units(isa::Space space, const isa::MachinePreset& p) {
-  switch (space) {
-    case isa::Space::Vram:
-      return static_cast<uint64_t>(p.get("VRAM_ROWS"));
-    case isa::Space::Mram:
-      return static_cast<uint64_t>(p.get("MRAM_TILES") * p.mlen());
-    case isa::Space::FpSram:
-      return static_cast<uint64_t>(p.get("FP_SRAM_WORDS"));
-    case isa::Space::IntSram:
-      return static_cast<uint64_t>(p.get("INT_SRAM_WORDS"));
-    case isa::Space::Hbm:
-      return static_cast<uint64_t>(p.get("HBM_BYTES"));
-  }
-  return 0;
-}
-
 /// Reads one case file; every error names the file and the key path.
 class CaseReader {
  public:
@@ -289,19 +272,6 @@ class CaseReader {
   fs::path path_;
 };
 
-/// reg_name() -> value in `regs`.
-std::map<std::string, uint64_t> reg_values(const isa::ArchRegs& a) {
-  std::map<std::string, uint64_t> m;
-  for (uint8_t i = 1; i < 16; ++i) m[reg_name(isa::RegFile::Gp, i)] = a.gp[i];
-  for (uint8_t i = 1; i < 8; ++i) m[reg_name(isa::RegFile::Fp, i)] = a.fp[i];
-  for (uint8_t i = 0; i < 8; ++i) m[reg_name(isa::RegFile::Addr, i)] = a.addr[i];
-  m["SCALE"] = a.scale;
-  m["STRIDE"] = a.stride;
-  m["V_MASK"] = a.v_mask;
-  m["TOPK_POLICY"] = a.topk_policy;
-  return m;
-}
-
 }  // namespace
 
 fs::path default_suite() { return MOESIM_CONFORMANCE_DIR; }
@@ -406,7 +376,8 @@ Outcome run_case(const isa::Spec& spec, Engine& engine, const Case& c, uint64_t 
   if (o.cycles != ex.cycles)
     failure("cycles: expected " + std::to_string(ex.cycles) + ", got " + std::to_string(o.cycles));
   // Registers: the listed ones, and no unlisted write.
-  const auto now = reg_values(engine.regs());
+  const auto named = named_registers(engine.regs());
+  const std::map<std::string, uint64_t> now(named.begin(), named.end());
   for (const auto& [name, want] : ex.regs) {
     const uint64_t got = now.at(name);
     if (got != want) failure(name + ": expected " + hex(want) + ", got " + hex(got));
@@ -458,10 +429,7 @@ std::vector<Waiver> load_waivers(const isa::Spec& spec, const fs::path& suite) {
     throw UsageError(path.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
   if (!root.IsSequence()) throw UsageError(path.string() + ": expected a list of {item, reason}");
-  std::set<std::string> items;
-  const Coverage all = coverage(spec, {}, {});
-  for (const auto* list : {&all.opcodes, &all.forms, &all.traps})
-    for (const auto& i : *list) items.insert(i.name);
+  const std::set<std::string> items = coverage(spec, {}, {}).names();
   for (size_t i = 0; i < root.size(); ++i) {
     const std::string k = path.string() + ": [" + std::to_string(i) + "]";
     const YAML::Node w = root[i];
@@ -474,6 +442,13 @@ std::vector<Waiver> load_waivers(const isa::Spec& spec, const fs::path& suite) {
     out.push_back(std::move(v));
   }
   return out;
+}
+
+std::set<std::string> Coverage::names() const {
+  std::set<std::string> n;
+  for (const auto* list : {&opcodes, &forms, &traps})
+    for (const Item& i : *list) n.insert(i.name);
+  return n;
 }
 
 std::vector<std::string> Coverage::missing() const {

@@ -185,17 +185,9 @@ std::vector<std::string> explain(const isa::Spec& spec, const std::array<Engine*
 }
 
 void compare_regs(const isa::ArchRegs& a, const isa::ArchRegs& b, std::vector<RegDiff>& out) {
-  auto cmp = [&](const std::string& name, uint64_t va, uint64_t vb) {
-    if (va != vb) out.push_back({name, {va, vb}});
-  };
-  for (size_t i = 0; i < a.gp.size(); ++i) cmp("gp" + std::to_string(i), a.gp[i], b.gp[i]);
-  for (size_t i = 0; i < a.fp.size(); ++i) cmp("f" + std::to_string(i), a.fp[i], b.fp[i]);
-  for (size_t i = 0; i < a.addr.size(); ++i) cmp("a" + std::to_string(i), a.addr[i], b.addr[i]);
-  cmp("SCALE", a.scale, b.scale);
-  cmp("STRIDE", a.stride, b.stride);
-  cmp("V_MASK", a.v_mask, b.v_mask);
-  cmp("TOPK_POLICY", a.topk_policy, b.topk_policy);
-  cmp("TOPK_VALID", a.topk_valid, b.topk_valid);
+  const auto ra = named_registers(a), rb = named_registers(b);
+  for (size_t i = 0; i < ra.size(); ++i)
+    if (ra[i].second != rb[i].second) out.push_back({ra[i].first, {ra[i].second, rb[i].second}});
 }
 
 SpaceDiff compare_space(const Engine& a, const Engine& b, isa::Space space) {
@@ -253,6 +245,22 @@ uint64_t unit_bytes(isa::Space space, const isa::MachinePreset& preset) {
   throw std::invalid_argument("unit_bytes: unknown space");
 }
 
+uint64_t space_units(isa::Space space, const isa::MachinePreset& p) {
+  switch (space) {
+    case isa::Space::Vram:
+      return static_cast<uint64_t>(p.get("VRAM_ROWS"));
+    case isa::Space::Mram:
+      return static_cast<uint64_t>(p.get("MRAM_TILES") * p.mlen());
+    case isa::Space::FpSram:
+      return static_cast<uint64_t>(p.get("FP_SRAM_WORDS"));
+    case isa::Space::IntSram:
+      return static_cast<uint64_t>(p.get("INT_SRAM_WORDS"));
+    case isa::Space::Hbm:
+      return static_cast<uint64_t>(p.get("HBM_BYTES"));
+  }
+  throw std::invalid_argument("space_units: unknown space");
+}
+
 std::string reg_name(isa::RegFile file, uint8_t index) {
   switch (file) {
     case isa::RegFile::Gp:
@@ -275,6 +283,20 @@ std::string reg_name(isa::RegFile file, uint8_t index) {
       return "ctrl" + std::to_string(index);
   }
   return "reg?" + std::to_string(index);
+}
+
+std::vector<std::pair<std::string, uint64_t>> named_registers(const isa::ArchRegs& r) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (size_t i = 0; i < r.gp.size(); ++i)
+    out.emplace_back(reg_name(isa::RegFile::Gp, static_cast<uint8_t>(i)), r.gp[i]);
+  for (size_t i = 0; i < r.fp.size(); ++i)
+    out.emplace_back(reg_name(isa::RegFile::Fp, static_cast<uint8_t>(i)), r.fp[i]);
+  for (size_t i = 0; i < r.addr.size(); ++i)
+    out.emplace_back(reg_name(isa::RegFile::Addr, static_cast<uint8_t>(i)), r.addr[i]);
+  const uint32_t ctrl[] = {r.scale, r.stride, r.v_mask, r.topk_policy};
+  for (uint8_t i = 0; i < 4; ++i) out.emplace_back(reg_name(isa::RegFile::Ctrl, i), ctrl[i]);
+  out.emplace_back("TOPK_VALID", r.topk_valid ? 1 : 0);
+  return out;
 }
 
 void fill_digests(const Engine& engine, isa::RetireRecord& r) {

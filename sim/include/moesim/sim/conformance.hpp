@@ -36,6 +36,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,8 @@ struct Coverage {
   std::vector<Item> opcodes, forms, traps;
   /// Names of every item not covered, in order.
   std::vector<std::string> missing() const;
+  /// Names of every item.
+  std::set<std::string> names() const;
 };
 
 /// Items come from isa.yaml: every instruction; every `allowed` value of an imm operand and,

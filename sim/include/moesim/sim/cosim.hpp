@@ -130,6 +130,10 @@ RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& 
 /// Register name for reports: gpN, fN, aN, SCALE, STRIDE, V_MASK, TOPK_POLICY.
 std::string reg_name(isa::RegFile file, uint8_t index);
 
+/// Every architectural register of `r` by reg_name() (gp0..gp15, f0..f7, a0..a7, SCALE,
+/// STRIDE, V_MASK, TOPK_POLICY), then TOPK_VALID, in that order.
+std::vector<std::pair<std::string, uint64_t>> named_registers(const isa::ArchRegs& r);
+
 /// Fills every MemWrite::digest of `r` from `engine`'s memory (FNV-1a 64 of the range's bytes).
 void fill_digests(const Engine& engine, isa::RetireRecord& r);
 

@@ -83,4 +83,8 @@ std::string rtl_built_preset();
 /// FP SRAM 2, INT SRAM 4, HBM 1.
 uint64_t unit_bytes(isa::Space space, const isa::MachinePreset& preset);
 
+/// Size of `space` on `preset` in its unit (machine.yaml): VRAM_ROWS, MRAM_TILES * MLEN tile
+/// rows, FP_SRAM_WORDS, INT_SRAM_WORDS, HBM_BYTES; what Engine::size() reports.
+uint64_t space_units(isa::Space space, const isa::MachinePreset& preset);
+
 }  // namespace moesim::sim

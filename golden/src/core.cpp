@@ -87,7 +87,8 @@ void Core::end_of_elaboration() {
   }
 }
 
-void Core::load(const isa::Program& program) {
+void Core::load(const isa::Program& program, uint64_t instruction_budget) {
+  budget_ = instruction_budget;
   program_.clear();
   program_.reserve(program.size());
   for (uint32_t w : program.words) program_.push_back(isa::decode(spec_, w));
@@ -251,7 +252,7 @@ void Core::issue() {
     done_ = true;
     publish(std::move(rec));
   };
-  if (retired_ == g_.instruction_budget) {
+  if (retired_ >= budget_) {
     return trap(static_cast<uint8_t>(TrapCause::instruction_budget_exceeded));
   }
   if (!legal(d)) return trap(static_cast<uint8_t>(TrapCause::illegal_instruction));

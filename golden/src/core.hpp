@@ -28,8 +28,10 @@ class Core : public sc_core::sc_module {
   sc_core::sc_port<UnitIf> dma{"dma"};
 
   /// Resets registers, loop stack, pc, counters and the cycle origin, and installs the program
-  /// (the caller has checked its size against IMEM_WORDS). Called between sc_start()s.
-  void load(const isa::Program& program);
+  /// (the caller has checked its size against IMEM_WORDS). Called between sc_start()s. The
+  /// instruction at issue traps with instruction_budget_exceeded once `instruction_budget`
+  /// instructions have retired.
+  void load(const isa::Program& program, uint64_t instruction_budget);
   /// True once the program halted (pc past the end) or trapped.
   bool done() const { return done_; }
   /// The record of the last retired or trapped instruction, once.
@@ -77,6 +79,7 @@ class Core : public sc_core::sc_module {
   std::vector<uint32_t> loops_;  ///< body start pc of each active loop, innermost last
   uint32_t pc_ = 0;
   uint64_t retired_ = 0;
+  uint64_t budget_ = 0;  ///< INSTRUCTION_BUDGET of this run
   uint64_t cycles_ = 0;
   sc_core::sc_time origin_;
   bool done_ = true;

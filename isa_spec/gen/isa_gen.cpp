@@ -206,8 +206,11 @@ std::string gen_pkg_sv(const Spec& s) {
     << "  localparam int unsigned WORD_W = " << s.word_bits() << ";\n"
     << "  localparam int unsigned OPCODE_W = " << opf.width() << ";\n"
     << "  localparam int unsigned TRAP_W = " << tw << ";\n"
-    << "  localparam int unsigned STAGE_W = " << sw << ";\n\n";
-  o << "  // Instruction word fields [HI:LO].\n";
+    << "  localparam int unsigned STAGE_W = " << sw << ";\n\n"
+    << "  // Run-time parameters (machine.yaml `runtime`): port widths of moe_top's inputs.\n";
+  for (const auto& [n, bits] : s.runtime_parameters())
+    o << "  localparam int unsigned " << n << "_BITS = " << bits << ";\n";
+  o << "\n  // Instruction word fields [HI:LO].\n";
   for (const auto& f : fields_by_lo(s)) {
     o << "  localparam int unsigned " << upper_name(f.name) << "_LO = " << f.lo << ";\n"
       << "  localparam int unsigned " << upper_name(f.name) << "_HI = " << f.hi << ";\n";
@@ -298,7 +301,8 @@ std::string gen_pkg_sv(const Spec& s) {
 std::string gen_vc(const Spec& s, const moesim::isa::MachinePreset& p) {
   std::ostringstream o;
   o << "// " << kBanner << ".\n// machine.yaml preset '" << p.name << "'.\n";
-  for (const auto& [n, doc] : s.parameters()) o << "-G" << n << "=" << p.params.at(n) << "\n";
+  for (const auto& [n, doc] : s.parameters())
+    if (!s.is_runtime_parameter(n)) o << "-G" << n << "=" << p.params.at(n) << "\n";
   return o.str();
 }
 

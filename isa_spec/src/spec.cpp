@@ -369,7 +369,7 @@ void SpecLoader::isa(Spec& s, const At& top) {
 }
 
 void SpecLoader::machine(Spec& s, const At& top) {
-  top.only_keys({"parameters", "presets"});
+  top.only_keys({"parameters", "runtime", "presets"});
   At params = top.req("parameters");
   params.map();
   for (const auto& kv : params.node) {
@@ -382,6 +382,22 @@ void SpecLoader::machine(Spec& s, const At& top) {
     for (const auto& [n, d] : s.params_) declared = declared || n == r;
     if (!declared) params.fail(std::string("missing parameter '") + r + "'");
   }
+  auto declared_param = [&](const std::string& k) {
+    for (const auto& [n, d] : s.params_)
+      if (n == k) return true;
+    return false;
+  };
+  if (top.has("runtime")) {
+    At rt = top.key("runtime");
+    rt.map();
+    for (const auto& kv : rt.node) {
+      std::string name = kv.first.as<std::string>();
+      At r = rt.key(name);
+      if (!declared_param(name)) r.fail("not a parameter declared under 'parameters'");
+      r.only_keys({"bits"});
+      s.runtime_[name] = static_cast<unsigned>(r.req("bits").integer_in(1, 62));
+    }
+  }
   At presets = top.req("presets");
   presets.map();
   for (const auto& kv : presets.node) {
@@ -393,10 +409,10 @@ void SpecLoader::machine(Spec& s, const At& top) {
     mp.name = pname;
     for (const auto& pkv : p.node) {
       std::string k = pkv.first.as<std::string>();
-      bool declared = false;
-      for (const auto& [n, d] : s.params_) declared = declared || n == k;
-      if (!declared) p.key(k).fail("not a parameter declared under 'parameters'");
-      mp.params[k] = p.key(k).integer_in(1, INT64_MAX);
+      if (!declared_param(k)) p.key(k).fail("not a parameter declared under 'parameters'");
+      auto rt = s.runtime_.find(k);
+      mp.params[k] = p.key(k).integer_in(
+          1, rt == s.runtime_.end() ? INT64_MAX : (int64_t{1} << rt->second) - 1);
     }
     for (const auto& [n, d] : s.params_)
       if (!mp.params.count(n)) p.fail("missing parameter '" + n + "'");
@@ -551,6 +567,13 @@ const StageSpec* Spec::stage_by_code(uint8_t code) const {
   for (const auto& st : stages_)
     if (st.code == code) return &st;
   return nullptr;
+}
+
+int64_t Spec::runtime_max(const std::string& name) const {
+  auto it = runtime_.find(name);
+  if (it == runtime_.end())
+    throw SpecError("machine.yaml: runtime." + name + ": not a run-time parameter");
+  return (int64_t{1} << it->second) - 1;
 }
 
 const MachinePreset& Spec::preset(const std::string& name) const {

@@ -38,7 +38,6 @@ module moe_decoder
   parameter int unsigned HBM_M_ROWS         = 64,
   parameter int unsigned LOOP_DEPTH         = 4,
   parameter int unsigned MAX_TOPK_EXPERTS   = 256,
-  parameter int unsigned INSTRUCTION_BUDGET = 50000000,
   localparam int unsigned VramRowW          = $clog2(VRAM_ROWS),
   localparam int unsigned FpAddrW           = $clog2(FP_SRAM_WORDS),
   localparam int unsigned IntAddrW          = $clog2(INT_SRAM_WORDS),
@@ -56,6 +55,7 @@ module moe_decoder
   input  logic                  topk_valid_i,
   input  logic [LoopDepthW-1:0] loop_depth_i,   // active loops
   input  logic [31:0]           retired_i,      // instructions retired so far
+  input  logic [INSTRUCTION_BUDGET_BITS-1:0] budget_i,  // INSTRUCTION_BUDGET of this run
 
   // Asynchronous INT SRAM read port (token index, S_LD_INT)
   output logic [IntAddrW-1:0]   int_raddr_o,
@@ -238,7 +238,7 @@ module moe_decoder
 
   logic ill, illegal, oor, mis, tk_unset, tk_invalid, loop_zero, loop_ovf, loop_under, budget;
 
-  assign budget  = (retired_i >= INSTRUCTION_BUDGET);
+  assign budget  = (retired_i >= budget_i);
   assign illegal = ill || !ops_ok;
 
   always_comb begin

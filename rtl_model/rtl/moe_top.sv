@@ -13,7 +13,8 @@
  *   the following cycle. The machine halts when pc_q reaches prog_len_i.
  * - State: gp[16] (gp0 reads 0), fp[8] BF16 (f0 reads 0), a[8] 64-bit, SCALE, STRIDE (reset 1),
  *   V_MASK, TOPK_POLICY with its valid bit, a loop stack of LOOP_DEPTH body-start pcs, and the
- *   retired-instruction count for INSTRUCTION_BUDGET.
+ *   retired-instruction count, compared with instruction_budget_i (INSTRUCTION_BUDGET, a
+ *   run-time input: machine.yaml `runtime`).
  * - Memories (arrays public to the harness): VRAM rows of VLEN BF16 with two synchronous read
  *   ports and one write port with per-element enables; MRAM rows {scales, codes} with one
  *   synchronous read and one write port; FP SRAM and INT SRAM (the scalar memories) with
@@ -46,7 +47,6 @@ module moe_top
   parameter int unsigned HBM_M_ROWS          = 64,
   parameter int unsigned LOOP_DEPTH          = 4,
   parameter int unsigned MAX_TOPK_EXPERTS    = 256,
-  parameter int unsigned INSTRUCTION_BUDGET  = 50000000,
   parameter int unsigned IMEM_WORDS          = 65536,
   localparam int unsigned VramRowW           = $clog2(VRAM_ROWS),
   localparam int unsigned MramRows           = MRAM_TILES * MLEN,
@@ -58,6 +58,7 @@ module moe_top
   input  logic                  rst_ni,
 
   input  logic [31:0]           prog_len_i,      // instructions loaded in imem
+  input  logic [INSTRUCTION_BUDGET_BITS-1:0] instruction_budget_i,  // machine.yaml `runtime`
 
   // Instruction trace
   output logic                  issue_valid_o,
@@ -210,8 +211,7 @@ module moe_top
     .HBM_V_ROWS         (HBM_V_ROWS),
     .HBM_M_ROWS         (HBM_M_ROWS),
     .LOOP_DEPTH         (LOOP_DEPTH),
-    .MAX_TOPK_EXPERTS   (MAX_TOPK_EXPERTS),
-    .INSTRUCTION_BUDGET (INSTRUCTION_BUDGET)
+    .MAX_TOPK_EXPERTS   (MAX_TOPK_EXPERTS)
   ) u_decoder (
     .word_i             (word),
     .gp_rd_i            (gp_rd),
@@ -224,6 +224,7 @@ module moe_top
     .topk_valid_i       (topk_valid_q),
     .loop_depth_i       (loop_depth_q),
     .retired_i          (retired_q),
+    .budget_i           (instruction_budget_i),
     .int_raddr_o        (dec_int_raddr),
     .int_rdata_i        (int_rdata_async),
     .trap_o             (dec_trap),

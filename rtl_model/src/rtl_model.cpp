@@ -1,12 +1,14 @@
-// moesim::rtl::RtlModel: drives the Verilated moe_top and turns its trace ports into retire
-// records (docs/architecture.md "RTL contract", isa_spec/include/moesim/isa/trace.hpp).
+// The RTL backend of one Verilated moe_top (backend.hpp): drives it and turns its trace ports
+// into retire records (docs/architecture.md "RTL contract", isa_spec/include/moesim/isa/trace.hpp).
+// Compiled once per preset of MOESIM_RTL_PRESETS, against that preset's generated rtl_cfg.hpp,
+// which names the Verilated classes and the namespace (moesim::rtl::variant_<preset>).
 //
 // Clocking: every cycle is evaluated with clk low first (the combinational trace ports of the
 // cycle are then valid and sampled), then the rising edge commits the cycle's writes. Cycle 0 is
 // the first cycle after reset. unit_busy_o is sampled in the same low phase of every cycle of an
 // instruction and turned into UnitSpans that are closed at its retire. The HBM backing store lives
-// here, behind the DPI-C functions moe_hbm_read / moe_hbm_write that moe_hbm calls at its access
-// edge.
+// here, behind the DPI-C functions moe_hbm_read / moe_hbm_write (model.cpp) that moe_hbm calls at
+// its access edge.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -14,9 +16,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "Vmoe_top.h"
-#include "Vmoe_top__Dpi.h"
-#include "Vmoe_top___024root.h"
+#include "backend.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/rtl/model.hpp"
 #include "moesim/rtl/rtl_cfg.hpp"
@@ -25,20 +25,8 @@
 #include "verilated_fst_c.h"
 #endif
 
-namespace moesim::rtl {
+namespace moesim::rtl::MOESIM_RTL_NS {
 namespace {
-
-/// HBM backing store of the model being clocked, and the record its writes go to.
-struct HbmStore {
-  std::vector<uint8_t> bytes;
-  std::vector<isa::MemWrite>* writes = nullptr;
-};
-thread_local HbmStore* g_hbm = nullptr;
-
-HbmStore& active_hbm(const char* fn) {
-  if (g_hbm == nullptr) throw std::logic_error(std::string(fn) + " called outside RtlModel::step");
-  return *g_hbm;
-}
 
 int64_t cfg_param(const char* name) {
   for (const auto& [n, v] : cfg::kParams)
@@ -68,34 +56,18 @@ size_t storage_bytes(const VlWide<N>&) {
 constexpr uint64_t kWatchdogCycles = 100000000;  ///< no retire for this long: the RTL hangs
 
 }  // namespace
-}  // namespace moesim::rtl
-
-// DPI-C imports of moe_hbm.sv (the signatures come from Vmoe_top__Dpi.h).
-unsigned char moe_hbm_read(unsigned long long addr) {
-  auto& h = moesim::rtl::active_hbm("moe_hbm_read");
-  if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_read: address beyond HBM_BYTES");
-  return h.bytes[addr];
-}
-
-void moe_hbm_write(unsigned long long addr, unsigned char data) {
-  auto& h = moesim::rtl::active_hbm("moe_hbm_write");
-  if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_write: address beyond HBM_BYTES");
-  h.bytes[addr] = data;
-  if (h.writes != nullptr)
-    h.writes->push_back(moesim::isa::MemWrite{moesim::isa::Space::Hbm, addr, addr + 1, 0});
-}
-
-namespace moesim::rtl {
 
 using isa::Space;
 
-struct RtlModel::Impl {
+struct Impl {
   const isa::Spec& spec;
   // Machine parameters the model was Verilated with.
   uint64_t vlen, mlen, nscale, vram_rows, mram_rows, fp_words, int_words, imem_words;
+  uint64_t budget = 0;      ///< instruction_budget_i of the next load() (machine.yaml `runtime`)
+  uint64_t budget_max = 0;  ///< 2^INSTRUCTION_BUDGET_BITS - 1
 
   std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Vmoe_top> top;
+  std::unique_ptr<cfg::VTop> top;
 #if VM_TRACE_FST
   std::unique_ptr<VerilatedFstC> fst;
 #endif
@@ -110,8 +82,8 @@ struct RtlModel::Impl {
 
   explicit Impl(const isa::Spec& s) : spec(s) {}
 
-  Vmoe_top___024root& root() { return *top->rootp; }
-  const Vmoe_top___024root& root() const { return *top->rootp; }
+  cfg::VRoot& root() { return *top->rootp; }
+  const cfg::VRoot& root() const { return *top->rootp; }
 
   void dump() {
 #if VM_TRACE_FST
@@ -192,7 +164,7 @@ struct RtlModel::Impl {
     const uint64_t ub = unit_bytes(s), total = units(s) * ub;
     if (seg.base > total || seg.bytes.size() > total - seg.base) {
       std::ostringstream m;
-      m << "RtlModel::load: " << isa::space_name(s) << " segment [" << seg.base << ", "
+      m << "Model::load: " << isa::space_name(s) << " segment [" << seg.base << ", "
         << seg.base + seg.bytes.size() << ") exceeds the space (" << total << " bytes)";
       throw std::invalid_argument(m.str());
     }
@@ -241,7 +213,7 @@ struct RtlModel::Impl {
   /// Writes observed on the trace ports in the current cycle.
   void collect_writes(isa::RetireRecord& r) const {
     using isa::RegFile;
-    const Vmoe_top& t = *top;
+    const cfg::VTop& t = *top;
     if (t.gp_we_o) r.regs.push_back({RegFile::Gp, t.gp_waddr_o, t.gp_wdata_o});
     if (t.fp_we_o) r.regs.push_back({RegFile::Fp, t.fp_waddr_o, t.fp_wdata_o});
     if (t.areg_we_o) r.regs.push_back({RegFile::Addr, t.areg_waddr_o, t.areg_wdata_o});
@@ -254,9 +226,30 @@ struct RtlModel::Impl {
   }
 };
 
-RtlModel::RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts)
+/// The backend of this Verilated model; the members document themselves in model.hpp.
+class Model final : public Backend {
+ public:
+  Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts);
+  ~Model() override;
+  void load(const isa::Program& program, const isa::MemoryImage& image) override;
+  void set_instruction_budget(uint64_t budget) override;
+  bool step(isa::RetireRecord& out) override;
+  bool halted() const override;
+  uint64_t cycles() const override;
+  uint64_t retired() const override;
+  isa::ArchRegs regs() const override;
+  std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override;
+  uint64_t size(isa::Space space) const override;
+  std::vector<isa::UnitSpan> take_unit_spans() override;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts)
     : impl_(std::make_unique<Impl>(spec)) {
-  // The preset must be the one the RTL was Verilated for, parameter by parameter.
+  // The preset must be the one the RTL was Verilated for, parameter by parameter (run-time
+  // parameters are ports, not Verilator parameters).
   std::ostringstream diff;
   for (const auto& [name, value] : cfg::kParams) {
     auto it = preset.params.find(name);
@@ -265,12 +258,12 @@ RtlModel::RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset, cons
     else if (it->second != value)
       diff << " " << name << " = " << it->second << " (built " << value << ");";
   }
-  if (preset.params.size() != std::size(cfg::kParams))
-    diff << " parameter sets differ (" << preset.params.size() << " vs " << std::size(cfg::kParams)
-         << ");";
+  const size_t built_params = preset.params.size() - spec.runtime_parameters().size();
+  if (built_params != std::size(cfg::kParams))
+    diff << " parameter sets differ (" << built_params << " vs " << std::size(cfg::kParams) << ");";
   if (!diff.str().empty())
     throw std::invalid_argument("RtlModel: preset '" + preset.name +
-                                "' differs from the Verilated preset '" + built_preset() +
+                                "' differs from the Verilated preset '" + cfg::kPreset +
                                 "':" + diff.str());
 
   auto& m = *impl_;
@@ -283,12 +276,14 @@ RtlModel::RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset, cons
   m.int_words = static_cast<uint64_t>(cfg_param("INT_SRAM_WORDS"));
   m.imem_words = static_cast<uint64_t>(cfg_param("IMEM_WORDS"));
   m.hbm.bytes.assign(static_cast<size_t>(cfg_param("HBM_BYTES")), 0);
+  m.budget = static_cast<uint64_t>(preset.get("INSTRUCTION_BUDGET"));
+  m.budget_max = static_cast<uint64_t>(spec.runtime_max("INSTRUCTION_BUDGET"));
 
   m.ctx = std::make_unique<VerilatedContext>();
 #if VM_TRACE_FST
   if (!opts.fst_path.empty()) m.ctx->traceEverOn(true);
 #endif
-  m.top = std::make_unique<Vmoe_top>(m.ctx.get(), "TOP");
+  m.top = std::make_unique<cfg::VTop>(m.ctx.get(), "TOP");
 #if VM_TRACE_FST
   if (!opts.fst_path.empty()) {
     m.fst = std::make_unique<VerilatedFstC>();
@@ -311,12 +306,20 @@ RtlModel::RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset, cons
     r.moe_top__DOT__u_reci_rom__DOT__mem[i] = reci_t[i];
   }
   m.top->prog_len_i = 0;
+  m.top->instruction_budget_i = static_cast<uint32_t>(m.budget);
   m.top->clk_i = 0;
   m.top->rst_ni = 0;
   m.top->eval();
 }
 
-RtlModel::~RtlModel() {
+void Model::set_instruction_budget(uint64_t budget) {
+  if (budget == 0 || budget > impl_->budget_max)
+    throw std::invalid_argument("RtlModel: instruction budget " + std::to_string(budget) +
+                                " outside [1, " + std::to_string(impl_->budget_max) + "]");
+  impl_->budget = budget;
+}
+
+Model::~Model() {
   if (!impl_ || !impl_->top) return;
   impl_->top->final();
 #if VM_TRACE_FST
@@ -324,18 +327,16 @@ RtlModel::~RtlModel() {
 #endif
 }
 
-std::string RtlModel::built_preset() { return MOESIM_RTL_PRESET; }
-
-void RtlModel::load(const isa::Program& program, const isa::MemoryImage& image) {
+void Model::load(const isa::Program& program, const isa::MemoryImage& image) {
   auto& m = *impl_;
   if (program.words.size() > m.imem_words) {
     std::ostringstream e;
-    e << "RtlModel::load: " << program.source << ": " << program.words.size()
+    e << "Model::load: " << program.source << ": " << program.words.size()
       << " instructions exceed IMEM_WORDS = " << m.imem_words;
     throw std::invalid_argument(e.str());
   }
   if (program.stages.size() != program.words.size())
-    throw std::invalid_argument("RtlModel::load: " + program.source +
+    throw std::invalid_argument("Model::load: " + program.source +
                                 ": stage table and program differ in length");
 
   // Reset with no program (prog_len_i = 0 keeps the core halted), then load the memories.
@@ -365,6 +366,7 @@ void RtlModel::load(const isa::Program& program, const isa::MemoryImage& image) 
     imem[pc] = (static_cast<uint64_t>(program.stages[pc]) << 32) | program.words[pc];
 
   m.program = program;
+  m.top->instruction_budget_i = static_cast<uint32_t>(m.budget);
   m.top->prog_len_i = static_cast<uint32_t>(program.words.size());
   m.top->eval();
   m.loaded = true;
@@ -375,7 +377,7 @@ void RtlModel::load(const isa::Program& program, const isa::MemoryImage& image) 
   m.spans.clear();
 }
 
-bool RtlModel::step(isa::RetireRecord& out) {
+bool Model::step(isa::RetireRecord& out) {
   auto& m = *impl_;
   if (!m.loaded || m.stopped) return false;
   if (m.top->halted_o) {
@@ -384,18 +386,18 @@ bool RtlModel::step(isa::RetireRecord& out) {
   }
   isa::RetireRecord rec;
   m.hbm.writes = &rec.mems;
-  g_hbm = &m.hbm;
+  active_hbm() = &m.hbm;
   struct Release {
     HbmStore& h;
     ~Release() {
       h.writes = nullptr;
-      g_hbm = nullptr;
+      active_hbm() = nullptr;
     }
   } release{m.hbm};
 
   const uint64_t watchdog = m.cycle + kWatchdogCycles;
   for (;;) {
-    const Vmoe_top& t = *m.top;
+    const cfg::VTop& t = *m.top;
     if (t.trap_valid_o) {
       rec.pc = t.trap_pc_o;
       rec.word = t.trap_word_o;
@@ -429,20 +431,20 @@ bool RtlModel::step(isa::RetireRecord& out) {
     }
     if (m.cycle >= watchdog) {
       std::ostringstream e;
-      e << "RtlModel::step: no retire for " << kWatchdogCycles << " cycles (pc "
-        << m.top->issue_pc_o << ", cycle " << m.cycle << ")";
+      e << "Model::step: no retire for " << kWatchdogCycles << " cycles (pc " << m.top->issue_pc_o
+        << ", cycle " << m.cycle << ")";
       throw std::runtime_error(e.str());
     }
   }
 }
 
-bool RtlModel::halted() const { return impl_->stopped || impl_->top->halted_o; }
+bool Model::halted() const { return impl_->stopped || impl_->top->halted_o; }
 
-uint64_t RtlModel::cycles() const { return impl_->cycle; }
+uint64_t Model::cycles() const { return impl_->cycle; }
 
-uint64_t RtlModel::retired() const { return impl_->retired; }
+uint64_t Model::retired() const { return impl_->retired; }
 
-isa::ArchRegs RtlModel::regs() const {
+isa::ArchRegs Model::regs() const {
   const auto& r = impl_->root();
   isa::ArchRegs a;
   for (size_t i = 0; i < a.gp.size(); ++i) a.gp[i] = r.moe_top__DOT__gp_q[i];
@@ -456,12 +458,12 @@ isa::ArchRegs RtlModel::regs() const {
   return a;
 }
 
-std::vector<uint8_t> RtlModel::read(isa::Space space, uint64_t begin, uint64_t count) const {
+std::vector<uint8_t> Model::read(isa::Space space, uint64_t begin, uint64_t count) const {
   const auto& m = *impl_;
   const uint64_t n = m.units(space);
   if (begin > n || count > n - begin) {
     std::ostringstream e;
-    e << "RtlModel::read: " << isa::space_name(space) << " [" << begin << ", " << begin + count
+    e << "Model::read: " << isa::space_name(space) << " [" << begin << ", " << begin + count
       << ") exceeds its " << n << " units";
     throw std::out_of_range(e.str());
   }
@@ -476,8 +478,13 @@ std::vector<uint8_t> RtlModel::read(isa::Space space, uint64_t begin, uint64_t c
   return out;
 }
 
-uint64_t RtlModel::size(isa::Space space) const { return impl_->units(space); }
+uint64_t Model::size(isa::Space space) const { return impl_->units(space); }
 
-std::vector<isa::UnitSpan> RtlModel::take_unit_spans() { return std::exchange(impl_->spans, {}); }
+std::vector<isa::UnitSpan> Model::take_unit_spans() { return std::exchange(impl_->spans, {}); }
 
-}  // namespace moesim::rtl
+std::unique_ptr<Backend> make(const isa::Spec& spec, const isa::MachinePreset& preset,
+                              const RtlOptions& opts) {
+  return std::make_unique<Model>(spec, preset, opts);
+}
+
+}  // namespace moesim::rtl::MOESIM_RTL_NS

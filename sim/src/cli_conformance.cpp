@@ -104,9 +104,7 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   std::vector<std::string> engines;
   if (f.engine == "golden" || f.engine == "both") engines.push_back("golden");
   if (f.engine == "rtl" || f.engine == "both") engines.push_back("rtl");
-  if (engines.back() == "rtl" && sim::rtl_built_preset() != f.machine)
-    throw sim::UsageError("--machine " + f.machine + ": the RTL model was built for preset '" +
-                          sim::rtl_built_preset() + "'");
+  if (engines.back() == "rtl") cli::check_rtl_preset(f.machine);
 
   std::vector<EngineRun> runs;
   for (const std::string& name : engines) {

@@ -1,9 +1,11 @@
-// Output-path checks shared by the moesim subcommands (internal to the moesim executable).
+// Checks shared by the moesim subcommands before any simulation (internal to the moesim
+// executable): output paths, and the machine preset of an RTL run.
 #pragma once
 
 #include <filesystem>
 #include <string>
 
+#include "moesim/sim/engine.hpp"
 #include "moesim/sim/presets.hpp"
 
 namespace moesim::cli {
@@ -18,6 +20,19 @@ inline void check_output_path(const std::string& flag, const std::string& path) 
   const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : ".";
   if (!std::filesystem::is_directory(dir))
     throw sim::UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
+}
+
+/// Refuses an RTL run on a machine preset no Verilated model was built for: throws
+/// sim::UsageError "--machine M: ..." naming the built presets.
+inline void check_rtl_preset(const std::string& machine) {
+  std::string built;
+  for (const std::string& p : sim::rtl_built_presets()) {
+    if (p == machine) return;
+    built += (built.empty() ? "" : ", ") + p;
+  }
+  throw sim::UsageError("--machine " + machine +
+                        ": no RTL model was built for this preset (built: " + built +
+                        "; configure with -DMOESIM_RTL_PRESETS=\"...;" + machine + "\")");
 }
 
 }  // namespace moesim::cli

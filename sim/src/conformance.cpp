@@ -211,13 +211,19 @@ class CaseReader {
     unique_keys(root, "");
     for (const auto& kv : root) {
       const std::string k = kv.first.Scalar();
-      if (k != "machine" && k != "init" && k != "expect")
-        fail(k, "unknown key (machine, init, expect)");
+      if (k != "machine" && k != "budget" && k != "init" && k != "expect")
+        fail(k, "unknown key (machine, budget, init, expect)");
     }
     if (root["machine"]) c.machine = root["machine"].Scalar();
     if (spec_.presets().count(c.machine) == 0)
       fail("machine", "unknown preset '" + c.machine + "'");
     const isa::MachinePreset& preset = spec_.preset(c.machine);
+    c.budget = static_cast<uint64_t>(preset.get("INSTRUCTION_BUDGET"));
+    if (root["budget"]) {
+      c.budget = number(root["budget"], "budget",
+                        static_cast<uint64_t>(spec_.runtime_max("INSTRUCTION_BUDGET")));
+      if (c.budget == 0) fail("budget", "must be at least 1");
+    }
     if (root["init"]) {
       for (Region& r : spaces(root["init"], "init", preset)) {
         isa::MemorySegment seg{r.begin * unit_bytes(r.space, preset), std::move(r.bytes)};
@@ -337,6 +343,7 @@ std::vector<Case> load_suite(const isa::Spec& spec, const fs::path& suite,
 
 Outcome run_case(const isa::Spec& spec, Engine& engine, const Case& c, uint64_t max_instructions) {
   Outcome o;
+  engine.set_instruction_budget(c.budget);
   engine.load(c.program, c.image);
   std::map<std::string, uint64_t> written;  // register name -> last value written
   std::vector<isa::MemWrite> mems;

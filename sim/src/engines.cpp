@@ -20,6 +20,7 @@ class ModelEngine final : public Engine {
   void load(const isa::Program& program, const isa::MemoryImage& image) override {
     model_.load(program, image);
   }
+  void set_instruction_budget(uint64_t budget) override { model_.set_instruction_budget(budget); }
   bool step(isa::RetireRecord& out) override { return model_.step(out); }
   bool halted() const override { return model_.halted(); }
   uint64_t cycles() const override { return model_.cycles(); }
@@ -50,6 +51,6 @@ std::unique_ptr<Engine> make_rtl_engine(const isa::Spec& spec, const isa::Machin
   return std::make_unique<ModelEngine<rtl::RtlModel>>("rtl", spec, preset, opts);
 }
 
-std::string rtl_built_preset() { return rtl::RtlModel::built_preset(); }
+std::vector<std::string> rtl_built_presets() { return rtl::RtlModel::built_presets(); }
 
 }  // namespace moesim::sim

@@ -177,13 +177,6 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
   return s.str();
 }
 
-void check_rtl_preset(const std::string& machine) {
-  const std::string built = sim::rtl_built_preset();
-  if (built != machine)
-    throw sim::UsageError("--machine " + machine + ": the RTL model was built for preset '" +
-                          built + "' (configure with -DMOESIM_RTL_PRESET=" + machine + ")");
-}
-
 /// "\r[moesim] ..." on stderr once a run passes ~2 s, only when stderr is a terminal.
 class Progress {
  public:
@@ -358,7 +351,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
                  {"--trace-json", f.trace_json},
                  {"--html", f.html}});
   Workload w = make_workload(spec, f.program);
-  check_rtl_preset(w.preset->name);
+  cli::check_rtl_preset(w.preset->name);
 
   auto golden = sim::make_golden_engine(spec, *w.preset);
   auto rtl = make_rtl(spec, *w.preset, f.trace_rtl);
@@ -535,7 +528,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   if (f.engine == "golden") {
     engine = sim::make_golden_engine(spec, *w.preset);
   } else {
-    check_rtl_preset(w.preset->name);
+    cli::check_rtl_preset(w.preset->name);
     engine = make_rtl(spec, *w.preset, f.trace_rtl);
   }
   engine->load(w.program, w.image);

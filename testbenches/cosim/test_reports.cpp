@@ -46,6 +46,7 @@ class FakeEngine final : public sim::Engine {
   }
   std::string name() const override { return name_; }
   void load(const isa::Program&, const isa::MemoryImage&) override {}
+  void set_instruction_budget(uint64_t) override {}
   bool step(isa::RetireRecord& out) override {
     if (next_ >= script_.size()) return false;
     out = script_[next_++];
@@ -480,7 +481,7 @@ BOOST_AUTO_TEST_CASE(reports_trace_and_html_of_a_real_cosim) {
                                        "; @stage=router_topk\nS_ADDI_INT gp1, gp0, 7\n"
                                        "C_LOOP_START gp2, 2\nS_ADDI_INT gp1, gp1, 1\n"
                                        "C_LOOP_END gp2\n; @stage=non_moe\nC_LOOP_END gp2\n");
-  const isa::MachinePreset& preset = spec().preset(sim::rtl_built_preset());
+  const isa::MachinePreset& preset = spec().preset(sim::rtl_built_presets().front());
   auto golden = sim::make_golden_engine(spec(), preset);
   auto rtl = sim::make_rtl_engine(spec(), preset);
   golden->load(p, {});

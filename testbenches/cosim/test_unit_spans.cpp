@@ -28,7 +28,7 @@ std::string text(const isa::Spec& spec, const std::vector<sim::UnitSpan>& spans)
 
 BOOST_AUTO_TEST_CASE(rtl_unit_spans_equal_golden_on_every_unit) {
   const isa::Spec& spec = isa::Spec::builtin();
-  const isa::MachinePreset& preset = spec.preset(sim::rtl_built_preset());
+  const isa::MachinePreset& preset = spec.preset(sim::rtl_built_presets().front());
   const int64_t vlen = preset.vlen();
   // VRAM rows: 0..3 activations, 8..11 prefetched, 16 logits, 20.. results.
   const std::string row = std::to_string(vlen);

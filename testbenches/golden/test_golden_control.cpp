@@ -170,4 +170,11 @@ BOOST_AUTO_TEST_CASE(control_instruction_budget) {
       "S_ADDI_INT gp1, gp0, 1\nS_ADDI_INT gp1, gp0, 1\n");
   BOOST_TEST(b.recs.size() == 5u);
   BOOST_TEST(!b.recs.back().trap.has_value());
+  // A run-time budget (machine.yaml `runtime`) replaces the preset's from the next load on.
+  b.model.set_instruction_budget(2);
+  b.run("S_ADDI_INT gp1, gp0, 1\nS_ADDI_INT gp1, gp0, 1\nS_ADDI_INT gp1, gp0, 1\n");
+  BOOST_TEST_REQUIRE(b.recs.size() == 3u);
+  b.check_trap(trap("instruction_budget_exceeded"), 2);
+  BOOST_CHECK_THROW(b.model.set_instruction_budget(0), std::invalid_argument);
+  BOOST_CHECK_THROW(b.model.set_instruction_budget(uint64_t{1} << 32), std::invalid_argument);
 }

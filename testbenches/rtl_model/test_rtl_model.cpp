@@ -24,7 +24,7 @@ using namespace moesim;
 using isa::Space;
 
 const isa::Spec& spec() { return isa::Spec::builtin(); }
-const isa::MachinePreset& preset() { return spec().preset(rtl::RtlModel::built_preset()); }
+const isa::MachinePreset& preset() { return spec().preset(rtl::RtlModel::built_presets().front()); }
 int64_t P(const char* name) { return preset().get(name); }
 
 uint16_t bf(float f) { return num::f32_to_bf16(f); }
@@ -119,6 +119,66 @@ BOOST_AUTO_TEST_CASE(preset_mismatch_is_rejected) {
   isa::MachinePreset other = preset();
   other.params["VLEN"] += 1;
   BOOST_CHECK_THROW(rtl::RtlModel(spec(), other), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(one_verilated_model_per_built_preset) {
+  // Every preset of MOESIM_RTL_PRESETS runs on a model of its own sizes.
+  const std::vector<std::string> built = rtl::RtlModel::built_presets();
+  BOOST_TEST_REQUIRE(!built.empty());
+  for (const std::string& name : built) {
+    BOOST_TEST_CONTEXT(name) {
+      const isa::MachinePreset& p = spec().preset(name);
+      rtl::RtlModel model(spec(), p);
+      BOOST_TEST(model.size(Space::Vram) == static_cast<uint64_t>(p.get("VRAM_ROWS")));
+      BOOST_TEST(model.read(Space::Vram, 0, 1).size() == 2 * static_cast<size_t>(p.vlen()));
+      model.load(isa::assemble(spec(), "S_ADDI_INT gp1, gp0, 7\n"), {});
+      isa::RetireRecord r;
+      BOOST_TEST(model.step(r));
+      BOOST_TEST(model.regs().gp[1] == 7u);
+    }
+  }
+  isa::MachinePreset unknown = preset();
+  unknown.name = "nosuch";
+  try {
+    rtl::RtlModel model(spec(), unknown);
+    BOOST_ERROR("no error for a preset without a Verilated model");
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(
+        std::string(e.what()).find("no Verilated model for machine preset 'nosuch' (built: " +
+                                   built.front()) != std::string::npos,
+        e.what());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(instruction_budget_is_a_runtime_input) {
+  // INSTRUCTION_BUDGET is a port (machine.yaml `runtime`), so a preset that differs only there
+  // is the Verilated preset, and its value is the budget of the run.
+  isa::MachinePreset small = preset();
+  small.params["INSTRUCTION_BUDGET"] = 2;
+  rtl::RtlModel model(spec(), small);
+  const isa::Program three = isa::assemble(
+      spec(), "S_ADDI_INT gp1, gp1, 1\nS_ADDI_INT gp1, gp1, 1\nS_ADDI_INT gp1, gp1, 1\n");
+  auto run = [&] {
+    model.load(three, {});
+    std::vector<isa::RetireRecord> recs;
+    isa::RetireRecord r;
+    while (model.step(r)) recs.push_back(r);
+    return recs;
+  };
+  std::vector<isa::RetireRecord> recs = run();
+  BOOST_REQUIRE(recs.size() == 3u);
+  BOOST_REQUIRE(recs[2].trap.has_value());
+  BOOST_TEST(recs[2].trap->cause == spec().trap("instruction_budget_exceeded").code);
+  BOOST_TEST(recs[2].trap->pc == 2u);
+  BOOST_TEST(model.retired() == 2u);
+  // set_instruction_budget applies from the next load on; 3 lets all three retire.
+  model.set_instruction_budget(3);
+  recs = run();
+  BOOST_REQUIRE(recs.size() == 3u);
+  BOOST_TEST(!recs[2].trap.has_value());
+  BOOST_TEST(model.regs().gp[1] == 3u);
+  BOOST_CHECK_THROW(model.set_instruction_budget(0), std::invalid_argument);
+  BOOST_CHECK_THROW(model.set_instruction_budget(uint64_t{1} << 32), std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_CASE(scalar_and_control) {

@@ -259,6 +259,14 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
                   "field", file, p),
           p);
 
+  // Run-time parameters: <NAME>_BITS = the port width of machine.yaml `runtime`.
+  Table runtime;
+  for (const auto& [n, bits] : s.runtime_parameters()) runtime[n] = bits;
+  compare("run-time parameter", file, runtime,
+          collect(text, std::regex(R"(localparam int unsigned (\w+)_BITS = (\d+);)"), 10,
+                  "run-time parameter", file, p),
+          p);
+
   // Units: UNIT_IDX_<NAME> = index in isa.yaml `units`, and NUM_UNITS.
   compare("unit", file, yaml_units(s),
           collect(text, std::regex(R"(localparam int unsigned UNIT_IDX_(\w+) = (\d+);)"), 10,
@@ -317,12 +325,13 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
   return p;
 }
 
-/// moesim_cfg_<preset>.vc against the preset.
+/// moesim_cfg_<preset>.vc against the preset: every parameter but the run-time ones (ports).
 Problems check_vc(const Spec& s, const std::string& preset, const std::string& text) {
   const std::string file = "moesim_cfg_" + preset + ".vc";
   Problems p;
   Table yaml;
-  for (const auto& [k, v] : s.preset(preset).params) yaml[k] = v;
+  for (const auto& [k, v] : s.preset(preset).params)
+    if (!s.is_runtime_parameter(k)) yaml[k] = v;
   compare("parameter", file, yaml,
           collect(text, std::regex(R"(-G(\w+)=(\d+))"), 10, "parameter", file, p), p);
   return p;
@@ -503,6 +512,17 @@ BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_unit_drift) {
   EXPECT_REPORTS(c(edit(t, "NUM_UNITS = 6;", "NUM_UNITS = 5;")), "NUM_UNITS", "does not equal");
 }
 
+BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_runtime_drift) {
+  const std::string t = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto c = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  const std::string line = "  localparam int unsigned INSTRUCTION_BUDGET_BITS = 32;\n";
+  EXPECT_REPORTS(c(edit(t, line, "")), "INSTRUCTION_BUDGET", "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(c(edit(t, "INSTRUCTION_BUDGET_BITS = 32;", "INSTRUCTION_BUDGET_BITS = 31;")),
+                 "INSTRUCTION_BUDGET", "YAML 32, moesim_isa_pkg.sv 31");
+  EXPECT_REPORTS(c(edit(t, line, line + "  localparam int unsigned RUN_LIMIT_BITS = 8;\n")),
+                 "RUN_LIMIT", "not in the YAML");
+}
+
 BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_policy_and_allowed_drift) {
   const std::string t = slurp(kGen / "rtl/moesim_isa_pkg.sv");
   auto c = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
@@ -541,6 +561,10 @@ BOOST_AUTO_TEST_CASE(vc_files_match_presets) {
   EXPECT_REPORTS(check_vc(spec(), "tiny", edit(t, "-GHLEN=4\n", "-GHLEN=4\n-GEXTRA=1\n")), "EXTRA",
                  "not in the YAML");
   EXPECT_REPORTS(check_vc(spec(), "tiny", edit(t, "-GMLEN=16", "-GMLEN=32")), "MLEN", "YAML 16");
+  // A run-time parameter is a port of moe_top, never a Verilator parameter.
+  EXPECT_REPORTS(
+      check_vc(spec(), "tiny", edit(t, "-GHLEN=4\n", "-GHLEN=4\n-GINSTRUCTION_BUDGET=5\n")),
+      "INSTRUCTION_BUDGET", "not in the YAML");
 }
 
 BOOST_AUTO_TEST_CASE(isa_md_matches_yaml) {

@@ -119,6 +119,10 @@ BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
   BOOST_TEST(s.operand_kind(OperandKind::Fp).prefix == "f");
   BOOST_TEST(s.operand_kind(OperandKind::Gp).count == 16u);
   BOOST_TEST(s.parameters().front().first == "MLEN");
+  BOOST_TEST(s.is_runtime_parameter("INSTRUCTION_BUDGET"));
+  BOOST_TEST(!s.is_runtime_parameter("MLEN"));
+  BOOST_TEST(s.runtime_max("INSTRUCTION_BUDGET") == 4294967295);
+  BOOST_CHECK_THROW(s.runtime_max("MLEN"), SpecError);
   // Aliased operand lists (&vv / *vv) load like written-out ones.
   const InstrSpec* sub = s.by_mnemonic("V_SUB_VV");
   BOOST_REQUIRE_EQUAL(sub->operands.size(), 4u);
@@ -292,6 +296,15 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(BadSpec("machine.yaml", "    MX_BLOCK: 8\n    VRAM_ROWS: 2048",
                       "    MX_BLOCK: 16\n    VRAM_ROWS: 2048"),
               "machine.yaml: presets.tiny.MX_BLOCK: must be 8 or 32");
+  CHECK_ERROR(BadSpec("machine.yaml", "    INSTRUCTION_BUDGET: 5000000\n",
+                      "    INSTRUCTION_BUDGET: 4294967296\n"),
+              "machine.yaml: presets.tiny.INSTRUCTION_BUDGET: value 4294967296 outside [1, "
+              "4294967295]");
+  CHECK_ERROR(BadSpec("machine.yaml", "  INSTRUCTION_BUDGET: {bits: 32}", "  BUDGET: {bits: 32}"),
+              "machine.yaml: runtime.BUDGET: not a parameter declared under 'parameters'");
+  CHECK_ERROR(BadSpec("machine.yaml", "  INSTRUCTION_BUDGET: {bits: 32}",
+                      "  INSTRUCTION_BUDGET: {bits: 32, port: x}"),
+              "machine.yaml: runtime.INSTRUCTION_BUDGET.port: unknown key");
   CHECK_ERROR(BadSpec("isa.yaml", "  rows: \"rows", "  MLEN: \"rows"),
               "isa.yaml: latency_vars.MLEN: latency variable shadows machine parameter 'MLEN'");
   // Messages carry the YAML line too.

@@ -48,6 +48,11 @@ class GoldenModel {
   /// IMEM_WORDS, or if its stage table is non-empty and of a different length than its words.
   void load(const isa::Program& program, const isa::MemoryImage& image);
 
+  /// INSTRUCTION_BUDGET (machine.yaml `runtime`) of the runs after the next load(); until called,
+  /// the preset's value. Throws std::invalid_argument if `budget` is 0 or does not fit the RTL's
+  /// port (Spec::runtime_max), so both models accept the same budgets.
+  void set_instruction_budget(uint64_t budget);
+
   /// Runs until the next instruction retires or traps and fills `out` (normalised).
   /// Returns false, leaving `out` untouched, once the program has halted or trapped.
   bool step(isa::RetireRecord& out);

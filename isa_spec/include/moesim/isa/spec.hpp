@@ -144,6 +144,13 @@ class Spec {
   const std::vector<OperandKindSpec>& operand_kinds() const { return kinds_; }
   /// machine.yaml `parameters` in file order: (name, doc). Every preset has exactly these keys.
   const std::vector<std::pair<std::string, std::string>>& parameters() const { return params_; }
+  /// machine.yaml `runtime`: parameter -> port width in bits. A run-time parameter is an input
+  /// of the RTL driven per run (not a Verilator parameter); presets give its default.
+  const std::map<std::string, unsigned>& runtime_parameters() const { return runtime_; }
+  bool is_runtime_parameter(const std::string& name) const { return runtime_.count(name) != 0; }
+  /// Largest value the port of run-time parameter `name` holds (2^bits - 1). Throws SpecError if
+  /// `name` is not a run-time parameter.
+  int64_t runtime_max(const std::string& name) const;
   int64_t version() const { return version_; }
   unsigned word_bits() const { return word_bits_; }
 
@@ -164,6 +171,7 @@ class Spec {
   std::vector<OperandKindSpec> kinds_;
   std::vector<TopkPolicySpec> topk_policies_;
   std::vector<std::pair<std::string, std::string>> params_;
+  std::map<std::string, unsigned> runtime_;
   int64_t version_ = 0;
   unsigned word_bits_ = 32;
   friend class SpecLoader;

@@ -17,20 +17,31 @@ struct RtlOptions {
   std::string fst_path;  ///< if non-empty and the model was built with tracing, write an FST
 };
 
+class Backend;
+
+/// One Verilated moe_top per machine preset of the CMake list MOESIM_RTL_PRESETS (a preset's
+/// sizes are Verilator parameters); an RtlModel drives the one built for its preset.
 class RtlModel {
  public:
-  /// Throws std::invalid_argument if `preset` differs from the preset the RTL was Verilated for
-  /// (built_preset()).
+  /// Throws std::invalid_argument if no model was Verilated for `preset.name` (built_presets())
+  /// or if `preset`'s parameters differ from the ones it was Verilated with (run-time
+  /// parameters, machine.yaml `runtime`, excepted).
   RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts = {});
   ~RtlModel();
   RtlModel(const RtlModel&) = delete;
   RtlModel& operator=(const RtlModel&) = delete;
 
-  static std::string built_preset();
+  /// Machine presets with a Verilated model in this build, in MOESIM_RTL_PRESETS order.
+  static std::vector<std::string> built_presets();
 
   /// Preloads instruction memory ({stage, word} per pc), SRAMs and the HBM backing store, then
   /// resets the design. Throws std::invalid_argument if the program or an image does not fit.
   void load(const isa::Program& program, const isa::MemoryImage& image);
+
+  /// INSTRUCTION_BUDGET of the runs after the next load(), driven on moe_top's
+  /// instruction_budget_i (machine.yaml `runtime`); until called, the preset's value. Throws
+  /// std::invalid_argument if `budget` is 0 or wider than the port.
+  void set_instruction_budget(uint64_t budget);
 
   /// Clocks the design until the next retire or trap and fills `out` (normalised) from the
   /// trace ports. Returns false once halted or trapped.
@@ -51,8 +62,7 @@ class RtlModel {
   std::vector<isa::UnitSpan> take_unit_spans();
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Backend> impl_;
 };
 
 }  // namespace moesim::rtl

@@ -6,6 +6,8 @@
 // opcodes, the instruction budget):
 //
 //   machine: default            # optional machine preset (machine.yaml), default "default"
+//   budget: 3                   # optional INSTRUCTION_BUDGET of the run (machine.yaml `runtime`),
+//                               # default the preset's
 //   init:                       # optional initial memories (everything else is 0)
 //     vram:     [{row: R, bf16: [v, ...]} | {row: R, fill: v, rows: N}]
 //     fp_sram:  [{addr: A, bf16: [v, ...]}]
@@ -29,7 +31,7 @@
 // key path: among them a key written twice and a region outside its memory on the case's preset.
 //
 // <suite>/waivers.yaml lists the coverage items the suite knowingly leaves uncovered, each with
-// its reason: `- {item: "trap instruction_budget_exceeded", reason: "..."}`.
+// its reason: `- {item: "trap C_BREAK illegal_instruction", reason: "..."}`.
 #pragma once
 
 #include <cstdint>
@@ -72,6 +74,7 @@ struct Case {
   std::string name;      ///< "<MNEMONIC>/<case>"
   std::string mnemonic;  ///< the directory: the instruction under test, or kGlobalDir
   std::string machine = "default";
+  uint64_t budget = 0;  ///< INSTRUCTION_BUDGET of the run (the preset's unless the case sets one)
   std::filesystem::path asm_path, yaml_path;
   isa::Program program;
   isa::MemoryImage image;

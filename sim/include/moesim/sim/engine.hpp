@@ -31,6 +31,11 @@ class Engine {
   /// are 0. Throws std::invalid_argument if the program or an image segment does not fit.
   virtual void load(const isa::Program& program, const isa::MemoryImage& image) = 0;
 
+  /// INSTRUCTION_BUDGET (machine.yaml `runtime`; isa.yaml trap instruction_budget_exceeded) of
+  /// the runs after the next load(); until called, the preset's value. Throws
+  /// std::invalid_argument if `budget` is 0 or wider than the RTL's port.
+  virtual void set_instruction_budget(uint64_t budget) = 0;
+
   /// Advances until the next instruction retires or traps and fills `out` (normalised per
   /// isa::normalize; MemWrite::digest left 0, the comparator computes digests). Returns false,
   /// leaving `out` untouched, once the program has halted (pc past the last instruction) or
@@ -70,14 +75,14 @@ class Engine {
 /// a second call throws std::logic_error.
 std::unique_ptr<Engine> make_golden_engine(const isa::Spec& spec, const isa::MachinePreset& preset);
 
-/// The Verilated RTL. Throws std::invalid_argument if `preset` is not the preset the RTL was
-/// built for (see rtl_built_preset()). `fst_path`, if non-empty and the RTL was built with
-/// tracing, receives a signal-level FST.
+/// The Verilated RTL. Throws std::invalid_argument if no RTL model was built for `preset` (see
+/// rtl_built_presets()) or its parameters differ from the built ones. `fst_path`, if non-empty and
+/// the RTL was built with tracing, receives a signal-level FST.
 std::unique_ptr<Engine> make_rtl_engine(const isa::Spec& spec, const isa::MachinePreset& preset,
                                         const std::string& fst_path = "");
 
-/// Machine preset name the RTL was Verilated for.
-std::string rtl_built_preset();
+/// Machine presets with a Verilated RTL model in this build (CMake MOESIM_RTL_PRESETS).
+std::vector<std::string> rtl_built_presets();
 
 /// Bytes per unit of `space` on `preset` (isa::Space): VRAM 2*VLEN, MRAM MLEN + MLEN/MX_BLOCK,
 /// FP SRAM 2, INT SRAM 4, HBM 1.

@@ -1,0 +1,86 @@
+// moesim::rtl::RtlModel: picks the Verilated model built for the machine preset it is given
+// (backend.hpp) and forwards to it. Also the DPI-C imports of moe_hbm.sv, shared by every
+// Verilated model: they read and write the HBM backing store of the model being clocked.
+#include "moesim/rtl/model.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "backend.hpp"
+
+// DPI-C imports of moe_hbm.sv (declared in each Vmoe_top_<preset>__Dpi.h with these signatures).
+extern "C" unsigned char moe_hbm_read(unsigned long long addr);
+extern "C" void moe_hbm_write(unsigned long long addr, unsigned char data);
+
+namespace moesim::rtl {
+namespace {
+
+HbmStore& hbm_of(const char* fn) {
+  HbmStore* h = active_hbm();
+  if (h == nullptr) throw std::logic_error(std::string(fn) + " called outside RtlModel::step");
+  return *h;
+}
+
+std::string preset_list() {
+  std::string names;
+  for (const Variant& v : variants()) names += (names.empty() ? "" : ", ") + std::string(v.preset);
+  return names;
+}
+
+}  // namespace
+
+HbmStore*& active_hbm() {
+  thread_local HbmStore* store = nullptr;
+  return store;
+}
+
+RtlModel::RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset,
+                   const RtlOptions& opts) {
+  for (const Variant& v : variants())
+    if (preset.name == v.preset) {
+      impl_ = v.make(spec, preset, opts);
+      return;
+    }
+  throw std::invalid_argument("RtlModel: no Verilated model for machine preset '" + preset.name +
+                              "' (built: " + preset_list() +
+                              "; configure with -DMOESIM_RTL_PRESETS=...)");
+}
+
+RtlModel::~RtlModel() = default;
+
+std::vector<std::string> RtlModel::built_presets() {
+  std::vector<std::string> out;
+  for (const Variant& v : variants()) out.emplace_back(v.preset);
+  return out;
+}
+
+void RtlModel::load(const isa::Program& program, const isa::MemoryImage& image) {
+  impl_->load(program, image);
+}
+void RtlModel::set_instruction_budget(uint64_t budget) { impl_->set_instruction_budget(budget); }
+bool RtlModel::step(isa::RetireRecord& out) { return impl_->step(out); }
+bool RtlModel::halted() const { return impl_->halted(); }
+uint64_t RtlModel::cycles() const { return impl_->cycles(); }
+uint64_t RtlModel::retired() const { return impl_->retired(); }
+isa::ArchRegs RtlModel::regs() const { return impl_->regs(); }
+std::vector<uint8_t> RtlModel::read(isa::Space space, uint64_t begin, uint64_t count) const {
+  return impl_->read(space, begin, count);
+}
+uint64_t RtlModel::size(isa::Space space) const { return impl_->size(space); }
+std::vector<isa::UnitSpan> RtlModel::take_unit_spans() { return impl_->take_unit_spans(); }
+
+}  // namespace moesim::rtl
+
+unsigned char moe_hbm_read(unsigned long long addr) {
+  auto& h = moesim::rtl::hbm_of("moe_hbm_read");
+  if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_read: address beyond HBM_BYTES");
+  return h.bytes[addr];
+}
+
+void moe_hbm_write(unsigned long long addr, unsigned char data) {
+  auto& h = moesim::rtl::hbm_of("moe_hbm_write");
+  if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_write: address beyond HBM_BYTES");
+  h.bytes[addr] = data;
+  if (h.writes != nullptr)
+    h.writes->push_back(moesim::isa::MemWrite{moesim::isa::Space::Hbm, addr, addr + 1, 0});
+}

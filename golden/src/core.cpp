@@ -28,6 +28,8 @@ bool control_implements(Opcode op) {
     case Opcode::C_LOOP_START:
     case Opcode::C_LOOP_END:
     case Opcode::C_SET_TOPK_REG:
+    case Opcode::C_BREAK:
+    case Opcode::C_HADAMARD_TRANSFORM:
       return true;
     default:
       return false;
@@ -159,6 +161,8 @@ TrapSet Core::check_control(const Issue& is) const {
     t.add_if(loops_.size() >= g_.loop_depth, TrapCause::loop_depth_overflow);
   } else if (is.op == Opcode::C_LOOP_END) {
     t.add_if(loops_.empty(), TrapCause::loop_underflow);
+  } else if (is.op == Opcode::C_HADAMARD_TRANSFORM) {
+    t.add(TrapCause::illegal_instruction);  // declared, never implemented (isa.yaml)
   }
   return t;
 }
@@ -184,15 +188,19 @@ uint32_t Core::execute_control(const Issue& is, Effects& fx) {
       break;
     case Opcode::C_LOOP_START:
       fx.write_reg(RegFile::Gp, d.rd, d.imm22);
-      loops_.push_back(pc_ + 1);
+      loops_.push_back(Loop{pc_ + 1, false});
       break;
     case Opcode::C_LOOP_END:
-      if (v > 1) {
+      if (v > 1 && !loops_.back().broken) {
         fx.write_reg(RegFile::Gp, d.rd, v - 1);
-        return loops_.back();
+        return loops_.back().body;
       }
       fx.write_reg(RegFile::Gp, d.rd, 0);
       loops_.pop_back();
+      break;
+    case Opcode::C_BREAK:
+      if (loops_.empty()) return static_cast<uint32_t>(program_.size());  // halt
+      loops_.back().broken = true;
       break;
     default:
       throw std::logic_error("golden: core cannot execute control opcode " +

@@ -76,7 +76,12 @@ class Core : public sc_core::sc_module {
   std::vector<isa::Decoded> program_;
   std::vector<uint8_t> stages_;
   isa::ArchRegs regs_;
-  std::vector<uint32_t> loops_;  ///< body start pc of each active loop, innermost last
+  /// An active loop: body start pc, and whether C_BREAK marked it (its C_LOOP_END exits).
+  struct Loop {
+    uint32_t body;
+    bool broken;
+  };
+  std::vector<Loop> loops_;  ///< active loops, innermost last
   uint32_t pc_ = 0;
   uint64_t retired_ = 0;
   uint64_t budget_ = 0;  ///< INSTRUCTION_BUDGET of this run

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "moesim/isa/numerics.hpp"
+
 namespace moesim::golden {
 
 using isa::Opcode;
@@ -20,6 +22,13 @@ bool ScalarUnit::implements(Opcode op) const {
     case Opcode::S_LD_FP:
     case Opcode::S_ST_FP:
     case Opcode::S_MAP_V_FP:
+    case Opcode::S_ADD_FP:
+    case Opcode::S_SUB_FP:
+    case Opcode::S_MAX_FP:
+    case Opcode::S_MUL_FP:
+    case Opcode::S_EXP_FP:
+    case Opcode::S_RECI_FP:
+    case Opcode::S_SQRT_FP:
     case Opcode::S_ADD_INT:
     case Opcode::S_ADDI_INT:
     case Opcode::S_SUB_INT:
@@ -61,7 +70,31 @@ void ScalarUnit::execute(const Issue& is, Effects& fx) {
   const uint32_t a = is.gp(d.rs1);
   const uint32_t b = is.gp(d.rs2);
   const auto addr = static_cast<uint64_t>(sram_addr(is));
+  const uint16_t fs1 = is.regs.fp[d.rs1];
+  const float x = num::bf16_to_f32(fs1);
+  const float y = num::bf16_to_f32(is.regs.fp[d.rs2]);
   switch (is.op) {
+    case Opcode::S_ADD_FP:
+      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::add(x, y)));
+      break;
+    case Opcode::S_SUB_FP:
+      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::sub(x, y)));
+      break;
+    case Opcode::S_MAX_FP:
+      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::max(x, y)));
+      break;
+    case Opcode::S_MUL_FP:
+      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::mul(x, y)));
+      break;
+    case Opcode::S_EXP_FP:
+      fx.write_reg(RegFile::Fp, d.rd, num::exp_bf16(fs1));
+      break;
+    case Opcode::S_RECI_FP:
+      fx.write_reg(RegFile::Fp, d.rd, num::reci_bf16(fs1));
+      break;
+    case Opcode::S_SQRT_FP:
+      fx.write_reg(RegFile::Fp, d.rd, num::sqrt_bf16(fs1));
+      break;
     case Opcode::S_ADD_INT:
       fx.write_reg(RegFile::Gp, d.rd, static_cast<uint32_t>(a + b));
       break;

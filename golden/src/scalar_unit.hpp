@@ -1,4 +1,5 @@
-// Scalar unit (isa.yaml unit: scalar): integer ALU on gp registers, FP/INT SRAM loads and stores,
+// Scalar unit (isa.yaml unit: scalar): integer ALU on gp registers, BF16 scalar arithmetic on f
+// registers (S_*_FP, EXP/RECI/SQRT through the BF16 ROM tables), FP/INT SRAM loads and stores,
 // and S_MAP_V_FP (FP SRAM words to a VRAM row).
 #pragma once
 

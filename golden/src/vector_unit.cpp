@@ -23,6 +23,10 @@ bool VectorUnit::implements(Opcode op) const {
     case Opcode::V_EXP_V:
     case Opcode::V_RECI_V:
     case Opcode::V_RED_SUM:
+    case Opcode::V_SUB_VF:
+    case Opcode::V_RED_MAX:
+    case Opcode::V_PS_V:
+    case Opcode::V_SHFT_V:
     case Opcode::V_GATHER:
     case Opcode::V_SCATTER_ADD:
       return true;
@@ -41,14 +45,18 @@ TrapSet VectorUnit::check(const Issue& is) {
       check_vram_rows(t, g_, is.gp(d.rs2), 1);
       [[fallthrough]];
     case Opcode::V_ADD_VF:
+    case Opcode::V_SUB_VF:
     case Opcode::V_MUL_VF:
     case Opcode::V_MAX_VF:
     case Opcode::V_MIN_VF:
     case Opcode::V_EXP_V:
     case Opcode::V_RECI_V:
+    case Opcode::V_PS_V:
+    case Opcode::V_SHFT_V:
       check_vram_rows(t, g_, is.gp(d.rd), 1);
       [[fallthrough]];
     case Opcode::V_RED_SUM:
+    case Opcode::V_RED_MAX:
       check_vram_rows(t, g_, is.gp(d.rs1), 1);
       break;
     case Opcode::V_GATHER:
@@ -139,6 +147,48 @@ void VectorUnit::execute(const Issue& is, Effects& fx) {
         if (selected(is, e)) a[e] = num::f32_to_bf16(binary(num::bf16_to_f32(a[e]), f));
       }
       write_row(rd_row, a, fx);
+      break;
+    }
+    case Opcode::V_SUB_VF: {
+      const float f = num::bf16_to_f32(is.regs.fp[d.rs2]);  // fs
+      const bool reversed = d.funct == 1;                   // rorder 1: f - V
+      std::vector<uint16_t> a = read_row(rs1_row);
+      for (uint64_t e = 0; e < g_.vlen; ++e) {
+        if (!selected(is, e)) continue;
+        const float v = num::bf16_to_f32(a[e]);
+        a[e] = num::f32_to_bf16(reversed ? num::sub(f, v) : num::sub(v, f));
+      }
+      write_row(rd_row, a, fx);
+      break;
+    }
+    case Opcode::V_RED_MAX: {
+      // max is associative and commutative under its NaN and signed-zero rules, so the tree
+      // order of the RTL gives the plain maximum; unselected elements enter as -inf.
+      const std::vector<uint16_t> a = read_row(rs1_row);
+      float m = num::bf16_to_f32(is.regs.fp[d.rd]);
+      for (uint64_t e = 0; e < g_.vlen; ++e) {
+        if (selected(is, e)) m = num::max(m, num::bf16_to_f32(a[e]));
+      }
+      fx.write_reg(isa::RegFile::Fp, d.rd, num::f32_to_bf16(m));
+      break;
+    }
+    case Opcode::V_PS_V: {
+      std::vector<uint16_t> a = read_row(rs1_row);
+      float s = num::bf16_to_f32(a[0]);
+      a[0] = num::f32_to_bf16(s);
+      for (uint64_t e = 1; e < g_.vlen; ++e) {
+        s = num::add(s, num::bf16_to_f32(a[e]));
+        a[e] = num::f32_to_bf16(s);
+      }
+      write_row(rd_row, a, fx);
+      break;
+    }
+    case Opcode::V_SHFT_V: {
+      const std::vector<uint16_t> a = read_row(rs1_row);
+      const uint64_t shift = is.gp(d.rs2);
+      std::vector<uint16_t> y(g_.vlen, 0x0000);
+      for (uint64_t e = shift; e < g_.vlen; ++e) y[e] = a[e - shift];
+      write_row(rd_row, y, fx);
       break;
     }
     case Opcode::V_EXP_V:

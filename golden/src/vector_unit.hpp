@@ -1,5 +1,6 @@
 // Vector unit (isa.yaml unit: vector): element-wise BF16 row operations with V_MASK masking,
-// EXP/RECI through the BF16 ROM tables, the V_RED_SUM tree, V_GATHER and V_SCATTER_ADD.
+// EXP/RECI through the BF16 ROM tables, the V_RED_SUM tree, V_RED_MAX, the V_PS_V prefix sum,
+// V_SHFT_V, V_GATHER and V_SCATTER_ADD.
 #pragma once
 
 #include "unit.hpp"

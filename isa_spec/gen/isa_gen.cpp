@@ -6,8 +6,8 @@
 //
 // Outputs under --out (a file is rewritten only when its content changes):
 //   include/moesim/isa/tables.hpp   C++ enums, field positions, presets
-//   src/bf16_tables.cpp             EXP_BF16 / RECI_BF16 ROMs (MPFR, correctly rounded)
-//   rom/exp_bf16.hex, rom/reci_bf16.hex   the same ROMs for $readmemh
+//   src/bf16_tables.cpp             EXP_BF16 / RECI_BF16 / SQRT_BF16 ROMs (MPFR, correctly rounded)
+//   rom/{exp,reci,sqrt}_bf16.hex    the same ROMs for $readmemh
 //   rtl/moesim_isa_pkg.sv           SystemVerilog package
 //   rtl/moesim_cfg_<preset>.vc      Verilator -G arguments per preset
 //   docs/isa.md                     ISA reference
@@ -307,14 +307,19 @@ std::string gen_vc(const Spec& s, const moesim::isa::MachinePreset& p) {
 }
 
 // ------------------------------------------------------------------ BF16 ROMs (MPFR)
-// exp(x) or 1/x of the BF16 value x, correctly rounded to BF16 (RNE, subnormals, overflow to inf).
-uint16_t mpfr_bf16(uint16_t code, bool reci, mpfr_t x, mpfr_t y) {
+enum class RomFn { Exp, Reci, Sqrt };
+
+// exp(x), 1/x or sqrt(x) of the BF16 value x, correctly rounded to BF16 (RNE, subnormals,
+// overflow to inf; MPFR gives sqrt(-0) = -0 and NaN for x < 0).
+uint16_t mpfr_bf16(uint16_t code, RomFn fn, mpfr_t x, mpfr_t y) {
   uint32_t bits = static_cast<uint32_t>(code) << 16;
   float xf;
   std::memcpy(&xf, &bits, sizeof xf);
   if (std::isnan(xf)) return 0x7FC0;
   mpfr_set_flt(x, xf, MPFR_RNDN);  // exact
-  int t = reci ? mpfr_ui_div(y, 1, x, MPFR_RNDN) : mpfr_exp(y, x, MPFR_RNDN);
+  int t = fn == RomFn::Reci   ? mpfr_ui_div(y, 1, x, MPFR_RNDN)
+          : fn == RomFn::Sqrt ? mpfr_sqrt(y, x, MPFR_RNDN)
+                              : mpfr_exp(y, x, MPFR_RNDN);
   t = mpfr_subnormalize(y, t, MPFR_RNDN);
   (void)t;
   if (mpfr_nan_p(y)) return 0x7FC0;
@@ -325,7 +330,8 @@ uint16_t mpfr_bf16(uint16_t code, bool reci, mpfr_t x, mpfr_t y) {
   return static_cast<uint16_t>(rb >> 16);
 }
 
-void bf16_roms(std::vector<uint16_t>& exp_t, std::vector<uint16_t>& reci_t) {
+void bf16_roms(std::vector<uint16_t>& exp_t, std::vector<uint16_t>& reci_t,
+               std::vector<uint16_t>& sqrt_t) {
   // BF16: precision 8; smallest subnormal 2^-133 = 0.5 * 2^-132; largest finite < 2^128.
   mpfr_set_emin(-132);
   mpfr_set_emax(128);
@@ -334,9 +340,11 @@ void bf16_roms(std::vector<uint16_t>& exp_t, std::vector<uint16_t>& reci_t) {
   mpfr_init2(y, 8);
   exp_t.resize(65536);
   reci_t.resize(65536);
+  sqrt_t.resize(65536);
   for (unsigned c = 0; c < 65536; ++c) {
-    exp_t[c] = mpfr_bf16(static_cast<uint16_t>(c), false, x, y);
-    reci_t[c] = mpfr_bf16(static_cast<uint16_t>(c), true, x, y);
+    exp_t[c] = mpfr_bf16(static_cast<uint16_t>(c), RomFn::Exp, x, y);
+    reci_t[c] = mpfr_bf16(static_cast<uint16_t>(c), RomFn::Reci, x, y);
+    sqrt_t[c] = mpfr_bf16(static_cast<uint16_t>(c), RomFn::Sqrt, x, y);
   }
   mpfr_clear(x);
   mpfr_clear(y);
@@ -344,11 +352,14 @@ void bf16_roms(std::vector<uint16_t>& exp_t, std::vector<uint16_t>& reci_t) {
   mpfr_set_emax(mpfr_get_emax_max());
 }
 
-std::string gen_bf16_cpp(const std::vector<uint16_t>& e, const std::vector<uint16_t>& r) {
+std::string gen_bf16_cpp(const std::vector<uint16_t>& e, const std::vector<uint16_t>& r,
+                         const std::vector<uint16_t>& q) {
   std::ostringstream o;
   o << "// " << kBanner << ".\n"
-    << "// EXP_BF16[x] = e^x and RECI_BF16[x] = 1/x for every BF16 code x, correctly rounded to\n"
-    << "// BF16 with MPFR (RNE, BF16 subnormals, overflow to inf, NaN -> 0x7FC0).\n"
+    << "// EXP_BF16[x] = e^x, RECI_BF16[x] = 1/x and SQRT_BF16[x] = sqrt(x) for every BF16 code "
+       "x,\n"
+    << "// correctly rounded to BF16 with MPFR (RNE, BF16 subnormals, overflow to inf, NaN -> "
+       "0x7FC0).\n"
     << "#include \"moesim/isa/numerics.hpp\"\n\nnamespace moesim::num {\n\nnamespace {\n";
   auto table = [&](const char* name, const std::vector<uint16_t>& t) {
     o << "const uint16_t " << name << "[65536] = {\n";
@@ -361,8 +372,10 @@ std::string gen_bf16_cpp(const std::vector<uint16_t>& e, const std::vector<uint1
   };
   table("kExpBf16", e);
   table("kReciBf16", r);
+  table("kSqrtBf16", q);
   o << "}  // namespace\n\nconst uint16_t* exp_bf16_table() { return kExpBf16; }\n"
-    << "const uint16_t* reci_bf16_table() { return kReciBf16; }\n\n}  // namespace moesim::num\n";
+    << "const uint16_t* reci_bf16_table() { return kReciBf16; }\n"
+    << "const uint16_t* sqrt_bf16_table() { return kSqrtBf16; }\n\n}  // namespace moesim::num\n";
   return o.str();
 }
 
@@ -554,11 +567,12 @@ int main(int argc, char** argv) {
     for (const auto& [pn, p] : spec.presets())
       emit(out / ("rtl/moesim_cfg_" + pn + ".vc"), gen_vc(spec, p));
     emit(out / "docs/isa.md", gen_isa_md(spec));
-    std::vector<uint16_t> e, r;
-    bf16_roms(e, r);
-    emit(out / "src/bf16_tables.cpp", gen_bf16_cpp(e, r));
+    std::vector<uint16_t> e, r, q;
+    bf16_roms(e, r, q);
+    emit(out / "src/bf16_tables.cpp", gen_bf16_cpp(e, r, q));
     emit(out / "rom/exp_bf16.hex", gen_rom_hex(e));
     emit(out / "rom/reci_bf16.hex", gen_rom_hex(r));
+    emit(out / "rom/sqrt_bf16.hex", gen_rom_hex(q));
   } catch (const std::exception& e) {
     std::cerr << "isa_gen: " << e.what() << "\n";
     return 1;

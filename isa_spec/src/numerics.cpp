@@ -181,5 +181,6 @@ float tree_sum(const float* x, size_t n) {
 
 uint16_t exp_bf16(uint16_t x) { return exp_bf16_table()[x]; }
 uint16_t reci_bf16(uint16_t x) { return reci_bf16_table()[x]; }
+uint16_t sqrt_bf16(uint16_t x) { return sqrt_bf16_table()[x]; }
 
 }  // namespace moesim::num

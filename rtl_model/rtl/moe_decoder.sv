@@ -122,18 +122,20 @@ module moe_decoder
   ///////////////////
 
   logic [5:0]  opcode;
-  logic [3:0]  f_r3;
+  logic [3:0]  f_r3, f_funct;
   logic [17:0] imm18;
   logic [21:0] imm22;
   assign opcode  = word_i[OPCODE_HI:OPCODE_LO];
   assign f_r3    = word_i[R3_HI:R3_LO];
+  assign f_funct = word_i[FUNCT_HI:FUNCT_LO];
   assign imm18   = word_i[IMM18_HI:IMM18_LO];
   assign imm22   = word_i[IMM22_HI:IMM22_LO];
 
   // An fp (f0..f7) or addr (a0..a7) register field names a register past its file when its top
   // bit is set (the registers themselves are read by moe_top).
-  logic rd_past, rs2_past;
+  logic rd_past, rs1_past, rs2_past;
   assign rd_past  = word_i[RD_HI];
+  assign rs1_past = word_i[RS1_HI];
   assign rs2_past = word_i[RS2_HI];
   logic [5:0] unused_reg_idx;
   assign unused_reg_idx = {word_i[RD_HI-1:RD_LO], word_i[RS2_HI-1:RS2_LO]};
@@ -287,10 +289,11 @@ module moe_decoder
         oor      = vrow_oob(rd_v) || vrow_oob(rs1_v) || vrow_oob(rs2_v);
         mis      = vrow_mis(rd_v) || vrow_mis(rs1_v) || vrow_mis(rs2_v);
       end
-      OP_V_ADD_VF, OP_V_MUL_VF, OP_V_MAX_VF, OP_V_MIN_VF: begin
+      OP_V_ADD_VF, OP_V_SUB_VF, OP_V_MUL_VF, OP_V_MAX_VF, OP_V_MIN_VF: begin
         unit_o           = UNIT_VECTOR;
         vec_use_scalar_o = 1'b1;
         vec_op_o         = (opcode == OP_V_ADD_VF) ? VEC_ADD :
+                           (opcode == OP_V_SUB_VF) ? ((f_funct == 4'd1) ? VEC_RSUB : VEC_SUB) :
                            (opcode == OP_V_MUL_VF) ? VEC_MUL :
                            (opcode == OP_V_MAX_VF) ? VEC_MAX : VEC_MIN;
         ill              = rs2_past;
@@ -303,12 +306,21 @@ module moe_decoder
         oor      = vrow_oob(rd_v) || vrow_oob(rs1_v);
         mis      = vrow_mis(rd_v) || vrow_mis(rs1_v);
       end
-      OP_V_RED_SUM: begin
+      OP_V_RED_SUM, OP_V_RED_MAX: begin
         unit_o   = UNIT_VECTOR;
-        vec_op_o = VEC_RED_SUM;
+        vec_op_o = (opcode == OP_V_RED_SUM) ? VEC_RED_SUM : VEC_RED_MAX;
         ill      = rd_past;
         oor      = vrow_oob(rs1_v);
         mis      = vrow_mis(rs1_v);
+      end
+      OP_V_PS_V, OP_V_SHFT_V: begin
+        // No rmask operand: bits [21:18] are reserved and ignored. V_SHFT_V's shift amount is
+        // gp[rs2], read by moe_top.
+        unit_o       = UNIT_VECTOR;
+        vec_op_o     = (opcode == OP_V_PS_V) ? VEC_PS : VEC_SHIFT;
+        vec_masked_o = 1'b0;
+        oor          = vrow_oob(rd_v) || vrow_oob(rs1_v);
+        mis          = vrow_mis(rd_v) || vrow_mis(rs1_v);
       end
       OP_V_GATHER: begin
         // VRAM row gp[rd] = VRAM row (gp[rs1] + t*VLEN), t = INT_SRAM[gp[rs2]]
@@ -366,6 +378,12 @@ module moe_decoder
       OP_S_ADD_INT, OP_S_ADDI_INT, OP_S_SUB_INT, OP_S_MUL_INT, OP_S_LUI_INT: begin
         unit_o = UNIT_CORE;
       end
+      OP_S_ADD_FP, OP_S_SUB_FP, OP_S_MAX_FP, OP_S_MUL_FP: begin
+        ill = rd_past || rs1_past || rs2_past;
+      end
+      OP_S_EXP_FP, OP_S_RECI_FP, OP_S_SQRT_FP: begin
+        ill = rd_past || rs1_past;
+      end
 
       ////////////////////
       // DMA unit       //
@@ -400,6 +418,12 @@ module moe_decoder
       end
       OP_C_LOOP_END: begin
         loop_under = (loop_depth_i == '0);
+      end
+      OP_C_BREAK: begin
+        unit_o = UNIT_CORE;
+      end
+      OP_C_HADAMARD_TRANSFORM: begin
+        ill = 1'b1;  // declared in isa.yaml, never implemented
       end
 
       default: begin

@@ -27,7 +27,11 @@ package moe_pkg;
     VEC_EXP     = 4'd5,
     VEC_RECI    = 4'd6,
     VEC_RED_SUM = 4'd7,
-    VEC_COPY    = 4'd8
+    VEC_COPY    = 4'd8,
+    VEC_RSUB    = 4'd9,   // V_SUB_VF rorder 1: f - V
+    VEC_RED_MAX = 4'd10,
+    VEC_PS      = 4'd11,  // V_PS_V prefix sum
+    VEC_SHIFT   = 4'd12   // V_SHFT_V
   } vec_op_e;
 
   // DMA unit operations.

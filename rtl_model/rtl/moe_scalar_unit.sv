@@ -1,9 +1,13 @@
-// moesim RTL: scalar unit (integer ALU, scalar loads/stores, S_MAP_V_FP).
+// moesim RTL: scalar unit (integer ALU, BF16 scalar ALU, scalar loads/stores, S_MAP_V_FP).
 
 /**
  * Scalar unit. The one-cycle instructions (S_ADD_INT, S_ADDI_INT, S_SUB_INT, S_MUL_INT,
- * S_LUI_INT, S_LD_INT, S_ST_INT, S_LD_FP, S_ST_FP) are combinational: their register and SRAM
- * writes are presented in the issue cycle (`issue_i`) and take effect at its clock edge. The
+ * S_LUI_INT, S_LD_INT, S_ST_INT, S_LD_FP, S_ST_FP and the BF16 scalar ops S_ADD/SUB/MAX/MUL_FP,
+ * S_EXP/RECI/SQRT_FP) are combinational: their register and SRAM writes are presented in the
+ * issue cycle (`issue_i`) and take effect at its clock edge. S_ADD/SUB/MUL_FP use one
+ * moe_fp32_add / moe_fp32_mul and moe_bf16_round (SUB negates fs2), S_MAX_FP moe_fp32_minmax;
+ * S_EXP/RECI/SQRT_FP read the BF16 ROMs at address f[fs1] (rom_addr_o; the exp and reci ROMs'
+ * port 0 is given to this unit by moe_top in the issue cycle). The
  * INT SRAM and FP SRAM are the scalar memories: they are read asynchronously by this unit and
  * the issue stage, like a register file.
  *
@@ -32,8 +36,16 @@ module moe_scalar_unit
   input  logic [31:0]          gp_rs1_i,
   input  logic [31:0]          gp_rs2_i,
   input  logic [15:0]          fp_rd_i,          // f[rd field]
+  input  logic [15:0]          fp_rs1_i,         // f[rs1 field]
+  input  logic [15:0]          fp_rs2_i,         // f[rs2 field]
   input  logic [FpAddrW-1:0]   fp_addr_i,        // gp[rs1] + imm (range checked at issue)
   input  logic [IntAddrW-1:0]  int_addr_i,       // gp[rs1] + imm
+
+  // BF16 ROMs (combinational): address f[fs1], data of the exp, reci and sqrt tables
+  output logic [15:0]          rom_addr_o,
+  input  logic [15:0]          exp_data_i,
+  input  logic [15:0]          reci_data_i,
+  input  logic [15:0]          sqrt_data_i,
 
   // Register file write port
   output logic                 gp_we_o,
@@ -84,12 +96,50 @@ module moe_scalar_unit
 
   logic        own_op, gp_we, fp_we;
   logic [31:0] gp_wdata;
+  logic [15:0] fp_wdata;
+
+  // BF16 scalar ALU: f[fs1] op f[fs2] in FP32, rounded to BF16.
+  logic [31:0] fa, fb, fb_add, f_add, f_mul, f_max, f_alu;
+  logic [15:0] f_rnd;
+  assign fa     = {fp_rs1_i, 16'h0000};
+  assign fb     = {fp_rs2_i, 16'h0000};
+  assign fb_add = (opcode == OP_S_SUB_FP) ? {~fb[31], fb[30:0]} : fb;
+
+  moe_fp32_add u_fadd (
+    .a_i (fa),
+    .b_i (fb_add),
+    .y_o (f_add)
+  );
+
+  moe_fp32_mul u_fmul (
+    .a_i (fa),
+    .b_i (fb),
+    .y_o (f_mul)
+  );
+
+  moe_fp32_minmax u_fmax (
+    .a_i   (fa),
+    .b_i   (fb),
+    .max_i (1'b1),
+    .y_o   (f_max)
+  );
+
+  assign f_alu = (opcode == OP_S_MUL_FP) ? f_mul :
+                 (opcode == OP_S_MAX_FP) ? f_max : f_add;
+
+  moe_bf16_round u_fround (
+    .f_i (f_alu),
+    .y_o (f_rnd)
+  );
+
+  assign rom_addr_o = fp_rs1_i;
 
   always_comb begin
     own_op          = 1'b1;
     gp_we           = 1'b0;
     gp_wdata        = '0;
     fp_we           = 1'b0;
+    fp_wdata        = fpsram_rdata_i;
     fpsram_we_o     = 1'b0;
     intsram_we_o    = 1'b0;
     unique case (opcode)
@@ -100,6 +150,13 @@ module moe_scalar_unit
       OP_S_LUI_INT:  begin gp_we = 1'b1; gp_wdata = {imm22[19:0], 12'h000}; end
       OP_S_LD_INT:   begin gp_we = 1'b1; gp_wdata = intsram_rdata_i; end
       OP_S_LD_FP:    fp_we = 1'b1;
+      OP_S_ADD_FP, OP_S_SUB_FP, OP_S_MAX_FP, OP_S_MUL_FP: begin
+        fp_we    = 1'b1;
+        fp_wdata = f_rnd;
+      end
+      OP_S_EXP_FP:   begin fp_we = 1'b1; fp_wdata = exp_data_i; end
+      OP_S_RECI_FP:  begin fp_we = 1'b1; fp_wdata = reci_data_i; end
+      OP_S_SQRT_FP:  begin fp_we = 1'b1; fp_wdata = sqrt_data_i; end
       OP_S_ST_INT:   intsram_we_o = issue_i;
       OP_S_ST_FP:    fpsram_we_o = issue_i;
       default:       own_op = 1'b0;
@@ -112,7 +169,7 @@ module moe_scalar_unit
   assign gp_wdata_o = gp_wdata;
   assign fp_we_o    = issue_i && fp_we && (f_rd[2:0] != 3'd0);
   assign fp_waddr_o = f_rd[2:0];
-  assign fp_wdata_o = fpsram_rdata_i;
+  assign fp_wdata_o = fp_wdata;
 
   assign fpsram_waddr_o  = fp_addr_i;
   assign fpsram_wdata_o  = fp_rd_i;

@@ -12,9 +12,10 @@
  *   last cycle. retire_valid_o marks the last cycle of every instruction; the next one issues in
  *   the following cycle. The machine halts when pc_q reaches prog_len_i.
  * - State: gp[16] (gp0 reads 0), fp[8] BF16 (f0 reads 0), a[8] 64-bit, SCALE, STRIDE (reset 1),
- *   V_MASK, TOPK_POLICY with its valid bit, a loop stack of LOOP_DEPTH body-start pcs, and the
- *   retired-instruction count, compared with instruction_budget_i (INSTRUCTION_BUDGET, a
- *   run-time input: machine.yaml `runtime`).
+ *   V_MASK, TOPK_POLICY with its valid bit, a loop stack of LOOP_DEPTH body-start pcs with a
+ *   C_BREAK mark each, and the retired-instruction count, compared with instruction_budget_i
+ *   (INSTRUCTION_BUDGET, a run-time input: machine.yaml `runtime`). C_BREAK outside a loop
+ *   halts by moving pc to prog_len_i.
  * - Memories (arrays public to the harness): VRAM rows of VLEN BF16 with two synchronous read
  *   ports and one write port with per-element enables; MRAM rows {scales, codes} with one
  *   synchronous read and one write port; FP SRAM and INT SRAM (the scalar memories) with
@@ -129,6 +130,7 @@ module moe_top
   logic [31:0] topk_policy_q /*verilator public_flat_rd*/;
   logic        topk_valid_q /*verilator public_flat_rd*/;
   logic [31:0] loop_pc_q [LOOP_DEPTH];
+  logic        loop_brk_q [LOOP_DEPTH];  // C_BREAK marked the loop: its C_LOOP_END exits
   logic [LoopDepthW-1:0] loop_depth_q;
 
   logic [31:0] pc_q, pc_d;
@@ -163,12 +165,13 @@ module moe_top
   // Register reads (gp0 and f0 read 0). An fp/addr field past 7 traps at issue, so the 8-entry
   // files are indexed by the low 3 bits.
   logic [31:0] gp_rd, gp_rs1, gp_rs2;
-  logic [15:0] fp_rd, fp_rs2;
+  logic [15:0] fp_rd, fp_rs1, fp_rs2;
   logic [63:0] areg_rs2;
   assign gp_rd    = (f_rd == 4'd0) ? 32'd0 : gp_q[f_rd];
   assign gp_rs1   = (f_rs1 == 4'd0) ? 32'd0 : gp_q[f_rs1];
   assign gp_rs2   = (f_rs2 == 4'd0) ? 32'd0 : gp_q[f_rs2];
   assign fp_rd    = (f_rd[2:0] == 3'd0) ? 16'd0 : fp_q[f_rd[2:0]];
+  assign fp_rs1   = (f_rs1[2:0] == 3'd0) ? 16'd0 : fp_q[f_rs1[2:0]];
   assign fp_rs2   = (f_rs2[2:0] == 3'd0) ? 16'd0 : fp_q[f_rs2[2:0]];
   assign areg_rs2 = areg_q[f_rs2[2:0]];
 
@@ -296,6 +299,10 @@ module moe_top
   logic [VramRowW-1:0] map_vram_wrow;
   logic [VramW-1:0]    map_vram_wdata;
   logic [VLEN-1:0]     map_vram_wmask;
+  logic [15:0]         sc_rom_addr, sqrt_data;
+
+  // BF16 ROMs, VLEN ports each; port 0 is shared with the top-k and scalar units
+  logic [VramW-1:0] vec_exp_addr, vec_reci_addr, exp_addr, reci_addr, exp_data, reci_data;
 
   moe_scalar_unit #(
     .VLEN     (VLEN),
@@ -311,8 +318,14 @@ module moe_top
     .gp_rs1_i        (gp_rs1),
     .gp_rs2_i        (gp_rs2),
     .fp_rd_i         (fp_rd),
+    .fp_rs1_i        (fp_rs1),
+    .fp_rs2_i        (fp_rs2),
     .fp_addr_i       (dec_fp_addr),
     .int_addr_i      (dec_int_addr),
+    .rom_addr_o      (sc_rom_addr),
+    .exp_data_i      (exp_data[15:0]),
+    .reci_data_i     (reci_data[15:0]),
+    .sqrt_data_i     (sqrt_data),
     .gp_we_o         (sc_gp_we),
     .gp_waddr_o      (sc_gp_waddr),
     .gp_wdata_o      (sc_gp_wdata),
@@ -344,9 +357,6 @@ module moe_top
   logic [VramRowW-1:0] vram_a_row, vram_b_row;
   logic [VramW-1:0]   vram_a_rdata_q, vram_b_rdata_q;
 
-  // BF16 ROMs, VLEN ports each; port 0 is shared with the top-k unit
-  logic [VramW-1:0] vec_exp_addr, vec_reci_addr, exp_addr, reci_addr, exp_data, reci_data;
-
   // Vector unit
   logic                vec_done, vec_busy, vec_a_re, vec_b_re, vec_vram_we, vec_fp_we;
   logic [VramRowW-1:0] vec_a_row, vec_b_row, vec_vram_wrow;
@@ -368,6 +378,7 @@ module moe_top
     .b_row_i        (dec_vec_b),
     .use_scalar_i   (dec_vec_scalar),
     .scalar_i       (fp_rs2),
+    .shift_i        (gp_rs2),
     .masked_i       (dec_vec_masked),
     .v_mask_i       (vmask_q),
     .fd_i           (f_rd[2:0]),
@@ -591,13 +602,17 @@ module moe_top
   assign ints_waddr = topk_int_we ? IntAddrW'(topk_int_waddr) : sc_ints_waddr;
   assign ints_wdata = topk_int_we ? topk_int_wdata : sc_ints_wdata;
 
-  // ROM port 0 serves the top-k unit while it runs.
+  // ROM port 0 serves the top-k unit while it runs, and the scalar unit in the issue cycle of
+  // a one-cycle instruction (S_EXP_FP, S_RECI_FP).
   always_comb begin
     exp_addr  = vec_exp_addr;
     reci_addr = vec_reci_addr;
     if (act_unit == UNIT_TOPK) begin
       exp_addr[15:0]  = topk_exp_addr;
       reci_addr[15:0] = topk_reci_addr;
+    end else if (act_unit == UNIT_CORE) begin
+      exp_addr[15:0]  = sc_rom_addr;
+      reci_addr[15:0] = sc_rom_addr;
     end
   end
 
@@ -613,6 +628,14 @@ module moe_top
   ) u_reci_rom (
     .addr_i (reci_addr),
     .data_o (reci_data)
+  );
+
+  // SQRT_BF16: S_SQRT_FP only.
+  moe_bf16_rom #(
+    .NPorts (1)
+  ) u_sqrt_rom (
+    .addr_i (sc_rom_addr),
+    .data_o (sqrt_data)
   );
 
   ///////////////////////
@@ -648,11 +671,13 @@ module moe_top
 
   // One-cycle control instructions (ctl_busy: one issues).
   logic                  ctl_busy, ctl_gp_we, areg_we, ctrl_we, loop_push, loop_pop, loop_jump;
+  logic                  loop_break, brk_halt, loop_top_brk;
   logic [31:0]           ctl_gp_wdata, ctrl_wdata;
   ctrl_sel_e             ctrl_sel;
   logic [31:0]           loop_top;
 
-  assign loop_top = loop_pc_q[(loop_depth_q == '0) ? 0 : 32'(loop_depth_q) - 1];
+  assign loop_top     = loop_pc_q[(loop_depth_q == '0) ? 0 : 32'(loop_depth_q) - 1];
+  assign loop_top_brk = loop_brk_q[(loop_depth_q == '0) ? 0 : 32'(loop_depth_q) - 1];
 
   always_comb begin
     ctl_busy     = 1'b0;
@@ -665,6 +690,8 @@ module moe_top
     loop_push    = 1'b0;
     loop_pop     = 1'b0;
     loop_jump    = 1'b0;
+    loop_break   = 1'b0;
+    brk_halt     = 1'b0;
     if (single) begin
       ctl_busy = 1'b1;
       unique case (opcode)
@@ -680,13 +707,18 @@ module moe_top
         end
         OP_C_LOOP_END: begin
           ctl_gp_we = 1'b1;
-          if (gp_rd > 32'd1) begin
+          if ((gp_rd > 32'd1) && !loop_top_brk) begin
             ctl_gp_wdata = gp_rd - 32'd1;
             loop_jump    = 1'b1;
           end else begin
             ctl_gp_wdata = 32'd0;
             loop_pop     = 1'b1;
           end
+        end
+        OP_C_BREAK: begin
+          // Outside a loop: halt (pc past the program). Inside: mark the innermost loop.
+          brk_halt   = (loop_depth_q == '0);
+          loop_break = (loop_depth_q != '0);
         end
         default: ctl_busy = 1'b0;  // a scalar unit instruction
       endcase
@@ -711,7 +743,7 @@ module moe_top
     if (issue && !single) busy_d = 1'b1;
     if (unit_done) busy_d = 1'b0;
     pc_d = pc_q;
-    if (retire) pc_d = loop_jump ? loop_top : pc_q + 32'd1;
+    if (retire) pc_d = loop_jump ? loop_top : brk_halt ? prog_len_i : pc_q + 32'd1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : core_regs
@@ -761,13 +793,19 @@ module moe_top
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : loop_regs
     if (!rst_ni) begin
-      for (int i = 0; i < int'(LOOP_DEPTH); i++) loop_pc_q[i] <= '0;
+      for (int i = 0; i < int'(LOOP_DEPTH); i++) begin
+        loop_pc_q[i]  <= '0;
+        loop_brk_q[i] <= 1'b0;
+      end
       loop_depth_q <= '0;
     end else if (loop_push) begin
-      loop_pc_q[32'(loop_depth_q)] <= pc_q + 32'd1;
-      loop_depth_q                 <= loop_depth_q + LoopDepthW'(1);
+      loop_pc_q[32'(loop_depth_q)]  <= pc_q + 32'd1;
+      loop_brk_q[32'(loop_depth_q)] <= 1'b0;
+      loop_depth_q                  <= loop_depth_q + LoopDepthW'(1);
     end else if (loop_pop) begin
       loop_depth_q <= loop_depth_q - LoopDepthW'(1);
+    end else if (loop_break) begin
+      loop_brk_q[32'(loop_depth_q) - 1] <= 1'b1;
     end
   end
 

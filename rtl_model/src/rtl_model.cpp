@@ -300,10 +300,12 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   // them.
   const uint16_t* exp_t = num::exp_bf16_table();
   const uint16_t* reci_t = num::reci_bf16_table();
+  const uint16_t* sqrt_t = num::sqrt_bf16_table();
   auto& r = m.root();
   for (size_t i = 0; i < 65536; ++i) {
     r.moe_top__DOT__u_exp_rom__DOT__mem[i] = exp_t[i];
     r.moe_top__DOT__u_reci_rom__DOT__mem[i] = reci_t[i];
+    r.moe_top__DOT__u_sqrt_rom__DOT__mem[i] = sqrt_t[i];
   }
   m.top->prog_len_i = 0;
   m.top->instruction_budget_i = static_cast<uint32_t>(m.budget);

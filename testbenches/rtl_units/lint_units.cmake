@@ -36,7 +36,7 @@ lint(moe_bf16_rom ${RTL_DIR}/moe_bf16_rom.sv)
 lint(moe_bf16_rom -GNPorts=3 ${RTL_DIR}/moe_bf16_rom.sv)
 lint(moe_units_tb_top ${TB_DIR}/moe_units_tb_top.sv ${RTL_DIR}/moe_fp32_minmax.sv
      ${RTL_DIR}/moe_e4m3_to_fp32.sv ${RTL_DIR}/moe_mx_dequant.sv ${RTL_DIR}/moe_mx_quant_block.sv
-     ${RTL_DIR}/moe_mx_dot8.sv ${fp})
+     ${RTL_DIR}/moe_mx_dot8.sv ${RTL_DIR}/moe_bf16_rom.sv ${fp})
 foreach(preset IN LISTS PRESETS)
   foreach(p MLEN VLEN BLEN MX_BLOCK MAX_TOPK_EXPERTS)
     param(${preset} ${p} ${p})

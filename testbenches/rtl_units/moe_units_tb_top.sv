@@ -31,7 +31,10 @@ module moe_units_tb_top (
   input  logic [8*16-1:0]  dot_a_i,
   input  logic [8*8-1:0]   dot_w_i,
   input  logic [7:0]       dot_scale_i,
-  output logic [31:0]      dot_o
+  output logic [31:0]      dot_o,
+  // moe_bf16_rom (one port; the bench loads a table through its public mem)
+  input  logic [15:0]      rom_addr_i,
+  output logic [15:0]      rom_data_o
 );
 
   moe_fp32_add u_add (
@@ -90,6 +93,13 @@ module moe_units_tb_top (
     .w_i    (dot_w_i),
     .scale_i(dot_scale_i),
     .y_o    (dot_o)
+  );
+
+  moe_bf16_rom #(
+    .NPorts(1)
+  ) u_rom (
+    .addr_i(rom_addr_i),
+    .data_o(rom_data_o)
   );
 
 endmodule

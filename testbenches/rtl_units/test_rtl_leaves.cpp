@@ -1,8 +1,14 @@
 // RTL unit bench: the combinational arithmetic leaves of rtl_model/rtl (FP32 add/mul/minmax,
-// BF16 rounding, E4M3 decode, MX dequantisation, MX block quantisation, MX dot8) against the
-// golden numerics moesim::num (isa_spec/include/moesim/isa/numerics.hpp), bit for bit.
-// The RTL is Verilated in moe_units_tb_top (a wrapper with every leaf on its own ports).
+// BF16 rounding, E4M3 decode, MX dequantisation, MX block quantisation, MX dot8, the BF16 ROM)
+// against the golden numerics moesim::num (isa_spec/include/moesim/isa/numerics.hpp), bit for
+// bit. FP32 add and multiply are also checked against MPFR (binary32 emulated: precision 24,
+// exponent range and subnormals of binary32) as an oracle independent of both, MX quantisation
+// (ties, saturation, all-zero, NaN and inf blocks among others) against a double-arithmetic
+// oracle (moesim_test/mx_oracle.hpp), the SQRT_BF16 ROM against exact integer arithmetic. The RTL
+// is Verilated in moe_units_tb_top (a wrapper with every leaf on its own ports).
 #define BOOST_TEST_MODULE rtl_leaves
+#include <mpfr.h>
+
 #include <array>
 #include <boost/test/unit_test.hpp>
 #include <cstdint>
@@ -14,7 +20,10 @@
 #include <vector>
 
 #include "Vmoe_units_tb_top.h"
+#include "Vmoe_units_tb_top___024root.h"
 #include "moesim/isa/numerics.hpp"
+#include "moesim_test/mx_oracle.hpp"
+#include "moesim_test/sqrt_oracle.hpp"
 #include "verilated.h"
 
 namespace num = moesim::num;
@@ -125,6 +134,49 @@ void check_binary(const char* what, Fn apply_both, uint64_t n_random) {
   mm.check(count);
 }
 
+/// binary32 a + b (or a * b) rounded to nearest even by MPFR with binary32's precision, exponent
+/// range and subnormals; any NaN result is reported as the canonical 0x7FC00000.
+class Mpfr32 {
+ public:
+  Mpfr32() {
+    mpfr_init2(a_, 24);
+    mpfr_init2(b_, 24);
+    mpfr_init2(y_, 24);
+  }
+  ~Mpfr32() {
+    mpfr_clear(a_);
+    mpfr_clear(b_);
+    mpfr_clear(y_);
+  }
+  Mpfr32(const Mpfr32&) = delete;
+  Mpfr32& operator=(const Mpfr32&) = delete;
+
+  uint32_t op(uint32_t a, uint32_t b, bool mul) {
+    const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    // binary32: smallest subnormal 2^-149 = 0.5 * 2^-148, largest finite < 2^128.
+    mpfr_set_emin(-148);
+    mpfr_set_emax(128);
+    mpfr_set_flt(a_, num::f32_from_bits(a), MPFR_RNDN);  // exact
+    mpfr_set_flt(b_, num::f32_from_bits(b), MPFR_RNDN);
+    int t = mul ? mpfr_mul(y_, a_, b_, MPFR_RNDN) : mpfr_add(y_, a_, b_, MPFR_RNDN);
+    t = mpfr_subnormalize(y_, t, MPFR_RNDN);
+    (void)t;
+    const bool nan = mpfr_nan_p(y_) != 0;
+    const float r = mpfr_get_flt(y_, MPFR_RNDN);  // exact: y_ is a binary32 value
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    return nan ? num::kF32CanonicalNaN : num::f32_bits(r);
+  }
+
+ private:
+  mpfr_t a_, b_, y_;
+};
+
+Mpfr32& mpfr32() {
+  static Mpfr32 m;
+  return m;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(fp32_add) {
@@ -136,9 +188,10 @@ BOOST_AUTO_TEST_CASE(fp32_add) {
         d.top.fb_i = b;
         d.eval();
         const uint32_t want = num::f32_bits(num::add(num::f32_from_bits(a), num::f32_from_bits(b)));
-        if (d.top.add_o != want)
+        const uint32_t oracle = mpfr32().op(a, b, false);
+        if (d.top.add_o != want || want != oracle)
           mm.add(hex(a, 8) + " + " + hex(b, 8) + ": rtl " + hex(d.top.add_o, 8) + " golden " +
-                 hex(want, 8));
+                 hex(want, 8) + " mpfr " + hex(oracle, 8));
       },
       1'000'000);
 }
@@ -152,9 +205,10 @@ BOOST_AUTO_TEST_CASE(fp32_mul) {
         d.top.fb_i = b;
         d.eval();
         const uint32_t want = num::f32_bits(num::mul(num::f32_from_bits(a), num::f32_from_bits(b)));
-        if (d.top.mul_o != want)
+        const uint32_t oracle = mpfr32().op(a, b, true);
+        if (d.top.mul_o != want || want != oracle)
           mm.add(hex(a, 8) + " * " + hex(b, 8) + ": rtl " + hex(d.top.mul_o, 8) + " golden " +
-                 hex(want, 8));
+                 hex(want, 8) + " mpfr " + hex(oracle, 8));
       },
       1'000'000);
 }
@@ -315,8 +369,9 @@ void check_quant(uint64_t n_blocks) {
   Mismatches mm("moe_mx_quant_block N=" + std::to_string(N));
   for (uint64_t b = 0; b < n_blocks; ++b) {
     const auto x = make_block(rng, N, static_cast<unsigned>(b));
-    std::array<uint8_t, N> want{};
+    std::array<uint8_t, N> want{}, ref{};
     const uint8_t want_scale = num::mx_quantize(x.data(), N, want.data());
+    const uint8_t ref_scale = moesim::test::mx_quantize_ref(x.data(), N, ref.data());
     uint8_t got_scale;
     const uint32_t* codes;
     if constexpr (N == 8) {
@@ -330,8 +385,8 @@ void check_quant(uint64_t n_blocks) {
       got_scale = d.top.q32_scale_o;
       codes = d.top.q32_codes_o.data();
     }
-    bool bad = got_scale != want_scale;
-    for (size_t i = 0; i < N; ++i) bad |= code_at(codes, i) != want[i];
+    bool bad = got_scale != want_scale || want_scale != ref_scale;
+    for (size_t i = 0; i < N; ++i) bad |= code_at(codes, i) != want[i] || want[i] != ref[i];
     if (bad) {
       std::ostringstream os;
       os << "block kind " << b % 10 << " x =";
@@ -340,6 +395,8 @@ void check_quant(uint64_t n_blocks) {
       for (size_t i = 0; i < N; ++i) os << ' ' << hex(code_at(codes, i), 2);
       os << " | golden scale " << hex(want_scale, 2) << " codes";
       for (auto c : want) os << ' ' << hex(c, 2);
+      os << " | oracle scale " << hex(ref_scale, 2) << " codes";
+      for (auto c : ref) os << ' ' << hex(c, 2);
       mm.add(os.str());
     }
   }
@@ -402,4 +459,32 @@ BOOST_AUTO_TEST_CASE(mx_dot8) {
     }
   }
   mm.check(n);
+}
+
+BOOST_AUTO_TEST_CASE(bf16_rom_all_inputs) {
+  // The ROM module alone, loaded once per table through its public array (as rtl_model.cpp does):
+  // SQRT_BF16 against the exact integer oracle, EXP_BF16 and RECI_BF16 against the golden tables
+  // (which test_bf16_tables checks against its __float128 oracle), on all 65536 addresses.
+  auto& d = dut();
+  auto& mem = d.top.rootp->moe_units_tb_top__DOT__u_rom__DOT__mem;
+  struct Table {
+    const char* name;
+    const uint16_t* data;
+  };
+  for (const Table& t :
+       {Table{"SQRT_BF16", num::sqrt_bf16_table()}, Table{"EXP_BF16", num::exp_bf16_table()},
+        Table{"RECI_BF16", num::reci_bf16_table()}}) {
+    for (size_t i = 0; i < 65536; ++i) mem[i] = t.data[i];
+    Mismatches mm(std::string("moe_bf16_rom ") + t.name);
+    for (uint32_t c = 0; c < 65536; ++c) {
+      d.top.rom_addr_i = static_cast<uint16_t>(c);
+      d.eval();
+      const uint16_t want = t.data == num::sqrt_bf16_table()
+                                ? moesim::test::sqrt_bf16_exact(static_cast<uint16_t>(c))
+                                : t.data[c];
+      if (d.top.rom_data_o != want)
+        mm.add(hex(c, 4) + ": rtl " + hex(d.top.rom_data_o, 4) + " want " + hex(want, 4));
+    }
+    mm.check(65536);
+  }
 }

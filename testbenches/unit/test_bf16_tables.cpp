@@ -2,6 +2,7 @@
 // independent __float128 oracle (libquadmath expq, quad division) rounded to BF16 here.
 // A quad result that lies within 2^-100 (in units of the BF16 quantum) of a rounding midpoint
 // cannot be decided by the oracle; such inputs are counted and the count must be 0.
+// The SQRT_BF16 ROM on all 65536 inputs against exact integer arithmetic (moesim_test).
 #define BOOST_TEST_MODULE bf16_tables
 #include <quadmath.h>
 
@@ -10,6 +11,7 @@
 #include <cstring>
 
 #include "moesim/isa/numerics.hpp"
+#include "moesim_test/sqrt_oracle.hpp"
 
 using namespace moesim::num;
 
@@ -119,4 +121,27 @@ BOOST_AUTO_TEST_CASE(reci_table_all_inputs) {
   BOOST_TEST(reci_bf16(0x3F80) == 0x3F80);
   BOOST_TEST(reci_bf16(0x4000) == 0x3F00);  // 1/2
   BOOST_TEST(reci_bf16(0x7F00) == 0x0040);  // 1/2^127 = 2^-127, a BF16 subnormal
+}
+
+BOOST_AUTO_TEST_CASE(sqrt_table_all_inputs) {
+  int nan = 0;
+  const uint16_t* t = sqrt_bf16_table();
+  for (uint32_t c = 0; c < 65536; ++c) {
+    const auto x = static_cast<uint16_t>(c);
+    BOOST_REQUIRE_EQUAL(sqrt_bf16(x), t[c]);
+    const uint16_t want = moesim::test::sqrt_bf16_exact(x);
+    BOOST_REQUIRE_MESSAGE(t[c] == want, "sqrt(bf16 0x" << std::hex << c << ") table 0x" << t[c]
+                                                       << " oracle 0x" << want);
+    nan += t[c] == kBf16CanonicalNaN;
+  }
+  BOOST_TEST_MESSAGE("SQRT_BF16: 65536 inputs equal to the exact oracle, " << nan << " give NaN");
+  // NaN results: the 254 NaN inputs and the 32640 negative non-zero, non-NaN inputs (-inf too).
+  BOOST_TEST(nan == 254 + 32640);
+  BOOST_TEST(sqrt_bf16(0x4080) == 0x4000);  // sqrt(4) = 2
+  BOOST_TEST(sqrt_bf16(0x4000) == 0x3FB5);  // sqrt(2) = 1.41421... -> 1.4140625
+  BOOST_TEST(sqrt_bf16(0x8000) == 0x8000);  // sqrt(-0) = -0
+  BOOST_TEST(sqrt_bf16(0x7F80) == 0x7F80);  // sqrt(+inf) = +inf
+  BOOST_TEST(sqrt_bf16(0xFF80) == 0x7FC0);  // sqrt(-inf) = NaN
+  BOOST_TEST(sqrt_bf16(0x8001) == 0x7FC0);  // negative subnormal
+  BOOST_TEST(sqrt_bf16(0x0001) == 0x1E35);  // sqrt(2^-133) = 2^-66.5 -> 1.4140625 * 2^-67
 }

@@ -11,36 +11,17 @@
 #include <vector>
 
 #include "moesim/isa/numerics.hpp"
+#include "moesim_test/mx_oracle.hpp"
 
 using namespace moesim::num;
+using moesim::test::e4m3_is_nan;
+using moesim::test::e4m3_nearest_ref;
+using moesim::test::e4m3_ref;
 
 namespace {
 
 uint32_t bits(float f) { return f32_bits(f); }
 float from(uint32_t b) { return f32_from_bits(b); }
-
-/// OCP E4M3 decode from the formula: (-1)^s * 2^(E-7) * (1 + M/8), subnormal 2^-6 * M/8.
-double e4m3_ref(uint8_t c) {
-  int s = c >> 7, E = (c >> 3) & 0xF, M = c & 7;
-  double mag = E == 0 ? std::pow(2.0, -6) * (M / 8.0) : std::pow(2.0, E - 7) * (1.0 + M / 8.0);
-  return s ? -mag : mag;
-}
-bool e4m3_is_nan(uint8_t c) { return (c & 0x7F) == 0x7F; }
-
-/// Nearest E4M3 code to the (exact, double) value v by scanning all codes; ties to the even code;
-/// magnitudes above 448 saturate. Sign of zero follows v.
-uint8_t e4m3_nearest_ref(double v) {
-  uint8_t sign = std::signbit(v) ? 0x80 : 0;
-  double a = std::fabs(v);
-  if (a >= 448.0) return sign | 0x7E;
-  uint8_t best = 0;
-  double best_d = INFINITY;
-  for (int c = 0; c <= 0x7E; ++c) {
-    double d = std::fabs(e4m3_ref(static_cast<uint8_t>(c)) - a);
-    if (d < best_d || (d == best_d && (c & 1) == 0)) best = static_cast<uint8_t>(c), best_d = d;
-  }
-  return sign | best;
-}
 
 /// FP32 -> BF16 by comparing distances to the two neighbouring BF16 values in double (exact).
 uint16_t bf16_ref(uint32_t fb) {
@@ -273,17 +254,10 @@ BOOST_AUTO_TEST_CASE(mx_quantize_against_double_oracle) {
       v = static_cast<uint16_t>(((r >> 8) & 0x8000) | (e << 7) | ((r >> 5) & 0x7F));
       if (e == 0 && (r % 3 == 0)) v &= 0x8000;
     }
-    std::vector<uint8_t> codes(n);
-    uint8_t scale = mx_quantize(x.data(), n, codes.data());
-    double amax = 0;
-    for (uint16_t v : x) amax = std::max(amax, std::fabs(static_cast<double>(bf16_to_f32(v))));
-    int e = amax == 0 ? -127 : std::ilogb(amax) - 8;
-    e = std::clamp(e, -127, 127);
-    BOOST_REQUIRE_EQUAL(scale, e + 127);
-    for (size_t i = 0; i < n; ++i) {
-      double q = static_cast<double>(bf16_to_f32(x[i])) / std::ldexp(1.0, e);
-      BOOST_REQUIRE_EQUAL(codes[i], e4m3_nearest_ref(q));
-    }
+    std::vector<uint8_t> codes(n), ref(n);
+    const uint8_t scale = mx_quantize(x.data(), n, codes.data());
+    BOOST_REQUIRE_EQUAL(scale, moesim::test::mx_quantize_ref(x.data(), n, ref.data()));
+    for (size_t i = 0; i < n; ++i) BOOST_REQUIRE_EQUAL(codes[i], ref[i]);
     ++blocks;
   }
   BOOST_TEST_MESSAGE("mx_quantize: " << blocks << " random blocks checked");

@@ -271,7 +271,7 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(BadSpec("isa.yaml", "code: 7,", "code: 6,"),
               "isa.yaml: traps[6].code: duplicate trap code 6");
   CHECK_ERROR(BadSpec("isa.yaml", "unit: dma\n    operands: *h", "unit: dmx\n    operands: *h"),
-              "isa.yaml: instructions[26].unit: unknown unit 'dmx'");
+              "isa.yaml: instructions[37].unit: unknown unit 'dmx'");
   CHECK_ERROR(BadSpec("isa.yaml", "word_bits: 32", "word_bits: 64"),
               "isa.yaml: word_bits: value 64 outside [32, 32]");
   CHECK_ERROR(
@@ -362,15 +362,15 @@ BOOST_AUTO_TEST_CASE(loader_errors_topk_policies_and_allowed_values) {
               "isa.yaml: topk_policies: needs one register policy");
   CHECK_ERROR(BadSpec("isa.yaml", "{name: rmask, field: r3, kind: imm}]",
                       "{name: rmask, field: r3, kind: imm, allowed: [0]}]"),
-              "isa.yaml: instructions[12].operands[3].allowed: V_TOPK rmask takes its allowed "
+              "isa.yaml: instructions[16].operands[3].allowed: V_TOPK rmask takes its allowed "
               "values from topk_policies");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0]}", "allowed: [16]}"),
-              "isa.yaml: instructions[25].operands[4].allowed[0]: value 16 outside [0, 15]");
+              "isa.yaml: instructions[36].operands[4].allowed[0]: value 16 outside [0, 15]");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0, 1]}", "allowed: [1, 1]}"),
-              "isa.yaml: instructions[25].operands[3].allowed[1]: value 1 listed twice");
+              "isa.yaml: instructions[36].operands[3].allowed[1]: value 1 listed twice");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0]}", "allowed: []}"),
-              "isa.yaml: instructions[25].operands[4].allowed: empty list");
+              "isa.yaml: instructions[36].operands[4].allowed: empty list");
   CHECK_ERROR(BadSpec("isa.yaml", "{name: an, field: rs2, kind: addr}",
                       "{name: an, field: rs2, kind: addr, allowed: [0]}"),
-              "isa.yaml: instructions[25].operands[2].allowed: only imm operands take");
+              "isa.yaml: instructions[36].operands[2].allowed: only imm operands take");
 }

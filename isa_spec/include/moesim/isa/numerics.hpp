@@ -67,7 +67,10 @@ float tree_sum(const float* x, size_t n);
 /// built with MPFR; tested against an independent __float128 oracle).
 uint16_t exp_bf16(uint16_t x);
 uint16_t reci_bf16(uint16_t x);
+/// sqrt(x) correctly rounded to BF16: sqrt(-0) = -0, x < 0 (and -inf) and NaN give 0x7FC0.
+uint16_t sqrt_bf16(uint16_t x);
 const uint16_t* exp_bf16_table();   ///< 65536 entries
 const uint16_t* reci_bf16_table();  ///< 65536 entries
+const uint16_t* sqrt_bf16_table();  ///< 65536 entries
 
 }  // namespace moesim::num

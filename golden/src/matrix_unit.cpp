@@ -20,14 +20,20 @@ WriteOut write_out_args(const Issue& is) {
   const uint32_t n = is.gp(is.d.rs1);
   return {Addr{is.gp(is.d.rd)} + is.d.imm18, n == 0 ? 1u : n};
 }
+bool is_mv(Opcode op) { return op == Opcode::M_MV || op == Opcode::M_TMV; }
 }  // namespace
 
 MatrixUnit::MatrixUnit(sc_core::sc_module_name name, const Geometry& g)
-    : sc_module(name), g_(g), acc_(g.blen * g.blen, 0.0f) {}
+    : sc_module(name), g_(g), acc_(g.blen * g.blen, 0.0f), vacc_(g.blen, 0.0f) {}
 
-bool MatrixUnit::implements(Opcode op) const { return op == Opcode::M_MM || op == Opcode::M_MM_WO; }
+bool MatrixUnit::implements(Opcode op) const {
+  return op == Opcode::M_MM || op == Opcode::M_MM_WO || is_mv(op) || op == Opcode::M_MV_WO;
+}
 
-void MatrixUnit::reset() { std::fill(acc_.begin(), acc_.end(), 0.0f); }
+void MatrixUnit::reset() {
+  std::fill(acc_.begin(), acc_.end(), 0.0f);
+  std::fill(vacc_.begin(), vacc_.end(), 0.0f);
+}
 
 TrapSet MatrixUnit::check(const Issue& is) {
   TrapSet t;
@@ -44,6 +50,18 @@ TrapSet MatrixUnit::check(const Issue& is) {
     t.add_if((wo.d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
     t.add_if(wo.d / g_.vlen + Addr{g_.blen - 1} * wo.n >= g_.vram_rows,
              TrapCause::address_out_of_range);
+  } else if (is_mv(is.op)) {
+    // Tile T = gp[rs1] / MLEN^2 with the element-granular column offset c = gp[rs1] mod MLEN^2.
+    const Addr w = is.gp(is.d.rs1);
+    const Addr tile_elems = Addr{g_.mlen} * g_.mlen;
+    const Addr column = w % tile_elems;
+    t.add_if(column >= g_.mlen || column % g_.blen != 0, TrapCause::address_misaligned);
+    t.add_if(w / tile_elems >= g_.mram_tiles, TrapCause::address_out_of_range);
+    check_vram_rows(t, g_, is.gp(is.d.rs2), 1);
+  } else if (is.op == Opcode::M_MV_WO) {
+    const Addr d = Addr{is.gp(is.d.rd)} + is.d.imm18;
+    t.add_if((d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
+    t.add_if(d / g_.vlen >= g_.vram_rows, TrapCause::address_out_of_range);
   }
   return t;
 }
@@ -57,6 +75,15 @@ void MatrixUnit::execute(const Issue& is, Effects& fx) {
       break;
     case Opcode::M_MM_WO:
       write_out(is, fx);
+      break;
+    case Opcode::M_MV:
+      mv(is, false);
+      break;
+    case Opcode::M_TMV:
+      mv(is, true);
+      break;
+    case Opcode::M_MV_WO:
+      write_out_v(is, fx);
       break;
     default:
       throw std::logic_error("golden: matrix unit cannot execute opcode " +
@@ -98,7 +125,58 @@ void MatrixUnit::write_out(const Issue& is, Effects& fx) {
     vram.write_u16(row * g_.vram_row_bytes() + 2 * col, v);
     fx.wrote(isa::Space::Vram, row, row + 1);
   }
-  reset();
+  std::fill(acc_.begin(), acc_.end(), 0.0f);
+}
+
+void MatrixUnit::mv(const Issue& is, bool transposed) {
+  const uint64_t blen = g_.blen;
+  const uint64_t k = g_.mlen;
+  const uint64_t nb = k / g_.mx_block;
+  const uint64_t row_bytes = g_.mram_row_bytes();
+  const uint64_t w = is.gp(is.d.rs1);
+  const uint64_t tile_row0 = w / (k * k) * k;  // MRAM row of tile row 0
+  const uint64_t c = w % (k * k);
+  const std::vector<uint16_t> a =
+      vram.read_u16(is.gp(is.d.rs2) / g_.vlen * g_.vram_row_bytes(), g_.vlen);
+  if (!transposed) {
+    // Tile rows c .. c+BLEN-1 are the weight columns, K along each row as M_MM.
+    std::vector<uint8_t> rows(blen * row_bytes);
+    mram.read((tile_row0 + c) * row_bytes, rows.data(), rows.size());
+    for (uint64_t j = 0; j < blen; ++j) {
+      const uint8_t* codes = rows.data() + j * row_bytes;
+      for (uint64_t b = 0; b < nb; ++b)
+        vacc_[j] = num::add(vacc_[j], num::mx_block_dot8(a.data() + b * g_.mx_block,
+                                                         codes + b * g_.mx_block, codes[k + b]));
+    }
+    return;
+  }
+  // Transposed: K runs over the MLEN tile rows; column c+j of row r has its own scale.
+  std::vector<uint8_t> tile(k * row_bytes);
+  mram.read(tile_row0 * row_bytes, tile.data(), tile.size());
+  for (uint64_t j = 0; j < blen; ++j) {
+    const uint64_t col = c + j;
+    for (uint64_t b = 0; b < nb; ++b) {
+      uint8_t codes[8];
+      uint8_t scales[8];
+      for (uint64_t t = 0; t < 8; ++t) {
+        const uint8_t* row = tile.data() + (b * g_.mx_block + t) * row_bytes;
+        codes[t] = row[col];
+        scales[t] = row[k + col / g_.mx_block];
+      }
+      vacc_[j] = num::add(vacc_[j], num::mx_block_tdot8(a.data() + b * g_.mx_block, codes, scales));
+    }
+  }
+}
+
+void MatrixUnit::write_out_v(const Issue& is, Effects& fx) {
+  const Addr d = Addr{is.gp(is.d.rd)} + is.d.imm18;
+  const auto row = static_cast<uint64_t>(d / g_.vlen);
+  const auto col = static_cast<uint64_t>(d % g_.vlen);
+  std::vector<uint16_t> v(g_.blen);
+  for (uint64_t j = 0; j < g_.blen; ++j) v[j] = num::f32_to_bf16(vacc_[j]);
+  vram.write_u16(row * g_.vram_row_bytes() + 2 * col, v);
+  fx.wrote(isa::Space::Vram, row, row + 1);
+  std::fill(vacc_.begin(), vacc_.end(), 0.0f);
 }
 
 }  // namespace moesim::golden

@@ -1,5 +1,7 @@
 // Matrix unit (isa.yaml unit: matrix): M_MM, the MX (E4M3 x BF16) multiply-accumulate into a
-// BLEN x BLEN FP32 accumulator, and M_MM_WO, the BF16 write-back that clears it.
+// BLEN x BLEN FP32 accumulator, and M_MM_WO, the BF16 write-back that clears it; M_MV / M_TMV,
+// the matrix-vector forms (tile read as stored / transposed) into a separate FP32 vector
+// accumulator of BLEN, and M_MV_WO, its write-back.
 #pragma once
 
 #include "unit.hpp"
@@ -18,15 +20,18 @@ class MatrixUnit : public sc_core::sc_module, public UnitIf {
   std::map<std::string, int64_t> latency_vars(const Issue& is) const override;
   void execute(const Issue& is, Effects& fx) override;
 
-  /// Clears the accumulator to +0.0 (program load).
+  /// Clears both accumulators to +0.0 (program load).
   void reset();
 
  private:
   void mm(const Issue& is);
   void write_out(const Issue& is, Effects& fx);
+  void mv(const Issue& is, bool transposed);
+  void write_out_v(const Issue& is, Effects& fx);
 
   const Geometry& g_;
-  std::vector<float> acc_;  ///< acc[i][j] at i * BLEN + j
+  std::vector<float> acc_;   ///< acc[i][j] at i * BLEN + j
+  std::vector<float> vacc_;  ///< vacc[j] (M_MV / M_TMV)
 };
 
 }  // namespace moesim::golden

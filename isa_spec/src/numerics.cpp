@@ -170,6 +170,13 @@ float mx_block_dot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, uint8_t scale
   return mul(s, e8m0_to_f32(scale));
 }
 
+float mx_block_tdot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, const uint8_t* scales) {
+  float q[8];
+  for (int i = 0; i < 8; ++i)
+    q[i] = mul(mul(bf16_to_f32(a_bf16[i]), e4m3_to_f32(w_e4m3[i])), e8m0_to_f32(scales[i]));
+  return add(add(add(q[0], q[1]), add(q[2], q[3])), add(add(q[4], q[5]), add(q[6], q[7])));
+}
+
 float tree_sum(const float* x, size_t n) {
   if (n == 0) return 0.0f;
   if ((n & (n - 1)) != 0) throw std::invalid_argument("tree_sum: n must be a power of two");

@@ -88,10 +88,11 @@ module moe_decoder
   output logic [FpAddrW-1:0]    topk_w_addr_o,
 
   // Matrix unit operands
-  output logic                  mm_wo_o,
-  output logic [31:0]           mm_mat_row_o,   // MRAM global tile row of column c
+  output mm_op_e                mm_op_o,
+  output logic [31:0]           mm_mat_row_o,   // MRAM global tile row of column c (M_TMV: row 0)
+  output logic [31:0]           mm_mat_col_o,   // M_TMV: first tile column c
   output logic [31:0]           mm_act_row_o,   // first VRAM row of the activation block
-  output logic [31:0]           mm_wo_row_o,    // M_MM_WO first VRAM row
+  output logic [31:0]           mm_wo_row_o,    // M_MM_WO / M_MV_WO first VRAM row
   output logic [31:0]           mm_wo_col_o,    // M_MM_WO element column in the row
   output logic [31:0]           mm_wo_stride_o, // M_MM_WO row step n (0 already mapped to 1)
 
@@ -234,6 +235,15 @@ module moe_decoder
   assign wo_d = rd_v + imm_v;
   assign wo_n = (rs1_v == 64'd0) ? 64'd1 : rs1_v;
 
+  ///////////////////////////
+  // M_MV / M_TMV geometry //
+  ///////////////////////////
+
+  // Tile T = gp[rs1] / MLEN^2 and its element-granular column offset c = gp[rs1] mod MLEN^2.
+  logic [63:0] mv_tile, mv_col;
+  assign mv_tile = rs1_v / (Mlen64 * Mlen64);
+  assign mv_col  = rs1_v % (Mlen64 * Mlen64);
+
   //////////////
   // Decode   //
   //////////////
@@ -276,6 +286,16 @@ module moe_decoder
       OP_M_MM_WO: begin
         unit_o = UNIT_MATRIX;
         oor    = outside(wo_d / Vlen64, (Blen64 - 64'd1) * wo_n + 64'd1, VramRows);
+        mis    = ((wo_d % Vlen64) % Blen64) != 64'd0;
+      end
+      OP_M_MV, OP_M_TMV: begin
+        unit_o = UNIT_MATRIX;
+        oor    = (mv_tile >= 64'(MRAM_TILES)) || vrow_oob(rs2_v);
+        mis    = (mv_col >= Mlen64) || ((mv_col % Blen64) != 64'd0) || vrow_mis(rs2_v);
+      end
+      OP_M_MV_WO: begin
+        unit_o = UNIT_MATRIX;
+        oor    = vrow_oob(wo_d);
         mis    = ((wo_d % Vlen64) % Blen64) != 64'd0;
       end
 
@@ -469,8 +489,13 @@ module moe_decoder
   assign topk_id_addr_o = IntAddrW'(rs2_v);
   assign topk_w_addr_o  = FpAddrW'(rd_v);
 
-  assign mm_wo_o        = (opcode == OP_M_MM_WO);
-  assign mm_mat_row_o   = 32'(rs1_v / Mlen64);
+  assign mm_op_o        = (opcode == OP_M_MM_WO) ? MM_MM_WO :
+                          (opcode == OP_M_MV)    ? MM_MV :
+                          (opcode == OP_M_TMV)   ? MM_TMV :
+                          (opcode == OP_M_MV_WO) ? MM_MV_WO : MM_MM;
+  assign mm_mat_row_o   = (opcode == OP_M_MV)  ? 32'(mv_tile * Mlen64 + mv_col) :
+                          (opcode == OP_M_TMV) ? 32'(mv_tile * Mlen64) : 32'(rs1_v / Mlen64);
+  assign mm_mat_col_o   = 32'(mv_col);
   assign mm_act_row_o   = 32'(rs2_v / Vlen64);
   assign mm_wo_row_o    = 32'(wo_d / Vlen64);
   assign mm_wo_col_o    = 32'(wo_d % Vlen64);

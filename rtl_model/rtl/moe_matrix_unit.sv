@@ -1,11 +1,15 @@
-// moesim RTL: matrix unit (M_MM MX multiply-accumulate, M_MM_WO accumulator write-back).
+// moesim RTL: matrix unit (M_MM / M_MV / M_TMV MX multiply-accumulate, M_MM_WO / M_MV_WO
+// accumulator write-back).
 
 /**
- * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_MM_WO; DESIGN.md §4).
+ * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_MM_WO, M_MV, M_TMV, M_MV_WO;
+ * DESIGN.md §4).
  *
  * State: an FP32 accumulator of BLEN x BLEN (acc[i][j], activation row i, output column j),
- * kept across M_MMs and cleared to +0.0 by M_MM_WO; operand registers holding BLEN weight tile
- * rows (MLEN E4M3 codes + MLEN/MX_BLOCK E8M0 scales each) and BLEN activation rows.
+ * kept across M_MMs and cleared to +0.0 by M_MM_WO; an FP32 vector accumulator of BLEN (vacc[j])
+ * kept across M_MV / M_TMV and cleared by M_MV_WO; operand registers holding BLEN weight tile
+ * rows (MLEN E4M3 codes + MLEN/MX_BLOCK E8M0 scales each), BLEN activation rows, and for M_TMV
+ * the BLEN codes and scales of columns [col, col+BLEN) of all MLEN tile rows.
  *
  * M_MM (latency BLEN + MLEN / MX_BLOCK + 1 cycles, start cycle included):
  *   cycles 0 .. BLEN-1        read MRAM row mat_row_i + t and VRAM row act_row_i + t (one
@@ -15,6 +19,17 @@
  *     BLEN+MLEN/MX_BLOCK      BLEN x BLEN array of moe_mx_dot8 forms the block dots of every
  *                             (i, j) and BLEN x BLEN moe_fp32_add add them into acc[i][j]; the
  *                             last block's cycle raises done_o.
+ * M_MV (latency BLEN + MLEN / MX_BLOCK + 1): as M_MM with one activation row (VRAM read in the
+ *   start cycle only); the MAC cycles use row 0 of the dot array and accumulate into vacc.
+ * M_TMV (latency MLEN + MLEN / MX_BLOCK + 1):
+ *   cycles 0 .. MLEN-1        read MRAM tile row mat_row_i + t (VRAM activation row in cycle 0);
+ *   cycles 1 .. MLEN          capture codes [mat_col_i, +BLEN) of the returning row and the
+ *                             scale of each of those columns;
+ *   cycles MLEN+1 ..          one K block of 8 tile rows per cycle, b in order: BLEN
+ *     MLEN+MLEN/MX_BLOCK      moe_mx_dot8 #(PER_ELEM_SCALE) (each product scaled by its own row's
+ *                             scale) and BLEN moe_fp32_add into vacc[j]; the last raises done_o.
+ * M_MV_WO (latency 1): the start cycle writes bf16_rne(vacc) to VRAM row wo_row_i elements
+ *   [wo_col_i, +BLEN), raises done_o and clears vacc at its clock edge.
  * M_MM_WO (latency BLEN cycles): cycle i writes bf16_rne(acc[i][0..BLEN)) to VRAM row
  *   wo_row_i + i * wo_stride_i at elements [wo_col_i, wo_col_i + BLEN) (element enables set only
  *   there; the data word carries the BLEN values replicated in every BLEN-wide group); the last
@@ -26,7 +41,9 @@
  * Addresses are VRAM / MRAM row indices, already checked by the core. The block arithmetic is
  * fixed at 8 elements (moe_mx_dot8), so MX_BLOCK must be 8; K = MLEN = VLEN.
  */
-module moe_matrix_unit #(
+module moe_matrix_unit
+  import moe_pkg::*;
+#(
   parameter int unsigned MLEN     = 64,
   parameter int unsigned VLEN     = 64,
   parameter int unsigned BLEN     = 4,
@@ -37,11 +54,13 @@ module moe_matrix_unit #(
 
   // Issue from the core
   input  logic                       start_i,        // one-cycle pulse in the issue cycle
-  input  logic                       is_wo_i,        // 0: M_MM, 1: M_MM_WO
-  input  logic [31:0]                mat_row_i,      // M_MM: MRAM row of output column c
-  input  logic [31:0]                act_row_i,      // M_MM: VRAM row of activation row 0
-  input  logic [31:0]                wo_row_i,       // M_MM_WO: VRAM row of accumulator row 0
-  input  logic [31:0]                wo_col_i,       // M_MM_WO: first element (multiple of BLEN)
+  input  mm_op_e                     op_i,
+  input  logic [31:0]                mat_row_i,      // M_MM/M_MV: MRAM row of output column c;
+                                                     // M_TMV: MRAM row of tile row 0
+  input  logic [31:0]                mat_col_i,      // M_TMV: first tile column c (< MLEN)
+  input  logic [31:0]                act_row_i,      // VRAM row of activation row 0
+  input  logic [31:0]                wo_row_i,       // M_*_WO: VRAM row of accumulator row 0
+  input  logic [31:0]                wo_col_i,       // M_*_WO: first element (multiple of BLEN)
   input  logic [31:0]                wo_stride_i,    // M_MM_WO: VRAM rows between acc rows (>= 1)
   output logic                       done_o,         // last busy cycle (retire)
   output logic                       busy_o,
@@ -65,7 +84,8 @@ module moe_matrix_unit #(
 );
 
   localparam int unsigned NumBlocks = MLEN / MX_BLOCK;
-  localparam int unsigned CntMax    = (NumBlocks > BLEN) ? NumBlocks : BLEN;
+  // MLEN >= NumBlocks and MLEN >= BLEN (BLEN divides VLEN = MLEN): the M_TMV load bounds cnt.
+  localparam int unsigned CntMax    = MLEN;
   localparam int unsigned CntW      = $clog2(CntMax + 1);
   localparam int unsigned ScaleW    = NumBlocks * 8;
 
@@ -87,6 +107,10 @@ module moe_matrix_unit #(
     StWrite
   } state_e;
 
+  logic              is_mm_q, is_mm_d;      // the M_MM of StLoad / StMac (else M_MV / M_TMV)
+  logic              is_t_q, is_t_d;        // M_TMV
+  logic [31:0]       mat_col_q, mat_col_d;
+
   state_e            state_q, state_d;
   logic [CntW-1:0]   cnt_q, cnt_d;          // Load: next row to read; Mac: block; Write: row
   logic [31:0]       mat_row_q, mat_row_d;
@@ -104,6 +128,13 @@ module moe_matrix_unit #(
   // The accumulator is readable by harnesses (unit bench, debug), like the architectural memories.
   logic [31:0]        acc_q      [BLEN][BLEN] /*verilator public_flat_rd*/;
   logic [31:0]        acc_d      [BLEN][BLEN];
+  logic [31:0]        vacc_q     [BLEN] /*verilator public_flat_rd*/;
+  logic [31:0]        vacc_d     [BLEN];
+  // M_TMV operands: tile row k's codes and scales of columns col+j (j at bits [8*j +: 8]).
+  logic [BLEN*8-1:0]  t_codes_q  [MLEN];
+  logic [BLEN*8-1:0]  t_codes_d  [MLEN];
+  logic [BLEN*8-1:0]  t_scales_q [MLEN];
+  logic [BLEN*8-1:0]  t_scales_d [MLEN];
 
   //////////////////
   // Datapath     //
@@ -122,6 +153,32 @@ module moe_matrix_unit #(
     assign scale_blk[r] = w_scales_q[r][32'(cnt_q) * 8 +: 8];
   end
 
+  // M_TMV: block b = cnt_q is tile rows 8b .. 8b+7 of column col+j.
+  logic [8*8-1:0]  tw_blk    [BLEN];
+  logic [8*8-1:0]  ts_blk    [BLEN];
+  logic [31:0]     tdot      [BLEN];
+  logic [31:0]     vacc_sum  [BLEN];
+
+  for (genvar j = 0; j < BLEN; j++) begin : g_tcol
+    for (genvar t = 0; t < 8; t++) begin : g_trow
+      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(cnt_q) * 8 + t][8*j +: 8];
+      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(cnt_q) * 8 + t][8*j +: 8];
+    end
+    moe_mx_dot8 #(
+      .PER_ELEM_SCALE(1'b1)
+    ) u_tdot (
+      .a_i    (act_blk[0]),
+      .w_i    (tw_blk[j]),
+      .scale_i(ts_blk[j]),
+      .y_o    (tdot[j])
+    );
+    moe_fp32_add u_vacc (
+      .a_i(vacc_q[j]),
+      .b_i(is_t_q ? tdot[j] : dot[0][j]),
+      .y_o(vacc_sum[j])
+    );
+  end
+
   for (genvar i = 0; i < BLEN; i++) begin : g_row
     for (genvar j = 0; j < BLEN; j++) begin : g_col
       moe_mx_dot8 u_dot (
@@ -138,7 +195,8 @@ module moe_matrix_unit #(
     end
   end
 
-  // Write-back row: accumulator row wr_idx (0 in the issue cycle) rounded to BF16.
+  // Write-back row: accumulator row wr_idx (0 in the issue cycle), or vacc for M_MV_WO (issue
+  // cycle only), rounded to BF16.
   logic [CntW-1:0]     wr_idx;
   logic [31:0]         wr_acc [BLEN];
   logic [BLEN*16-1:0]  wr_row_bf16;
@@ -153,6 +211,9 @@ module moe_matrix_unit #(
       if (32'(wr_idx) == r) begin
         wr_acc = acc_q[r];
       end
+    end
+    if (state_q == StIdle && op_i == MM_MV_WO) begin
+      wr_acc = vacc_q;
     end
   end
 
@@ -182,6 +243,12 @@ module moe_matrix_unit #(
     w_scales_d  = w_scales_q;
     act_d       = act_q;
     acc_d       = acc_q;
+    vacc_d      = vacc_q;
+    is_mm_d     = is_mm_q;
+    is_t_d      = is_t_q;
+    mat_col_d   = mat_col_q;
+    t_codes_d   = t_codes_q;
+    t_scales_d  = t_scales_q;
 
     done_o      = 1'b0;
     mram_re_o   = 1'b0;
@@ -194,16 +261,24 @@ module moe_matrix_unit #(
     unique case (state_q)
       StIdle: begin
         // Idle: wait for start_i; the issue cycle already reads row 0 / writes row 0.
-        if (start_i && !is_wo_i) begin
+        if (start_i && (op_i == MM_MM || op_i == MM_MV || op_i == MM_TMV)) begin
           mram_re_o  = 1'b1;
           mram_row_o = mat_row_i;
           vram_re_o  = 1'b1;
           vram_row_o = act_row_i;
           mat_row_d  = mat_row_i;
+          mat_col_d  = mat_col_i;
           act_row_d  = act_row_i;
+          is_mm_d    = (op_i == MM_MM);
+          is_t_d     = (op_i == MM_TMV);
           cnt_d      = CntW'(1);
           state_d    = StLoad;
-        end else if (start_i && is_wo_i) begin
+        end else if (start_i && op_i == MM_MV_WO) begin
+          vram_we_o   = 1'b1;
+          vram_wrow_o = wo_row_i;
+          done_o      = 1'b1;
+          vacc_d      = '{default: 32'd0};
+        end else if (start_i && op_i == MM_MM_WO) begin
           vram_we_o   = 1'b1;
           vram_wrow_o = wo_row_i;
           wo_row_d    = wo_row_i + wo_stride_i;
@@ -220,17 +295,34 @@ module moe_matrix_unit #(
       end
 
       StLoad: begin
-        // Load: capture operand row cnt_q-1 (read last cycle), read row cnt_q while < BLEN.
-        for (int unsigned r = 0; r < BLEN; r++) begin
-          if (32'(cnt_q) == r + 1) begin
-            w_codes_d[r]  = mram_codes_i;
-            w_scales_d[r] = mram_scales_i;
-            act_d[r]      = vram_rdata_i;
+        // Load: capture operand row cnt_q-1 (read last cycle), read row cnt_q while < BLEN
+        // (M_MM, M_MV) or < MLEN (M_TMV). Only M_MM reads more than one activation row.
+        if (cnt_q == CntW'(1)) begin
+          act_d[0] = vram_rdata_i;
+        end
+        if (is_t_q) begin
+          for (int unsigned k = 0; k < MLEN; k++) begin
+            if (32'(cnt_q) == k + 1) begin
+              for (int unsigned j = 0; j < BLEN; j++) begin
+                t_codes_d[k][8*j +: 8]  = mram_codes_i[8 * (mat_col_q + j) +: 8];
+                t_scales_d[k][8*j +: 8] = mram_scales_i[8 * ((mat_col_q + j) / MX_BLOCK) +: 8];
+              end
+            end
+          end
+        end else begin
+          for (int unsigned r = 0; r < BLEN; r++) begin
+            if (32'(cnt_q) == r + 1) begin
+              w_codes_d[r]  = mram_codes_i;
+              w_scales_d[r] = mram_scales_i;
+              if (is_mm_q) begin
+                act_d[r] = vram_rdata_i;
+              end
+            end
           end
         end
-        if (32'(cnt_q) < BLEN) begin
+        if (32'(cnt_q) < (is_t_q ? MLEN : BLEN)) begin
           mram_re_o = 1'b1;
-          vram_re_o = 1'b1;
+          vram_re_o = is_mm_q;
           cnt_d     = cnt_q + CntW'(1);
         end else begin
           cnt_d   = '0;
@@ -239,8 +331,12 @@ module moe_matrix_unit #(
       end
 
       StMac: begin
-        // Mac: accumulate the dots of block cnt_q; the last block retires the M_MM.
-        acc_d = acc_sum;
+        // Mac: accumulate the dots of block cnt_q; the last block retires the instruction.
+        if (is_mm_q) begin
+          acc_d = acc_sum;
+        end else begin
+          vacc_d = vacc_sum;
+        end
         cnt_d = cnt_q + CntW'(1);
         if (32'(cnt_q) == NumBlocks - 1) begin
           done_o  = 1'b1;
@@ -283,6 +379,12 @@ module moe_matrix_unit #(
       wo_row_q    <= '0;
       wo_col_q    <= '0;
       wo_stride_q <= '0;
+      is_mm_q     <= 1'b0;
+      is_t_q      <= 1'b0;
+      mat_col_q   <= '0;
+      vacc_q      <= '{default: 32'd0};
+      t_codes_q   <= '{default: '0};
+      t_scales_q  <= '{default: '0};
       w_codes_q   <= '{default: '0};
       w_scales_q  <= '{default: '0};
       act_q       <= '{default: '0};
@@ -295,6 +397,12 @@ module moe_matrix_unit #(
       wo_row_q    <= wo_row_d;
       wo_col_q    <= wo_col_d;
       wo_stride_q <= wo_stride_d;
+      is_mm_q     <= is_mm_d;
+      is_t_q      <= is_t_d;
+      mat_col_q   <= mat_col_d;
+      vacc_q      <= vacc_d;
+      t_codes_q   <= t_codes_d;
+      t_scales_q  <= t_scales_d;
       w_codes_q   <= w_codes_d;
       w_scales_q  <= w_scales_d;
       act_q       <= act_d;

@@ -1,11 +1,15 @@
 // moesim RTL: MX dot product of one block of 8 (BF16 activations x E4M3 weights).
 
 /**
- * Combinational block dot product of the matrix unit (isa.yaml M_MM, DESIGN.md §4):
+ * Combinational block dot product of the matrix unit (isa.yaml M_MM, M_MV, M_TMV; DESIGN.md §4):
  * p_n = fp32_mul(fp32(a_n), e4m3(w_n)), summed as the fixed pairwise tree
  * ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)) with FP32 RNE adds (moe_fp32_add), then multiplied by
  * 2^(scale-127) in FP32 RNE (moe_fp32_mul; scale 0 is the subnormal 2^-127, 0xFF gives NaN).
  * a_i element n is bits [16*n +: 16], w_i code n is bits [8*n +: 8].
+ *
+ * PER_ELEM_SCALE = 1 (M_TMV: the block runs across MX blocks, one scale per element): scale_i
+ * holds 8 scales (scale n at bits [8*n +: 8]); each product is multiplied by its own 2^(scale-127)
+ * in FP32 RNE before the tree, and the tree sum is the result.
  *
  * The products need no rounding: an 8-bit BF16 significand times a 4-bit E4M3 significand has
  * at most 12 bits, and its exponent range [-142, 136] lies inside binary32 (down to the
@@ -14,20 +18,35 @@
  * +-inf when it exceeds 254 (what RNE gives for a 12-bit value >= 2^128). Specials follow
  * fp32_mul: NaN operand or inf * 0 -> canonical NaN, inf * finite -> inf, zero -> signed zero.
  */
-module moe_mx_dot8 (
-  input  logic [8*16-1:0] a_i,
-  input  logic [8*8-1:0]  w_i,
-  input  logic [7:0]      scale_i,
-  output logic [31:0]     y_o
+module moe_mx_dot8 #(
+  parameter bit           PER_ELEM_SCALE = 1'b0,
+  localparam int unsigned NumScales      = PER_ELEM_SCALE ? 8 : 1
+) (
+  input  logic [8*16-1:0]        a_i,
+  input  logic [8*8-1:0]         w_i,
+  input  logic [NumScales*8-1:0] scale_i,
+  output logic [31:0]            y_o
 );
 
   localparam logic [31:0] CANON_NAN = 32'h7FC0_0000;
 
   logic [31:0] prod    [8];
+  logic [31:0] term    [8];    // tree inputs: products, scaled first when PER_ELEM_SCALE
   logic [31:0] sum_l0  [4];
   logic [31:0] sum_l1  [2];
   logic [31:0] sum_l2;
-  logic [31:0] scale_f32;
+  logic [31:0] scale_f32 [NumScales];
+
+  // E8M0 scale as an FP32 factor: 2^(s-127); s = 0 is the subnormal 2^-127, 0xFF is NaN.
+  for (genvar n = 0; n < NumScales; n++) begin : g_scale
+    always_comb begin
+      unique case (scale_i[8*n +: 8])
+        8'hFF:   scale_f32[n] = CANON_NAN;
+        8'h00:   scale_f32[n] = 32'h0040_0000;
+        default: scale_f32[n] = {1'b0, scale_i[8*n +: 8], 23'd0};
+      endcase
+    end
+  end
 
   for (genvar n = 0; n < 8; n++) begin : g_prod
     logic [15:0] a;
@@ -95,10 +114,22 @@ module moe_mx_dot8 (
     end
   end
 
+  if (PER_ELEM_SCALE) begin : g_elem_scale
+    for (genvar n = 0; n < 8; n++) begin : g_mul
+      moe_fp32_mul u_scale (
+        .a_i(prod[n]),
+        .b_i(scale_f32[n]),
+        .y_o(term[n])
+      );
+    end
+  end else begin : g_no_elem_scale
+    assign term = prod;
+  end
+
   for (genvar n = 0; n < 4; n++) begin : g_sum_l0
     moe_fp32_add u_add (
-      .a_i(prod[2*n]),
-      .b_i(prod[2*n+1]),
+      .a_i(term[2*n]),
+      .b_i(term[2*n+1]),
       .y_o(sum_l0[n])
     );
   end
@@ -117,18 +148,14 @@ module moe_mx_dot8 (
     .y_o(sum_l2)
   );
 
-  always_comb begin
-    unique case (scale_i)
-      8'hFF:   scale_f32 = 32'h7FC0_0000;
-      8'h00:   scale_f32 = 32'h0040_0000;
-      default: scale_f32 = {1'b0, scale_i, 23'd0};
-    endcase
+  if (PER_ELEM_SCALE) begin : g_out_sum
+    assign y_o = sum_l2;
+  end else begin : g_out_scaled
+    moe_fp32_mul u_scale (
+      .a_i(sum_l2),
+      .b_i(scale_f32[0]),
+      .y_o(y_o)
+    );
   end
-
-  moe_fp32_mul u_scale (
-    .a_i(sum_l2),
-    .b_i(scale_f32),
-    .y_o(y_o)
-  );
 
 endmodule

@@ -34,6 +34,15 @@ package moe_pkg;
     VEC_SHIFT   = 4'd12   // V_SHFT_V
   } vec_op_e;
 
+  // Matrix unit operations.
+  typedef enum logic [2:0] {
+    MM_MM    = 3'd0,
+    MM_MM_WO = 3'd1,
+    MM_MV    = 3'd2,
+    MM_TMV   = 3'd3,
+    MM_MV_WO = 3'd4
+  } mm_op_e;
+
   // DMA unit operations.
   typedef enum logic [1:0] {
     DMA_PREFETCH_M = 2'd0,

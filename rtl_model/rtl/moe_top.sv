@@ -194,8 +194,9 @@ module moe_top
   logic [VramRowW-1:0]   dec_topk_row;
   logic [IntAddrW-1:0]   dec_topk_id;
   logic [FpAddrW-1:0]    dec_topk_w;
-  logic                  dec_mm_wo;
-  logic [31:0]           dec_mm_mat, dec_mm_act, dec_mm_wo_row, dec_mm_wo_col, dec_mm_wo_n;
+  mm_op_e                dec_mm_op;
+  logic [31:0]           dec_mm_mat, dec_mm_mat_col, dec_mm_act;
+  logic [31:0]           dec_mm_wo_row, dec_mm_wo_col, dec_mm_wo_n;
   dma_op_e               dec_dma_op;
   logic [31:0]           dec_dma_row, dec_dma_stride, dec_dma_sstride;
   logic [63:0]           dec_dma_code, dec_dma_scale;
@@ -248,8 +249,9 @@ module moe_top
     .topk_row_o         (dec_topk_row),
     .topk_id_addr_o     (dec_topk_id),
     .topk_w_addr_o      (dec_topk_w),
-    .mm_wo_o            (dec_mm_wo),
+    .mm_op_o            (dec_mm_op),
     .mm_mat_row_o       (dec_mm_mat),
+    .mm_mat_col_o       (dec_mm_mat_col),
     .mm_act_row_o       (dec_mm_act),
     .mm_wo_row_o        (dec_mm_wo_row),
     .mm_wo_col_o        (dec_mm_wo_col),
@@ -453,8 +455,9 @@ module moe_top
     .clk_i,
     .rst_ni,
     .start_i       (start_mm),
-    .is_wo_i       (dec_mm_wo),
+    .op_i          (dec_mm_op),
     .mat_row_i     (dec_mm_mat),
+    .mat_col_i     (dec_mm_mat_col),
     .act_row_i     (dec_mm_act),
     .wo_row_i      (dec_mm_wo_row),
     .wo_col_i      (dec_mm_wo_col),

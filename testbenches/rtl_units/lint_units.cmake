@@ -32,6 +32,7 @@ lint(moe_mx_dequant ${RTL_DIR}/moe_mx_dequant.sv ${RTL_DIR}/moe_e4m3_to_fp32.sv 
 lint(moe_mx_quant_block ${RTL_DIR}/moe_mx_quant_block.sv)
 lint(moe_mx_quant_block -GN=32 ${RTL_DIR}/moe_mx_quant_block.sv)
 lint(moe_mx_dot8 ${RTL_DIR}/moe_mx_dot8.sv ${fp})
+lint(moe_mx_dot8 -GPER_ELEM_SCALE=1'b1 ${RTL_DIR}/moe_mx_dot8.sv ${fp})
 lint(moe_bf16_rom ${RTL_DIR}/moe_bf16_rom.sv)
 lint(moe_bf16_rom -GNPorts=3 ${RTL_DIR}/moe_bf16_rom.sv)
 lint(moe_units_tb_top ${TB_DIR}/moe_units_tb_top.sv ${RTL_DIR}/moe_fp32_minmax.sv
@@ -42,7 +43,7 @@ foreach(preset IN LISTS PRESETS)
     param(${preset} ${p} ${p})
   endforeach()
   lint(moe_matrix_unit -GMLEN=${MLEN} -GVLEN=${VLEN} -GBLEN=${BLEN} -GMX_BLOCK=${MX_BLOCK}
-       ${RTL_DIR}/moe_matrix_unit.sv ${RTL_DIR}/moe_mx_dot8.sv ${fp})
+       ${RTL_DIR}/moe_pkg.sv ${RTL_DIR}/moe_matrix_unit.sv ${RTL_DIR}/moe_mx_dot8.sv ${fp})
   lint(moe_topk_unit -GVLEN=${VLEN} -GMAX_E=${MAX_TOPK_EXPERTS} ${RTL_DIR}/moe_topk_unit.sv ${fp})
   lint(moe_topk_tb_top -GVLEN=${VLEN} -GMAX_E=${MAX_TOPK_EXPERTS} ${TB_DIR}/moe_topk_tb_top.sv
        ${RTL_DIR}/moe_topk_unit.sv ${RTL_DIR}/moe_bf16_rom.sv ${fp})

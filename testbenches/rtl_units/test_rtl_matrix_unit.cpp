@@ -1,10 +1,11 @@
-// RTL unit bench: moe_matrix_unit (M_MM, M_MM_WO) Verilated for each machine preset, driven
-// cycle by cycle with the MRAM and VRAM modelled in C++. Checks, against a reference built from
-// the golden numerics (moesim::num::mx_block_dot8, add, f32_to_bf16) and the isa.yaml semantics:
-// the FP32 accumulator bit for bit after every M_MM (read through its public_flat_rd array, so a
-// change of the K or tree order shows up even where BF16 write-back would hide it), every VRAM
-// element after each M_MM_WO (masked columns written, everything else kept), the accumulator
-// persisting across M_MMs and cleared by M_MM_WO, the cycle count of every
+// RTL unit bench: moe_matrix_unit (M_MM, M_MM_WO, M_MV, M_TMV, M_MV_WO) Verilated for each
+// machine preset, driven cycle by cycle with the MRAM and VRAM modelled in C++. Checks, against a
+// reference built from the golden numerics (moesim::num::mx_block_dot8, mx_block_tdot8, add,
+// f32_to_bf16) and the isa.yaml semantics: both FP32 accumulators (acc, vacc) bit for bit after
+// every instruction (read through their public_flat_rd arrays, so a change of the K or tree order
+// shows up even where BF16 write-back would hide it), every VRAM element after each M_*_WO
+// (masked columns written, everything else kept), each accumulator persisting across its
+// multiply-accumulates and cleared only by its own write-back, the cycle count of every
 // instruction against isa.yaml's latency formula (moesim::isa::Spec), and the handshake
 // (busy_o from start to done, done_o once in the last cycle, no memory access outside).
 #define BOOST_TEST_MODULE rtl_matrix_unit
@@ -34,6 +35,9 @@ using moesim::rtlu::put_bits;
 namespace {
 
 constexpr unsigned kVramRows = 96;
+
+/// moe_pkg::mm_op_e, the matrix unit's op_i encoding (an RTL-internal port, not ISA state).
+enum MmOp : uint8_t { kMm = 0, kMmWo = 1, kMv = 2, kTmv = 3, kMvWo = 4 };
 constexpr unsigned kMramTiles = 3;
 
 /// Operand distributions: realistic (moderate exponents, scales near 2^0, no NaN) or wild
@@ -61,7 +65,11 @@ class MatrixBench {
     BOOST_REQUIRE_EQUAL(preset_.mx_block(), 8);
     lat_mm_ = spec_.latency(*spec_.by_mnemonic("M_MM"), preset_);
     lat_wo_ = spec_.latency(*spec_.by_mnemonic("M_MM_WO"), preset_);
+    lat_mv_ = spec_.latency(*spec_.by_mnemonic("M_MV"), preset_);
+    lat_tmv_ = spec_.latency(*spec_.by_mnemonic("M_TMV"), preset_);
+    lat_mv_wo_ = spec_.latency(*spec_.by_mnemonic("M_MV_WO"), preset_);
     acc_.assign(size_t{blen_} * blen_, 0.0f);
+    vacc_.assign(blen_, 0.0f);
     reset();
   }
 
@@ -91,7 +99,7 @@ class MatrixBench {
           float& a = acc_[i * blen_ + j];
           a = num::add(a, dot);
         }
-    top_->is_wo_i = 0;
+    top_->op_i = kMm;
     top_->mat_row_i = mat_row;
     top_->act_row_i = act_row;
     const int64_t cycles = run(false);
@@ -107,13 +115,61 @@ class MatrixBench {
       for (unsigned j = 0; j < blen_; ++j)
         ref_vram_[row0 + i * stride][col + j] = num::f32_to_bf16(acc_[i * blen_ + j]);
     std::fill(acc_.begin(), acc_.end(), 0.0f);
-    top_->is_wo_i = 1;
+    top_->op_i = kMmWo;
     top_->wo_row_i = row0;
     top_->wo_col_i = col;
     top_->wo_stride_i = stride;
     const int64_t cycles = run(true);
     BOOST_TEST(cycles == lat_wo_,
                "M_MM_WO took " << cycles << " cycles, isa.yaml latency says " << lat_wo_);
+    ++n_instr_;
+    compare_acc();
+    compare_vram();
+  }
+
+  /// M_MV (transposed = false) or M_TMV on tile t, element column offset c, activation row a.
+  void mv(unsigned tile, unsigned col, unsigned act_row, bool transposed) {
+    const uint32_t row0 = tile * mlen_;
+    const std::vector<uint16_t>& a = vram_[act_row];
+    for (unsigned j = 0; j < blen_; ++j)
+      for (unsigned b = 0; b < nb_; ++b) {
+        float dot;
+        if (transposed) {  // isa.yaml M_TMV: K over tile rows, each with its own scale
+          uint8_t codes[8], scales[8];
+          for (unsigned t = 0; t < 8; ++t) {
+            codes[t] = codes_[row0 + 8 * b + t][col + j];
+            scales[t] = scales_[row0 + 8 * b + t][(col + j) / 8];
+          }
+          dot = num::mx_block_tdot8(&a[8 * b], codes, scales);
+        } else {
+          dot = num::mx_block_dot8(&a[8 * b], &codes_[row0 + col + j][8 * b],
+                                   scales_[row0 + col + j][b]);
+        }
+        vacc_[j] = num::add(vacc_[j], dot);
+      }
+    top_->op_i = transposed ? kTmv : kMv;
+    top_->mat_row_i = transposed ? row0 : row0 + col;
+    top_->mat_col_i = col;
+    top_->act_row_i = act_row;
+    const int64_t cycles = run(false);
+    const int64_t lat = transposed ? lat_tmv_ : lat_mv_;
+    BOOST_TEST(cycles == lat, (transposed ? "M_TMV" : "M_MV")
+                                  << " took " << cycles << " cycles, isa.yaml latency says "
+                                  << lat);
+    ++n_instr_;
+    compare_acc();
+  }
+
+  /// M_MV_WO to VRAM row r, columns [col, col+BLEN).
+  void wo_v(unsigned row, unsigned col) {
+    for (unsigned j = 0; j < blen_; ++j) ref_vram_[row][col + j] = num::f32_to_bf16(vacc_[j]);
+    std::fill(vacc_.begin(), vacc_.end(), 0.0f);
+    top_->op_i = kMvWo;
+    top_->wo_row_i = row;
+    top_->wo_col_i = col;
+    const int64_t cycles = run(true);
+    BOOST_TEST(cycles == lat_mv_wo_,
+               "M_MV_WO took " << cycles << " cycles, isa.yaml latency says " << lat_mv_wo_);
     ++n_instr_;
     compare_acc();
     compare_vram();
@@ -129,12 +185,26 @@ class MatrixBench {
   unsigned blen() const { return blen_; }
   unsigned nb() const { return nb_; }
   uint32_t acc_bits(unsigned i, unsigned j) const { return num::f32_bits(acc_[i * blen_ + j]); }
+  uint32_t vacc_bits(unsigned j) const { return num::f32_bits(vacc_[j]); }
 
   void idle(unsigned n) {
     for (unsigned k = 0; k < n; ++k) {
       const Sample s = clock();
       BOOST_TEST(!(s.busy || s.done || s.mram_re || s.vram_re || s.vram_we), "activity while idle");
     }
+  }
+
+  /// A random legal instruction sequence: 1..3 M_MV / M_TMV then an M_MV_WO.
+  void random_mv_group() {
+    const unsigned n = 1 + static_cast<unsigned>(rng_() % 3);
+    for (unsigned k = 0; k < n; ++k) {
+      const unsigned tile = static_cast<unsigned>(rng_() % kMramTiles);
+      const unsigned col = blen_ * static_cast<unsigned>(rng_() % (mlen_ / blen_));
+      mv(tile, col, static_cast<unsigned>(rng_() % kVramRows), rng_() % 2 == 0);
+      if (rng_() % 2) idle(static_cast<unsigned>(rng_() % 3));
+    }
+    wo_v(static_cast<unsigned>(rng_() % kVramRows),
+         blen_ * static_cast<unsigned>(rng_() % (vlen_ / blen_)));
   }
 
   /// A random legal instruction sequence: 1..3 M_MMs then an M_MM_WO.
@@ -260,10 +330,23 @@ class MatrixBench {
           ++mismatches_;
         }
       }
+    for (unsigned j = 0; j < blen_; ++j) {
+      ++acc_checked_;
+      const uint32_t rtl = top_->rootp->moe_matrix_unit__DOT__vacc_q[j];
+      const uint32_t want = num::f32_bits(vacc_[j]);
+      if (rtl != want) {
+        if (mismatches_ < 8)
+          BOOST_TEST_MESSAGE("vacc[" << j << "]: rtl 0x" << std::hex << rtl << " golden 0x" << want
+                                     << std::dec);
+        ++mismatches_;
+      }
+    }
     // Continue from the RTL's value so one divergence is reported once.
     for (unsigned i = 0; i < blen_; ++i)
       for (unsigned j = 0; j < blen_; ++j)
         acc_[i * blen_ + j] = num::f32_from_bits(top_->rootp->moe_matrix_unit__DOT__acc_q[i][j]);
+    for (unsigned j = 0; j < blen_; ++j)
+      vacc_[j] = num::f32_from_bits(top_->rootp->moe_matrix_unit__DOT__vacc_q[j]);
   }
 
   void compare_vram() {
@@ -288,10 +371,10 @@ class MatrixBench {
   std::mt19937_64 rng_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> top_;
-  int64_t lat_mm_ = 0, lat_wo_ = 0;
+  int64_t lat_mm_ = 0, lat_wo_ = 0, lat_mv_ = 0, lat_tmv_ = 0, lat_mv_wo_ = 0;
   std::vector<std::vector<uint16_t>> vram_, ref_vram_;
   std::vector<std::vector<uint8_t>> codes_, scales_;
-  std::vector<float> acc_;
+  std::vector<float> acc_, vacc_;
   uint64_t mismatches_ = 0, n_instr_ = 0, elements_checked_ = 0, acc_checked_ = 0;
 };
 
@@ -300,6 +383,7 @@ void run_preset(const std::string& preset, Dist dist, unsigned groups, uint64_t 
   MatrixBench<Model> b(preset, seed);
   b.fill(dist);
   for (unsigned g = 0; g < groups; ++g) {
+    if (g % 2) b.random_mv_group();  // interleaved: each accumulator survives the other's use
     b.random_group();
     if (g % 16 == 15) b.fill(dist);  // fresh operands now and then (acc is empty after a WO)
   }
@@ -375,3 +459,45 @@ void k_order_case(const std::string& preset) {
 
 BOOST_AUTO_TEST_CASE(default_k_order) { k_order_case<Vmoe_matrix_unit_default>("default"); }
 BOOST_AUTO_TEST_CASE(tiny_k_order) { k_order_case<Vmoe_matrix_unit_tiny>("tiny"); }
+
+// The vector accumulator and the M_MM accumulator are separate: M_MV twice on the same operands,
+// an M_MM and its M_MM_WO in between leave vacc alone; M_MV_WO right after M_MV_WO writes zeros;
+// back-to-back M_TMV / M_MV (start_i in the cycle after done_o).
+BOOST_AUTO_TEST_CASE(default_vector_accumulator) {
+  MatrixBench<Vmoe_matrix_unit_default> b("default", 11);
+  b.fill(Dist::Realistic);
+  b.mv(0, 4, 5, false);
+  b.mm(1, 8, 0);
+  b.wo(30, 0, 1);
+  b.mv(0, 4, 5, false);
+  b.wo_v(40, 8);
+  b.wo_v(41, 60);  // cleared: zeros
+  b.mv(2, 60, 7, true);
+  b.mv(2, 0, 7, false);
+  b.mv(1, 32, 9, true);
+  b.wo_v(42, 0);
+  BOOST_TEST(b.mismatches() == 0u);
+}
+
+// M_TMV's per-element scale: column 0, K block 0 has row 0 code 1.0 and row 1 code -1.0, both with
+// scale 2^40, row 2 code 1.0 with scale 2^0, rows 3.. code 0; activations 1.0. The per-element rule
+// gives (2^40 - 2^40) + 1 = 1 exactly; one block scale (M_MM's rule applied to the transposed
+// tile) could not.
+template <typename Model>
+void tmv_scale_case(const std::string& preset) {
+  MatrixBench<Model> b(preset, 13);
+  b.fill(Dist::Realistic);
+  const unsigned mlen = b.mlen();
+  for (unsigned e = 0; e < mlen; ++e) b.set_vram(0, e, 0x3F80);  // 1.0
+  for (unsigned r = 0; r < mlen; ++r) {
+    b.set_code(r, 0, r == 0 || r == 2 ? 0x38 : (r == 1 ? 0xB8 : 0x00));
+    b.set_scale(r, 0, r < 2 ? 127 + 40 : 127);
+  }
+  b.mv(0, 0, 0, true);
+  BOOST_TEST(b.vacc_bits(0) == 0x3F800000u);  // 1.0
+  b.wo_v(1, 0);
+  BOOST_TEST(b.mismatches() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(default_tmv_scale) { tmv_scale_case<Vmoe_matrix_unit_default>("default"); }
+BOOST_AUTO_TEST_CASE(tiny_tmv_scale) { tmv_scale_case<Vmoe_matrix_unit_tiny>("tiny"); }

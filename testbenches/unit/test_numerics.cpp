@@ -286,6 +286,25 @@ BOOST_AUTO_TEST_CASE(mx_block_dot8_order_and_scale) {
   BOOST_TEST(static_cast<double>(mx_block_dot8(c, wc, 127)) == 1.9921875 * 1.875);
 }
 
+BOOST_AUTO_TEST_CASE(mx_block_tdot8_scale_per_element) {
+  const uint8_t one = 0x38, minus_one = 0xB8;  // E4M3 +-1.0
+  uint16_t a[8];
+  std::fill(a, a + 8, bf(1.0f));
+  // Each product takes its own scale before the tree: ((2^40 - 2^40) + (1 + 0)) + 0 = 1.
+  uint8_t w[8] = {one, minus_one, one, 0, 0, 0, 0, 0};
+  uint8_t s[8] = {167, 167, 127, 127, 127, 127, 127, 127};
+  BOOST_TEST(mx_block_tdot8(a, w, s) == 1.0f);
+  // Each scaled product rounds on its own: 3*2^-23 x 1.0 x 2^-127 = 1.5 * 2^-149 rounds to
+  // 2^-148 (tie to even), twice: 2^-147. (Scaling the sum 3*2^-22 instead would give 3 * 2^-149.)
+  uint16_t t[8] = {bf(std::ldexp(3.0f, -23)), bf(std::ldexp(3.0f, -23)), 0, 0, 0, 0, 0, 0};
+  uint8_t wt[8] = {one, one, 0, 0, 0, 0, 0, 0};
+  uint8_t s0[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  BOOST_TEST(mx_block_tdot8(t, wt, s0) == std::ldexp(1.0f, -147));
+  // A 0xFF scale makes its element NaN even when the product is 0.
+  uint8_t sn[8] = {127, 127, 127, 127, 127, 127, 127, 0xFF};
+  BOOST_TEST(bits(mx_block_tdot8(a, w, sn)) == kF32CanonicalNaN);
+}
+
 BOOST_AUTO_TEST_CASE(tree_sum_order) {
   float x[8] = {16777216.0f, 1, 1, 1, 1, 1, 1, 1};
   BOOST_TEST(tree_sum(x, 8) == 16777222.0f);

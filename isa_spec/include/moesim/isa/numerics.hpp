@@ -60,6 +60,11 @@ uint8_t mx_quantize(const uint16_t* bf16, size_t n, uint8_t* codes);
 /// ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)), times 2^(scale-127), all FP32 RNE.
 float mx_block_dot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, uint8_t scale);
 
+/// MX dot product of one block of 8 read across MX blocks (M_TMV: K runs over tile rows, so each
+/// element has its own scale): q_t = (bf16 x e4m3, exact) x 2^(scale_t-127) in FP32 RNE, then
+/// the pairwise tree ((q0+q1)+(q2+q3))+((q4+q5)+(q6+q7)) in FP32 RNE.
+float mx_block_tdot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, const uint8_t* scales);
+
 /// V_RED_SUM's pairwise tree over n (a power of two) FP32 values, FP32 RNE.
 float tree_sum(const float* x, size_t n);
 

@@ -32,6 +32,7 @@ namespace {
 struct HbmStore {
   std::vector<uint8_t> bytes;
   std::vector<isa::MemWrite>* writes = nullptr;
+  uint64_t bytes_read = 0, bytes_written = 0;  ///< DPI accesses since load()
 };
 thread_local HbmStore* g_hbm = nullptr;
 
@@ -74,6 +75,7 @@ constexpr uint64_t kWatchdogCycles = 100000000;  ///< no retire for this long: t
 unsigned char moe_hbm_read(unsigned long long addr) {
   auto& h = moesim::rtl::active_hbm("moe_hbm_read");
   if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_read: address beyond HBM_BYTES");
+  ++h.bytes_read;
   return h.bytes[addr];
 }
 
@@ -81,6 +83,7 @@ void moe_hbm_write(unsigned long long addr, unsigned char data) {
   auto& h = moesim::rtl::active_hbm("moe_hbm_write");
   if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_write: address beyond HBM_BYTES");
   h.bytes[addr] = data;
+  ++h.bytes_written;
   if (h.writes != nullptr)
     h.writes->push_back(moesim::isa::MemWrite{moesim::isa::Space::Hbm, addr, addr + 1, 0});
 }
@@ -350,6 +353,7 @@ void RtlModel::load(const isa::Program& program, const isa::MemoryImage& image) 
 
   for (Space s : {Space::Vram, Space::Mram, Space::FpSram, Space::IntSram}) m.zero(s);
   std::fill(m.hbm.bytes.begin(), m.hbm.bytes.end(), 0);
+  m.hbm.bytes_read = m.hbm.bytes_written = 0;
   const std::pair<Space, const std::vector<isa::MemorySegment>*> segs[] = {
       {Space::Vram, &image.vram},
       {Space::Mram, &image.mram},
@@ -441,6 +445,10 @@ bool RtlModel::halted() const { return impl_->stopped || impl_->top->halted_o; }
 uint64_t RtlModel::cycles() const { return impl_->cycle; }
 
 uint64_t RtlModel::retired() const { return impl_->retired; }
+
+uint64_t RtlModel::hbm_bytes_read() const { return impl_->hbm.bytes_read; }
+
+uint64_t RtlModel::hbm_bytes_written() const { return impl_->hbm.bytes_written; }
 
 isa::ArchRegs RtlModel::regs() const {
   const auto& r = impl_->root();

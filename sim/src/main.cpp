@@ -727,8 +727,8 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
       if (f.engine != "both" && f.engine != name) continue;
       if (std::string(name) == "rtl" && sim::rtl_built_preset() != w.preset->name) {
         std::cout << "  rtl: skipped, the RTL model is built for preset '"
-                  << sim::rtl_built_preset() << "' (configure with -DMOESIM_RTL_PRESET="
-                  << w.preset->name << ")\n";
+                  << sim::rtl_built_preset()
+                  << "' (configure with -DMOESIM_RTL_PRESET=" << w.preset->name << ")\n";
         continue;
       }
       auto engine = std::string(name) == "golden" ? sim::make_golden_engine(spec, *w.preset)
@@ -761,8 +761,8 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
     }
     if (!ran.empty()) {
       std::cout << '\n';
-      sim::print_profile(std::cout, sim::make_profile(spec, ran[0].second.stages, 0,
-                                                      ran[0].first->name()));
+      sim::print_profile(std::cout,
+                         sim::make_profile(spec, ran[0].second.stages, 0, ran[0].first->name()));
     }
     std::cout << '\n';
   }
@@ -864,7 +864,8 @@ int cli_main(int argc, char** argv) {
   BenchFlags bf;
   bf.program.model = "qwen3-30b-a3b";
   CLI::App* bench = app.add_subcommand(
-      "bench", "time each engine alone on a full-size layer (not a test; prints the stage profile)");
+      "bench",
+      "time each engine alone on a full-size layer (not a test; prints the stage profile)");
   bench->add_option("--model", bf.program.model, "model preset")->capture_default_str();
   bench->add_option("--machine", bf.program.machine, "machine preset of machine.yaml")
       ->capture_default_str();
@@ -880,8 +881,9 @@ int cli_main(int argc, char** argv) {
       ->capture_default_str()
       ->check(kNotNegative);
   bf.program.max_instructions = 0;
-  bench->add_option("--max-instructions", bf.program.max_instructions,
-                    "stop with exit 2 after N instructions (0: no limit)")
+  bench
+      ->add_option("--max-instructions", bf.program.max_instructions,
+                   "stop with exit 2 after N instructions (0: no limit)")
       ->capture_default_str()
       ->check(kNotNegative);
   bench->add_option("--token-counts", bf.tokens, "token counts to run, one layer each")

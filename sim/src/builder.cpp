@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -16,8 +17,9 @@ namespace {
 // Register plan: gp1..gp3 loop counters by nesting depth, gp4..gp14 temporaries of the current
 // phase, gp15 scratch of li()/addi() for constants wider than imm18.
 constexpr unsigned kL1 = 1, kL2 = 2, kL3 = 3, kScratch = 15;
-// f1 logit accumulator, f2 limit, f3 -limit, f4 -alpha, f5 1.0, f6 route weight.
-constexpr unsigned kFAcc = 1, kFLimit = 2, kFNegLimit = 3, kFNegAlpha = 4, kFOne = 5, kFRoute = 6;
+// f1 logit / gate accumulator, f2 limit, f3 -limit, f4 -alpha, f5 1.0, f6 route weight, f7 -1.
+constexpr unsigned kFAcc = 1, kFLimit = 2, kFNegLimit = 3, kFNegAlpha = 4, kFOne = 5, kFRoute = 6,
+                   kFNegOne = 7;
 // a0 inputs/outputs, a1 expert weights.
 constexpr unsigned kAIn = 0, kAOut = 0, kAExpert = 1;
 constexpr uint64_t kImm18 = uint64_t{1} << 18;
@@ -137,8 +139,14 @@ class LayerBuilder {
     validate_and_lay_out();
     BuiltProgram out;
     out.layout = L_;
-    out.name = opt_.model->name + "_T" + std::to_string(L_.tokens) + "_H" +
-               std::to_string(L_.hidden) + "_I" + std::to_string(L_.intermediate) + "_seed" +
+    std::string model_name = opt_.model->name;
+    const auto slash = model_name.find_last_of('/');
+    if (slash != std::string::npos) model_name = model_name.substr(slash + 1);
+    out.name = model_name + "_T" + std::to_string(L_.tokens) + "_H" + std::to_string(L_.hidden) +
+               "_I" + std::to_string(L_.intermediate) +
+               (L_.shared_intermediate != 0 ? "_S" + std::to_string(L_.shared_intermediate) : "") +
+               (opt_.topk == TopkEncoding::register_policy ? "_topkreg" : "") +
+               (opt_.lowering == Lowering::expert ? "_expertmajor" : "") + "_seed" +
                std::to_string(opt_.seed) + "_" + m_.name + ".asm";
     out.asm_text = emit_program();
     try {
@@ -152,15 +160,28 @@ class LayerBuilder {
                        std::to_string(out.program.size()) + " instructions; machine preset '" +
                        m_.name + "' has IMEM_WORDS=" + std::to_string(imem));
     out.image = make_image();
-    std::ostringstream alpha;
-    alpha << "alpha " << opt_.model->swiglu_alpha << " is the BF16 constant "
-          << num::bf16_to_f32(L_.alpha_bf16) << " (0x" << std::hex << std::uppercase
-          << L_.alpha_bf16 << ")";
-    out.notes.push_back(alpha.str());
+    if (opt_.model->activation == Activation::clamped_swiglu) {
+      std::ostringstream alpha;
+      alpha << "alpha " << opt_.model->swiglu_alpha << " is the BF16 constant "
+            << num::bf16_to_f32(L_.alpha_bf16) << " (0x" << std::hex << std::uppercase
+            << L_.alpha_bf16 << ")";
+      out.notes.push_back(alpha.str());
+    }
     out.notes.push_back(
         "W1 (gate_up_proj) is stored de-interleaved: output columns [0, I) gate, [I, 2I) up");
     out.notes.push_back("tokens padded to " + std::to_string(L_.tokens_padded) +
-                        " (a multiple of HBM_V_ROWS); padded rows are zero and not routed");
+                        " (a multiple of HBM_V_ROWS and BLEN); padded rows are zero and not "
+                        "routed");
+    if (L_.topk_select != L_.top_k)
+      out.notes.push_back("norm_topk_prob false: V_TOPK selects " + std::to_string(L_.experts) +
+                          " of " + std::to_string(L_.experts) +
+                          " (the softmax over all experts, in rank order); the first " +
+                          std::to_string(L_.top_k) + " ranks are routed with those weights");
+    if (L_.shared_gate)
+      out.notes.push_back(
+          "the shared gate sigmoid runs on the vector unit (V_MUL_VF -1, V_EXP_V, "
+          "V_ADD_VF 1, V_RECI_V on a broadcast row), not the scalar FP unit");
+    out.utilisation = utilisation();
     return out;
   }
 
@@ -176,9 +197,9 @@ class LayerBuilder {
 
   void validate_and_lay_out() {
     const ModelPreset& model = *opt_.model;
-    if (!model.router_bias || !model.expert_bias)
-      throw UsageError("--model " + model.name +
-                       ": the builder lowers GPT-OSS-style layers (router and expert biases)");
+    check_routing(model);
+    if (opt_.shared && model.shared_experts == 0)
+      throw UsageError("--shared: model " + model.name + " has no shared expert");
     if (mlen_ != vlen_)
       throw UsageError("--machine " + m_.name + ": MLEN != VLEN (machine.yaml requires equal)");
     if (static_cast<uint64_t>(m_.get("HBM_M_ROWS")) != mlen_)
@@ -195,36 +216,58 @@ class LayerBuilder {
     };
     check_dim("--hidden", opt_.hidden);
     check_dim("--intermediate", opt_.intermediate);
+    if (opt_.shared) {
+      L_.shared_gate = model.shared_gate;
+      L_.shared_intermediate = opt_.shared_intermediate;
+      if (L_.shared_intermediate == 0) {
+        const uint64_t scaled = uint64_t{model.shared_intermediate} * opt_.intermediate;
+        if (model.intermediate == 0 || scaled % model.intermediate != 0)
+          throw UsageError("--intermediate " + std::to_string(opt_.intermediate) + ": " +
+                           model.name + "'s shared width " +
+                           std::to_string(model.shared_intermediate) +
+                           " does not scale to it; "
+                           "give --shared-intermediate");
+        L_.shared_intermediate = static_cast<unsigned>(scaled / model.intermediate);
+      }
+      check_dim("--shared-intermediate", L_.shared_intermediate);
+    }
 
+    L_.lowering = opt_.lowering;
     L_.tokens = opt_.tokens;
-    L_.tokens_padded = static_cast<unsigned>(round_up(opt_.tokens, vrows_));
+    L_.tokens_padded = static_cast<unsigned>(round_up(opt_.tokens, std::lcm(vrows_, blen_)));
     L_.hidden = opt_.hidden;
     L_.intermediate = opt_.intermediate;
     L_.experts = model.experts;
     L_.top_k = model.top_k;
     L_.pairs = L_.tokens * L_.top_k;
+    L_.topk_select = model.norm_topk_prob ? L_.top_k : L_.experts;
     L_.logit_rows = static_cast<unsigned>(ceil_div(L_.experts, vlen_));
     // V_TOPK rmask: a hardwired policy of isa.yaml `topk_policies` when one has exactly this
-    // (E, k), else the register policy (TOPK_POLICY, set by C_SET_TOPK_REG).
-    if (const isa::TopkPolicySpec* hw = spec_.topk_hardwired(L_.experts, L_.top_k)) {
+    // (E, k) and the encoding is automatic, else the register policy (TOPK_POLICY, set by
+    // C_SET_TOPK_REG).
+    const isa::TopkPolicySpec* hw = spec_.topk_hardwired(L_.experts, L_.topk_select);
+    if (hw != nullptr && opt_.topk == TopkEncoding::automatic) {
       L_.topk_rmask = hw->rmask;
     } else {
       const auto max_e = static_cast<uint64_t>(m_.get("MAX_TOPK_EXPERTS"));
       const isa::TopkPolicySpec* reg = spec_.topk_register_policy();
       if (reg == nullptr || L_.experts > max_e || L_.top_k == 0 || L_.top_k > L_.experts ||
-          L_.top_k > 255)
+          L_.topk_select > 255)
         throw UsageError("--model " + model.name + ": V_TOPK cannot select " +
-                         std::to_string(L_.top_k) + " of " + std::to_string(L_.experts) +
-                         " experts (MAX_TOPK_EXPERTS=" + std::to_string(max_e) + ")");
+                         std::to_string(L_.topk_select) + " of " + std::to_string(L_.experts) +
+                         " experts (MAX_TOPK_EXPERTS=" + std::to_string(max_e) +
+                         ", the policy register holds k <= 255)");
       L_.topk_rmask = reg->rmask;
     }
 
     const uint64_t H = L_.hidden, I = L_.intermediate, E = L_.experts;
-    const uint64_t hb = H / vlen_, ib = I / vlen_;
+    const uint64_t IS = L_.shared_intermediate;
+    const uint64_t hb = H / vlen_, ib = I / vlen_, isb = IS / vlen_;
     // Each projection holds all K/MLEN tiles of one output tile in MRAM at once.
     const auto mram_tiles = static_cast<uint64_t>(m_.get("MRAM_TILES"));
-    for (const auto& [flag, k] :
-         {std::pair<const char*, uint64_t>{"--hidden", H}, {"--intermediate", I}})
+    for (const auto& [flag, k] : {std::pair<const char*, uint64_t>{"--hidden", H},
+                                  {"--intermediate", I},
+                                  {"--shared-intermediate", IS}})
       if (k / mlen_ > mram_tiles)
         throw UsageError(std::string(flag) + " " + std::to_string(k) +
                          ": a projection with K = " + std::to_string(k) + " needs " +
@@ -247,9 +290,16 @@ class LayerBuilder {
     };
     L_.x = mx(L_.tokens_padded, H);
     L_.wr = mx(round_up(E, vrows_), H);
-    L_.br = mx(round_up(L_.logit_rows, vrows_), vlen_);
-    L_.b1 = mx(round_up(E * 2 * ib, vrows_), vlen_);
-    L_.b2 = mx(round_up(E * hb, vrows_), vlen_);
+    if (model.router_bias) L_.br = mx(round_up(L_.logit_rows, vrows_), vlen_);
+    if (model.expert_bias) {
+      L_.b1 = mx(round_up(E * 2 * ib, vrows_), vlen_);
+      L_.b2 = mx(round_up(E * hb, vrows_), vlen_);
+    }
+    if (IS != 0) {
+      L_.ws1 = mx(2 * IS, H);
+      L_.ws2 = mx(H, IS);
+      if (L_.shared_gate) L_.wg = mx(vrows_, H);
+    }
     L_.w1_expert_bytes = round_up(2 * I * H + 2 * I * H / mxb_, kHbmAlign);
     L_.w1 = cursor;
     cursor += E * L_.w1_expert_bytes;
@@ -276,11 +326,25 @@ class LayerBuilder {
     L_.v_b2 = rows(L_.b2.rows);
     L_.v_logits = rows(uint64_t{L_.tokens} * L_.logit_rows);
     L_.v_tmp = rows(1);
-    L_.v_in = rows(blen_ * hb);
-    L_.v_h1 = rows(blen_ * 2 * ib);
-    L_.v_act = rows(blen_ * ib);
-    L_.v_out = rows(blen_ * hb);
+    if (L_.lowering == Lowering::pair) {
+      L_.v_in = rows(blen_ * hb);
+      L_.v_h1 = rows(blen_ * 2 * ib);
+      L_.v_act = rows(blen_ * ib);
+      L_.v_out = rows(blen_ * hb);
+    } else {
+      L_.v_eh1 = rows(uint64_t{L_.tokens_padded} * 2 * ib);
+      L_.v_eact = rows(uint64_t{L_.tokens_padded} * ib);
+      L_.v_eout = rows(uint64_t{L_.tokens_padded} * hb);
+    }
     L_.v_acc = rows(L_.tokens_padded * hb);
+    if (IS != 0) {
+      L_.v_wg = rows(L_.wg.rows * hb);
+      L_.v_zero = rows(1);
+      L_.v_gate = rows(1);
+      L_.v_sh1 = rows(uint64_t{L_.tokens_padded} * 2 * isb);
+      L_.v_shact = rows(uint64_t{L_.tokens_padded} * isb);
+      L_.v_shout = rows(uint64_t{L_.tokens_padded} * hb);
+    }
     L_.vram_rows_used = row;
     const auto vram_rows = static_cast<uint64_t>(m_.get("VRAM_ROWS"));
     if (row > vram_rows) too_small("VRAM rows", row, "VRAM_ROWS", vram_rows);
@@ -291,38 +355,80 @@ class LayerBuilder {
     L_.fp_neg_limit = vlen_ + 1;
     L_.fp_neg_alpha = vlen_ + 2;
     L_.fp_one = vlen_ + 3;
-    L_.fp_logits = vlen_ + 4;
+    L_.fp_neg_one = vlen_ + 4;
+    L_.fp_logits = vlen_ + 5;
     L_.fp_weights = L_.fp_logits + uint64_t{L_.logit_rows} * vlen_;
-    L_.fp_words_used = L_.fp_weights + L_.pairs;
+    L_.fp_words_used = L_.fp_weights + uint64_t{L_.tokens} * L_.topk_select;
+    if (L_.lowering == Lowering::expert) {
+      L_.fp_dense = L_.fp_words_used;
+      L_.fp_words_used += uint64_t{L_.tokens} * E;
+    }
     const auto fp_words = static_cast<uint64_t>(m_.get("FP_SRAM_WORDS"));
     if (L_.fp_words_used > fp_words)
       too_small("FP SRAM words", L_.fp_words_used, "FP_SRAM_WORDS", fp_words);
 
     // INT SRAM words.
     L_.int_ids = 0;
-    L_.int_tokens = L_.pairs;
-    L_.int_words_used = 2 * uint64_t{L_.pairs};
+    L_.int_tokens = uint64_t{L_.tokens} * L_.topk_select;
+    L_.int_words_used = L_.int_tokens + L_.pairs;
     const auto int_words = static_cast<uint64_t>(m_.get("INT_SRAM_WORDS"));
     if (L_.int_words_used > int_words)
       too_small("INT SRAM words", L_.int_words_used, "INT_SRAM_WORDS", int_words);
 
-    L_.alpha_bf16 = num::f32_to_bf16(static_cast<float>(model.swiglu_alpha));
+    L_.alpha_bf16 = num::f32_to_bf16(static_cast<float>(
+        model.activation == Activation::clamped_swiglu ? model.swiglu_alpha : 1.0));
+  }
+
+  /// Routing the builder lowers (see builder.hpp); anything else names its config.json field.
+  static void check_routing(const ModelPreset& m) {
+    auto refuse = [&](const std::string& field, const std::string& why) {
+      throw UsageError("--model " + m.name + ": " + field + " (" + m.routing + "): " + why +
+                       "; moesim lowers softmax routing only");
+    };
+    if (m.scores_scale_input)
+      refuse("model_type '" + m.model_type + "' router",
+             "route scores that scale the expert input are not implemented");
+    if (m.scoring_func != "softmax")
+      refuse("scoring_func '" + m.scoring_func + "'", "sigmoid router scores are not implemented");
+    if (m.correction_bias)
+      refuse("e_score_correction_bias (topk_method '" + m.topk_method + "')",
+             "selection by biased scores is not implemented");
+    if (m.n_group > 1 && m.topk_group < m.n_group)
+      refuse(
+          "n_group " + std::to_string(m.n_group) + " / topk_group " + std::to_string(m.topk_group),
+          "group-limited selection is not implemented");
+    if (m.routed_scaling_factor != 1.0) {
+      std::ostringstream v;
+      v << m.routed_scaling_factor;
+      refuse("routed_scaling_factor " + v.str(), "scaled route weights are not implemented");
+    }
+    if (m.top_k == 0 || m.top_k > m.experts)
+      throw UsageError("--model " + m.name + ": num_experts_per_tok " + std::to_string(m.top_k) +
+                       " is not in 1.." + std::to_string(m.experts));
   }
 
   // ---------------------------------------------------------------------------- program text
 
   std::string emit_program() {
     const ModelPreset& model = *opt_.model;
-    e_.comment("moesim MoE layer: " + model.name + " (" + model.hf_id + "), routed, pair-major");
+    e_.comment("moesim MoE layer: " + model.name + " (" + model.hf_id + "), routed" +
+               (L_.shared_intermediate != 0 ? " + shared" : "") + ", pair-major");
     e_.comment("T=" + std::to_string(L_.tokens) + " (padded " + std::to_string(L_.tokens_padded) +
                ") H=" + std::to_string(L_.hidden) + " I=" + std::to_string(L_.intermediate) +
                " E=" + std::to_string(L_.experts) + " k=" + std::to_string(L_.top_k) +
+               (L_.shared_intermediate != 0 ? " I_s=" + std::to_string(L_.shared_intermediate)
+                                            : std::string()) +
                " seed=" + std::to_string(opt_.seed) + " machine=" + m_.name);
     e_.blank();
     emit_input_loads();
     emit_router();
     emit_accumulator_init();
-    for (unsigned p = 0; p < L_.pairs; ++p) emit_pair(p);
+    if (L_.lowering == Lowering::pair) {
+      for (unsigned p = 0; p < L_.pairs; ++p) emit_pair(p);
+    } else {
+      for (unsigned e = 0; e < L_.experts; ++e) emit_expert(e);
+    }
+    if (L_.shared_intermediate != 0) emit_shared();
     emit_output_store();
     return e_.text();
   }
@@ -362,8 +468,10 @@ class LayerBuilder {
                           {"router weight W_r", L_.wr, L_.v_wr},
                           {"router bias", L_.br, L_.v_br},
                           {"expert biases b1", L_.b1, L_.v_b1},
-                          {"expert biases b2", L_.b2, L_.v_b2}};
+                          {"expert biases b2", L_.b2, L_.v_b2},
+                          {"shared gate weight w_g", L_.wg, L_.v_wg}};
     for (const Load& l : loads) {
+      if (l.mm.rows == 0) continue;  // the model has no such tensor
       e_.comment(std::string(l.what) + ": " + std::to_string(l.mm.rows) + " x " +
                  std::to_string(l.mm.cols) + " at HBM " + std::to_string(l.mm.base) +
                  " -> VRAM row " + std::to_string(l.vram / vlen_));
@@ -377,7 +485,7 @@ class LayerBuilder {
     e_.stage("router_topk");
     const isa::TopkPolicySpec* policy = spec_.topk_policy(L_.topk_rmask);
     if (policy != nullptr && !policy->hardwired()) {
-      e_.li(13, (uint64_t{L_.experts} << 8) | L_.top_k);
+      e_.li(13, (uint64_t{L_.experts} << 8) | L_.topk_select);
       e_.op("C_SET_TOPK_REG gp13");
     }
     e_.li(8, L_.v_tmp);
@@ -405,16 +513,26 @@ class LayerBuilder {
       e_.li(10, L_.v_br);
       for (unsigned r = 0; r < L_.logit_rows; ++r) {
         e_.op("S_MAP_V_FP gp9, gp0, " + std::to_string(L_.fp_logits + r * vlen_));
-        e_.op("V_ADD_VV gp9, gp9, gp10, 0");
+        if (L_.br.rows != 0) e_.op("V_ADD_VV gp9, gp9, gp10, 0");
         if (r + 1 < L_.logit_rows) {
           e_.addi(9, 9, vlen_);
           e_.addi(10, 10, vlen_);
         }
       }
       e_.li(9, logit_row);
-      e_.li(11, L_.fp_weights + uint64_t{t} * L_.top_k);
-      e_.li(12, L_.int_ids + uint64_t{t} * L_.top_k);
+      e_.li(11, L_.fp_weights + uint64_t{t} * L_.topk_select);
+      e_.li(12, L_.int_ids + uint64_t{t} * L_.topk_select);
       e_.op("V_TOPK gp11, gp9, gp12, " + std::to_string(L_.topk_rmask));
+      if (L_.lowering == Lowering::expert) {
+        e_.comment("R[t][id] = w for the token's k routed experts (expert-major)");
+        for (unsigned j = 0; j < L_.top_k; ++j) {
+          const unsigned p = t * L_.top_k + j;
+          e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.id_word(p)));
+          e_.addi(4, 4, L_.fp_dense + uint64_t{t} * L_.experts);
+          e_.op("S_LD_FP " + fr(kFRoute) + ", gp0, " + std::to_string(L_.weight_word(p)));
+          e_.op("S_ST_FP " + fr(kFRoute) + ", gp4, 0");
+        }
+      }
     }
     e_.pair({});
     e_.blank();
@@ -438,16 +556,23 @@ class LayerBuilder {
     e_.stage("accumulator_init");
     e_.comment("output accumulator (T_pad x H) = +0");
     emit_zero_rows(L_.v_acc, 1, uint64_t{L_.tokens_padded} * hb, 0);
-    e_.comment("rows 1..BLEN-1 of the input and activation slots = +0 (row 0 is written per pair)");
-    emit_zero_rows(L_.v_in + vlen_, hb, blen_ - 1, 1);
-    emit_zero_rows(L_.v_act + vlen_, ib, blen_ - 1, 1);
+    if (L_.lowering == Lowering::pair) {
+      e_.comment(
+          "rows 1..BLEN-1 of the input and activation slots = +0 (row 0 is written per pair)");
+      emit_zero_rows(L_.v_in + vlen_, hb, blen_ - 1, 1);
+      emit_zero_rows(L_.v_act + vlen_, ib, blen_ - 1, 1);
+    }
+    if (L_.shared_gate) {
+      e_.comment("a zero row under the broadcast shared gate");
+      emit_zero_rows(L_.v_zero, 1, 1, 0);
+    }
     e_.blank();
   }
 
   void emit_weight_address(unsigned p, uint64_t w_base, uint64_t expert_bytes, uint64_t n,
                            uint64_t k) {
     e_.stage("expert_weight_address");
-    e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.int_ids + p));
+    e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.id_word(p)));
     e_.li(5, expert_bytes);
     e_.op("S_MUL_INT gp5, gp4, gp5");
     e_.li(6, w_base);
@@ -459,12 +584,16 @@ class LayerBuilder {
     e_.op("C_SET_STRIDE_REG gp5");
   }
 
-  /// out (BLEN rows x N, column-block-major slot) = in (BLEN rows x K) . W^T, W = N x K MXFP8 at
-  /// a[kAExpert]: per MLEN-column output tile, prefetch its K/MLEN tiles, then per BLEN-column
-  /// group M_MM over the K tiles in K order and M_MM_WO.
-  void emit_projection(uint64_t n, uint64_t k, uint64_t in_slot, uint64_t out_slot) {
-    const uint64_t k_tiles = k / mlen_;
-    e_.stage("expert_weight_prefetch");
+  /// out (R rows x N, column-block-major) = in (R rows x K) . W^T, W = N x K MXFP8 at
+  /// a[kAExpert], R = BLEN * groups: per MLEN-column output tile, prefetch its K/MLEN tiles
+  /// (stage `prefetch_stage`), then per BLEN-row group (unrolled) and BLEN-column group M_MM
+  /// over the K tiles in K order and M_MM_WO (stage `mm_stage`).
+  void emit_projection(uint64_t n, uint64_t k, uint64_t in_slot, uint64_t out_slot,
+                       uint64_t groups = 1,
+                       const std::string& prefetch_stage = "expert_weight_prefetch",
+                       const std::string& mm_stage = "expert_projection") {
+    const uint64_t k_tiles = k / mlen_, rows = blen_ * groups;
+    e_.stage(prefetch_stage);
     e_.li(7, 0);
     e_.li(8, out_slot);
     e_.loop_start(kL1, n / mlen_);
@@ -475,30 +604,32 @@ class LayerBuilder {
     e_.addi(9, 9, mlen_ * mlen_);
     e_.addi(10, 10, mlen_);
     e_.loop_end(kL2);
-    e_.stage("expert_projection");
-    e_.li(11, 0);
-    e_.mov(12, 8);
-    e_.loop_start(kL2, mlen_ / blen_);
-    e_.mov(13, 11);
-    e_.li(14, in_slot);
-    e_.loop_start(kL3, k_tiles);
-    e_.op("M_MM 0, gp13, gp14");
-    e_.addi(13, 13, mlen_ * mlen_);
-    e_.addi(14, 14, blen_ * vlen_);
-    e_.loop_end(kL3);
-    e_.op("M_MM_WO gp12, gp0, 0");
-    e_.addi(11, 11, blen_ * mlen_);
-    e_.addi(12, 12, blen_);
-    e_.loop_end(kL2);
+    e_.stage(mm_stage);
+    for (uint64_t g = 0; g < groups; ++g) {
+      e_.li(11, 0);
+      e_.addi(12, 8, g * blen_ * vlen_);
+      e_.loop_start(kL2, mlen_ / blen_);
+      e_.mov(13, 11);
+      e_.li(14, in_slot + g * blen_ * vlen_);
+      e_.loop_start(kL3, k_tiles);
+      e_.op("M_MM 0, gp13, gp14");
+      e_.addi(13, 13, mlen_ * mlen_);
+      e_.addi(14, 14, rows * vlen_);
+      e_.loop_end(kL3);
+      e_.op("M_MM_WO gp12, gp0, 0");
+      e_.addi(11, 11, blen_ * mlen_);
+      e_.addi(12, 12, blen_);
+      e_.loop_end(kL2);
+    }
     e_.addi(7, 7, mlen_ * k);
-    e_.addi(8, 8, blen_ * vlen_);
+    e_.addi(8, 8, rows * vlen_);
     e_.loop_end(kL1);
   }
 
   /// Row 0 of each of `blocks` slot blocks += the expert's bias rows (expert-major in VRAM).
   void emit_expert_bias(unsigned p, uint64_t bias_vram, uint64_t blocks, uint64_t slot) {
     e_.stage("expert_bias");
-    e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.int_ids + p));
+    e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.id_word(p)));
     e_.li(5, blocks * vlen_);
     e_.op("S_MUL_INT gp5, gp4, gp5");
     e_.li(6, bias_vram);
@@ -511,37 +642,57 @@ class LayerBuilder {
     e_.loop_end(kL1);
   }
 
-  void emit_activation(unsigned p) {
-    const uint64_t ib = L_.intermediate / vlen_;
-    e_.stage("expert_activation");
-    if (p == 0) {
-      e_.comment("clamped SwiGLU constants: limit, -limit, -alpha, 1");
-      e_.op("S_LD_FP " + fr(kFLimit) + ", gp0, " + std::to_string(L_.fp_limit));
-      e_.op("S_LD_FP " + fr(kFNegLimit) + ", gp0, " + std::to_string(L_.fp_neg_limit));
-      e_.op("S_LD_FP " + fr(kFNegAlpha) + ", gp0, " + std::to_string(L_.fp_neg_alpha));
-      e_.op("S_LD_FP " + fr(kFOne) + ", gp0, " + std::to_string(L_.fp_one));
-    }
-    e_.comment(
-        "g = min(g, limit); u = clamp(u, -limit, limit); h = (u + 1) * (g * sigmoid(alpha g))");
-    e_.li(4, L_.v_h1);
-    e_.li(5, L_.v_h1 + ib * blen_ * vlen_);
-    e_.li(6, L_.v_act);
+  /// The model's activation on rows [0, active) of every block of a column-block-major
+  /// [g, u] matrix with `rows` rows per block (I/VLEN gate blocks, then I/VLEN up blocks) into
+  /// the activation matrix (I/VLEN blocks of `rows` rows). Needs the constants loaded by
+  /// emit_constants.
+  void emit_activation(uint64_t ib, uint64_t rows, uint64_t active, uint64_t h1, uint64_t act,
+                       bool clamped) {
+    if (clamped)
+      e_.comment(
+          "g = min(g, limit); u = clamp(u, -limit, limit); h = (u + 1) * (g * sigmoid(alpha g))");
+    else
+      e_.comment("h = u * (g * sigmoid(g))");
+    e_.li(4, h1);
+    e_.li(5, h1 + ib * rows * vlen_);
+    e_.li(6, act);
     e_.li(7, L_.v_tmp);
     e_.loop_start(kL1, ib);
-    e_.op("V_MIN_VF gp4, gp4, " + fr(kFLimit) + ", 0");
-    e_.op("V_MIN_VF gp5, gp5, " + fr(kFLimit) + ", 0");
-    e_.op("V_MAX_VF gp5, gp5, " + fr(kFNegLimit) + ", 0");
-    e_.op("V_MUL_VF gp7, gp4, " + fr(kFNegAlpha) + ", 0");
+    e_.loop_start(kL2, active);
+    if (clamped) {
+      e_.op("V_MIN_VF gp4, gp4, " + fr(kFLimit) + ", 0");
+      e_.op("V_MIN_VF gp5, gp5, " + fr(kFLimit) + ", 0");
+      e_.op("V_MAX_VF gp5, gp5, " + fr(kFNegLimit) + ", 0");
+    }
+    e_.op("V_MUL_VF gp7, gp4, " + fr(clamped ? kFNegAlpha : kFNegOne) + ", 0");
     e_.op("V_EXP_V gp7, gp7, 0");
     e_.op("V_ADD_VF gp7, gp7, " + fr(kFOne) + ", 0");
     e_.op("V_RECI_V gp7, gp7, 0");
     e_.op("V_MUL_VV gp7, gp4, gp7, 0");
-    e_.op("V_ADD_VF gp5, gp5, " + fr(kFOne) + ", 0");
+    if (clamped) e_.op("V_ADD_VF gp5, gp5, " + fr(kFOne) + ", 0");
     e_.op("V_MUL_VV gp6, gp5, gp7, 0");
-    e_.addi(4, 4, blen_ * vlen_);
-    e_.addi(5, 5, blen_ * vlen_);
-    e_.addi(6, 6, blen_ * vlen_);
+    e_.addi(4, 4, vlen_);
+    e_.addi(5, 5, vlen_);
+    e_.addi(6, 6, vlen_);
+    e_.loop_end(kL2);
+    if (rows != active) {
+      e_.addi(4, 4, (rows - active) * vlen_);
+      e_.addi(5, 5, (rows - active) * vlen_);
+      e_.addi(6, 6, (rows - active) * vlen_);
+    }
     e_.loop_end(kL1);
+  }
+
+  /// f2..f5, f7: limit, -limit, -alpha, 1, -1 from FP SRAM (once, at the first activation).
+  void emit_constants() {
+    if (constants_loaded_) return;
+    constants_loaded_ = true;
+    e_.comment("activation constants: limit, -limit, -alpha, 1, -1");
+    e_.op("S_LD_FP " + fr(kFLimit) + ", gp0, " + std::to_string(L_.fp_limit));
+    e_.op("S_LD_FP " + fr(kFNegLimit) + ", gp0, " + std::to_string(L_.fp_neg_limit));
+    e_.op("S_LD_FP " + fr(kFNegAlpha) + ", gp0, " + std::to_string(L_.fp_neg_alpha));
+    e_.op("S_LD_FP " + fr(kFOne) + ", gp0, " + std::to_string(L_.fp_one));
+    e_.op("S_LD_FP " + fr(kFNegOne) + ", gp0, " + std::to_string(L_.fp_neg_one));
   }
 
   void emit_pair(unsigned p) {
@@ -551,7 +702,7 @@ class LayerBuilder {
     e_.comment("---- pair " + std::to_string(p) + ": token " + std::to_string(t) + ", rank " +
                std::to_string(j));
     e_.pair({static_cast<int32_t>(t), static_cast<int32_t>(j), -1,
-             static_cast<int64_t>(L_.int_ids + p)});
+             static_cast<int64_t>(L_.id_word(p))});
     e_.stage("gather");
     e_.li(4, L_.int_tokens + p);
     e_.li(5, L_.v_in);
@@ -565,16 +716,19 @@ class LayerBuilder {
     e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
     emit_weight_address(p, L_.w1, L_.w1_expert_bytes, 2 * I, H);
     emit_projection(2 * I, H, L_.v_in, L_.v_h1);
-    emit_expert_bias(p, L_.v_b1, 2 * ib, L_.v_h1);
-    emit_activation(p);
+    if (L_.b1.rows != 0) emit_expert_bias(p, L_.v_b1, 2 * ib, L_.v_h1);
+    e_.stage("expert_activation");
+    emit_constants();
+    emit_activation(ib, blen_, 1, L_.v_h1, L_.v_act,
+                    opt_.model->activation == Activation::clamped_swiglu);
 
     e_.comment("down projection: e = W2 h (H x I)");
     emit_weight_address(p, L_.w2, L_.w2_expert_bytes, H, I);
     emit_projection(H, I, L_.v_act, L_.v_out);
-    emit_expert_bias(p, L_.v_b2, hb, L_.v_out);
+    if (L_.b2.rows != 0) emit_expert_bias(p, L_.v_b2, hb, L_.v_out);
 
     e_.stage("expert_route_weight");
-    e_.op("S_LD_FP " + fr(kFRoute) + ", gp0, " + std::to_string(L_.fp_weights + p));
+    e_.op("S_LD_FP " + fr(kFRoute) + ", gp0, " + std::to_string(L_.weight_word(p)));
     e_.li(4, L_.v_out);
     e_.loop_start(kL1, hb);
     e_.op("V_MUL_VF gp4, gp4, " + fr(kFRoute) + ", 0");
@@ -591,6 +745,186 @@ class LayerBuilder {
     e_.addi(6, 6, blen_ * vlen_);
     e_.loop_end(kL1);
     e_.blank();
+  }
+
+  /// C_SET_ADDR_REG a[kAExpert] / SCALE / STRIDE for a static N x K MXFP8 matrix.
+  void emit_static_weight_address(const MxMatrix& w) {
+    e_.li(6, w.base);
+    e_.op("C_SET_ADDR_REG " + ar(kAExpert) + ", gp0, gp6");
+    e_.li(5, w.scale_offset);
+    e_.op("C_SET_SCALE_REG gp5");
+    e_.li(5, w.cols);
+    e_.op("C_SET_STRIDE_REG gp5");
+  }
+
+  void emit_shared() {
+    const uint64_t H = L_.hidden, IS = L_.shared_intermediate;
+    const uint64_t hb = H / vlen_, isb = IS / vlen_, tp = L_.tokens_padded;
+    const uint64_t groups = tp / blen_;
+    e_.pair({});
+    e_.comment("---- shared expert (I_s = " + std::to_string(IS) + ") over all " +
+               std::to_string(tp) + " rows, " + std::to_string(groups) + " BLEN-row groups");
+    e_.stage("shared_expert_projection");
+    e_.comment("gate/up projection: [g, u] = W1_s x (2I_s x H)");
+    emit_static_weight_address(L_.ws1);
+    emit_projection(2 * IS, H, L_.v_x, L_.v_sh1, groups, "shared_expert_projection",
+                    "shared_expert_projection");
+    e_.stage("shared_expert_activation");
+    emit_constants();
+    emit_activation(isb, tp, L_.tokens, L_.v_sh1, L_.v_shact, false);
+    e_.stage("shared_expert_projection");
+    e_.comment("down projection: s = W2_s h (H x I_s)");
+    emit_static_weight_address(L_.ws2);
+    emit_projection(H, IS, L_.v_shact, L_.v_shout, groups, "shared_expert_projection",
+                    "shared_expert_projection");
+    if (L_.shared_gate) {
+      e_.stage("shared_expert_gate");
+      e_.comment("s_t *= sigmoid(w_g . x_t): dot product, broadcast row, sigmoid on the row");
+      for (unsigned t = 0; t < L_.tokens; ++t) {
+        e_.pair({static_cast<int32_t>(t), -1, -1, -1});
+        e_.op("S_LD_FP " + fr(kFAcc) + ", gp0, " + std::to_string(L_.fp_zero));
+        e_.li(4, L_.v_x + uint64_t{t} * vlen_);
+        e_.li(5, L_.v_wg);
+        e_.li(6, L_.v_tmp);
+        e_.loop_start(kL1, hb);
+        e_.op("V_MUL_VV gp6, gp4, gp5, 0");
+        e_.op("V_RED_SUM " + fr(kFAcc) + ", gp6, 0");
+        e_.addi(4, 4, tp * vlen_);
+        e_.addi(5, 5, L_.wg.rows * vlen_);
+        e_.loop_end(kL1);
+        e_.li(7, L_.v_gate);
+        e_.li(8, L_.v_zero);
+        e_.op("V_ADD_VF gp7, gp8, " + fr(kFAcc) + ", 0");
+        e_.op("V_MUL_VF gp7, gp7, " + fr(kFNegOne) + ", 0");
+        e_.op("V_EXP_V gp7, gp7, 0");
+        e_.op("V_ADD_VF gp7, gp7, " + fr(kFOne) + ", 0");
+        e_.op("V_RECI_V gp7, gp7, 0");
+        e_.li(9, L_.v_shout + uint64_t{t} * vlen_);
+        e_.loop_start(kL1, hb);
+        e_.op("V_MUL_VV gp9, gp9, gp7, 0");
+        e_.addi(9, 9, tp * vlen_);
+        e_.loop_end(kL1);
+      }
+      e_.pair({});
+    }
+    e_.stage("scatter_combine");
+    e_.comment("y_t += s_t (unweighted)");
+    emit_add_rows(L_.v_acc, L_.v_shout, hb, true);
+    e_.blank();
+  }
+
+  /// dst[b][t] += src[b][t] (src_per_row) or src[b] for blocks b < `blocks` and the token rows
+  /// t < T; dst (and a per-row src) column-block-major with T_pad rows per block, a per-block
+  /// src one row per block.
+  void emit_add_rows(uint64_t dst, uint64_t src, uint64_t blocks, bool src_per_row) {
+    const uint64_t tp = L_.tokens_padded, skip = tp - L_.tokens;
+    e_.li(4, dst);
+    e_.li(5, src);
+    e_.loop_start(kL1, blocks);
+    e_.loop_start(kL2, L_.tokens);
+    e_.op("V_ADD_VV gp4, gp4, gp5, 0");
+    e_.addi(4, 4, vlen_);
+    if (src_per_row) e_.addi(5, 5, vlen_);
+    e_.loop_end(kL2);
+    if (skip != 0) e_.addi(4, 4, skip * vlen_);
+    if (src_per_row && skip != 0) e_.addi(5, 5, skip * vlen_);
+    if (!src_per_row) e_.addi(5, 5, vlen_);
+    e_.loop_end(kL1);
+  }
+
+  /// Expert-major: expert e over all token rows (see Lowering).
+  void emit_expert(unsigned e) {
+    const uint64_t H = L_.hidden, I = L_.intermediate, E = L_.experts;
+    const uint64_t hb = H / vlen_, ib = I / vlen_, tp = L_.tokens_padded;
+    e_.comment("---- expert " + std::to_string(e) + " over all " + std::to_string(tp) + " rows");
+    e_.pair({-1, -1, static_cast<int32_t>(e), -1});
+    e_.stage("expert_weight_address");
+    e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
+    emit_static_weight_address(MxMatrix{L_.w1 + e * L_.w1_expert_bytes, 2 * I, H, 2 * I * H, 0});
+    emit_projection(2 * I, H, L_.v_x, L_.v_eh1, tp / blen_);
+    if (L_.b1.rows != 0) {
+      e_.stage("expert_bias");
+      emit_add_rows(L_.v_eh1, L_.v_b1 + e * 2 * ib * vlen_, 2 * ib, false);
+    }
+    e_.stage("expert_activation");
+    emit_constants();
+    emit_activation(ib, tp, L_.tokens, L_.v_eh1, L_.v_eact,
+                    opt_.model->activation == Activation::clamped_swiglu);
+    e_.stage("expert_weight_address");
+    e_.comment("down projection: e = W2 h (H x I)");
+    emit_static_weight_address(MxMatrix{L_.w2 + e * L_.w2_expert_bytes, H, I, H * I, 0});
+    emit_projection(H, I, L_.v_eact, L_.v_eout, tp / blen_);
+    if (L_.b2.rows != 0) {
+      e_.stage("expert_bias");
+      emit_add_rows(L_.v_eout, L_.v_b2 + e * hb * vlen_, hb, false);
+    }
+    e_.stage("expert_route_weight");
+    e_.comment("row t *= R[t][" + std::to_string(e) + "] (+0 unless t routed to it)");
+    e_.li(4, L_.fp_dense + e);
+    e_.li(5, L_.v_eout);
+    e_.loop_start(kL1, L_.tokens);
+    e_.op("S_LD_FP " + fr(kFRoute) + ", gp4, 0");
+    e_.mov(6, 5);
+    e_.loop_start(kL2, hb);
+    e_.op("V_MUL_VF gp6, gp6, " + fr(kFRoute) + ", 0");
+    e_.addi(6, 6, tp * vlen_);
+    e_.loop_end(kL2);
+    e_.addi(4, 4, E);
+    e_.addi(5, 5, vlen_);
+    e_.loop_end(kL1);
+    e_.stage("scatter_combine");
+    emit_add_rows(L_.v_acc, L_.v_eout, hb, true);
+    e_.pair({});
+    e_.blank();
+  }
+
+  /// Matrix-unit work per part, from the loop structure emitted above.
+  std::vector<Utilisation> utilisation() const {
+    const uint64_t H = L_.hidden, I = L_.intermediate, IS = L_.shared_intermediate;
+    const uint64_t tile_bytes =
+        static_cast<uint64_t>(m_.get("HBM_M_ROWS")) * (mlen_ + mlen_ / mxb_);
+    // One projection N x K over `groups` BLEN-row groups.
+    auto projection = [&](Utilisation& u, uint64_t n, uint64_t k, uint64_t groups) {
+      const uint64_t tiles = (n / mlen_) * (k / mlen_);
+      u.weight_tiles += tiles;
+      u.mm += tiles * (mlen_ / blen_) * groups;
+      u.matrix_instructions +=
+          tiles * (mlen_ / blen_) * groups + (n / mlen_) * (mlen_ / blen_) * groups;
+    };
+    std::vector<Utilisation> out;
+    Utilisation r;
+    r.part = "routed";
+    if (L_.lowering == Lowering::pair) {
+      r.lowering = "pair";
+      for (unsigned p = 0; p < L_.pairs; ++p) {
+        projection(r, 2 * I, H, 1);
+        projection(r, H, I, 1);
+      }
+      r.useful_rows_per_tile = 1.0;  // row 0 of each pair slot holds the token
+    } else {
+      r.lowering = "expert";
+      for (unsigned e = 0; e < L_.experts; ++e) {
+        projection(r, 2 * I, H, L_.tokens_padded / blen_);
+        projection(r, H, I, L_.tokens_padded / blen_);
+      }
+      // T*k of the E*T_pad rows an expert sees are routed to it.
+      r.useful_rows_per_tile = static_cast<double>(L_.pairs) * static_cast<double>(blen_) /
+                               (static_cast<double>(L_.experts) * L_.tokens_padded);
+    }
+    r.weight_bytes = r.weight_tiles * tile_bytes;
+    out.push_back(r);
+    if (IS != 0) {
+      Utilisation s;
+      s.part = "shared";
+      s.lowering = "all-tokens";
+      projection(s, 2 * IS, H, L_.tokens_padded / blen_);
+      projection(s, H, IS, L_.tokens_padded / blen_);
+      s.weight_bytes = s.weight_tiles * tile_bytes;
+      s.useful_rows_per_tile =
+          static_cast<double>(L_.tokens) * static_cast<double>(blen_) / L_.tokens_padded;
+      out.push_back(s);
+    }
+    return out;
   }
 
   void emit_output_store() {
@@ -614,9 +948,9 @@ class LayerBuilder {
     const double sd_i = 1.0 / std::sqrt(static_cast<double>(I));
     fill_mx(hbm, L_.x, L_.tokens * H, 1.0, gen, mxb_);
     fill_mx(hbm, L_.wr, E * H, 2.0 * sd_h, gen, mxb_);
-    fill_mx(hbm, L_.br, E, 0.5, gen, mxb_);
-    fill_mx(hbm, L_.b1, E * 2 * I, 0.5, gen, mxb_);
-    fill_mx(hbm, L_.b2, E * H, 0.5, gen, mxb_);
+    if (L_.br.rows != 0) fill_mx(hbm, L_.br, E, 0.5, gen, mxb_);
+    if (L_.b1.rows != 0) fill_mx(hbm, L_.b1, E * 2 * I, 0.5, gen, mxb_);
+    if (L_.b2.rows != 0) fill_mx(hbm, L_.b2, E * H, 0.5, gen, mxb_);
     for (uint64_t e = 0; e < E; ++e) {
       const MxMatrix w{L_.w1 + e * L_.w1_expert_bytes, 2 * I, H, 2 * I * H, 0};
       fill_mx(hbm, w, 2 * I * H, 4.0 * sd_h, gen, mxb_);
@@ -624,6 +958,13 @@ class LayerBuilder {
     for (uint64_t e = 0; e < E; ++e) {
       const MxMatrix w{L_.w2 + e * L_.w2_expert_bytes, H, I, H * I, 0};
       fill_mx(hbm, w, H * I, sd_i, gen, mxb_);
+    }
+    if (L_.shared_intermediate != 0) {
+      // Shared expert like a routed one; gate logits w_g . x ~ 1 so sigmoid stays unsaturated.
+      const double sd_s = 1.0 / std::sqrt(static_cast<double>(L_.shared_intermediate));
+      fill_mx(hbm, L_.ws1, L_.ws1.rows * H, 4.0 * sd_h, gen, mxb_);
+      fill_mx(hbm, L_.ws2, H * L_.shared_intermediate, sd_s, gen, mxb_);
+      if (L_.shared_gate) fill_mx(hbm, L_.wg, H, sd_h, gen, mxb_);
     }
 
     isa::MemoryImage img;
@@ -635,6 +976,7 @@ class LayerBuilder {
     put_u16(fp, L_.fp_neg_limit, static_cast<uint16_t>(limit ^ 0x8000));
     put_u16(fp, L_.fp_neg_alpha, static_cast<uint16_t>(L_.alpha_bf16 ^ 0x8000));
     put_u16(fp, L_.fp_one, num::f32_to_bf16(1.0f));
+    put_u16(fp, L_.fp_neg_one, num::f32_to_bf16(-1.0f));
     img.fp_sram.push_back({0, std::move(fp)});
 
     std::vector<uint8_t> ints(4 * L_.int_words_used, 0);
@@ -649,6 +991,7 @@ class LayerBuilder {
   uint64_t vlen_ = 0, mlen_ = 0, blen_ = 0, mxb_ = 0, vrows_ = 0;
   Layout L_;
   Emitter e_;
+  bool constants_loaded_ = false;
 };
 
 }  // namespace

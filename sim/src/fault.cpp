@@ -95,7 +95,9 @@ namespace {
 const std::vector<std::pair<std::string, ProgramFault>>& program_faults() {
   static const std::vector<std::pair<std::string, ProgramFault>> faults = {
       {"topk-shift-7", ProgramFault::topk_shift_7},
-      {"no-stage-markers", ProgramFault::no_stage_markers}};
+      {"no-stage-markers", ProgramFault::no_stage_markers},
+      {"shared-gate-dropped", ProgramFault::shared_gate_dropped},
+      {"shared-as-routed", ProgramFault::shared_as_routed}};
   return faults;
 }
 
@@ -125,6 +127,41 @@ size_t repack_topk(std::vector<std::string>& lines) {
         "S_ADDI_INT " + li[1].str() + ", gp0, " + std::to_string(((v >> 8) << 7) | (v & 0xFF));
     ++n;
   }
+  return n;
+}
+
+/// Removes the in-place V_MUL_VV (rd = rs1) lines of the shared_expert_gate stage.
+size_t drop_gate_multiply(std::vector<std::string>& lines) {
+  static const std::regex mul_re(R"(^V_MUL_VV (gp\d+), (gp\d+), gp\d+, 0$)");
+  std::string stage = "other";
+  size_t n = 0;
+  std::vector<std::string> out;
+  for (const std::string& l : lines) {
+    if (l.rfind("; @stage=", 0) == 0) stage = l.substr(9);
+    std::smatch m;
+    if (stage == "shared_expert_gate" && std::regex_match(l, m, mul_re) && m[1] == m[2]) {
+      ++n;
+      continue;
+    }
+    out.push_back(l);
+  }
+  lines = out;
+  return n;
+}
+
+/// Renames the shared expert's stage markers to routed stages.
+size_t mark_shared_as_routed(std::vector<std::string>& lines) {
+  static const std::vector<std::pair<std::string, std::string>> renames = {
+      {"shared_expert_projection", "expert_projection"},
+      {"shared_expert_activation", "expert_activation"},
+      {"shared_expert_gate", "expert_route_weight"}};
+  size_t n = 0;
+  for (std::string& l : lines)
+    for (const auto& [from, to] : renames)
+      if (l == "; @stage=" + from) {
+        l = "; @stage=" + to;
+        ++n;
+      }
   return n;
 }
 
@@ -164,6 +201,20 @@ void apply_program_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram
       lines.erase(end, lines.end());
       break;
     }
+    case ProgramFault::shared_gate_dropped:
+      changed = drop_gate_multiply(lines);
+      if (changed == 0)
+        throw UsageError(
+            "--plant-fault shared-gate-dropped: the program has no gated shared "
+            "expert (use --shared with a model that has a shared gate)");
+      break;
+    case ProgramFault::shared_as_routed:
+      changed = mark_shared_as_routed(lines);
+      if (changed == 0)
+        throw UsageError(
+            "--plant-fault shared-as-routed: the program has no shared expert (use "
+            "--shared with a model that has one)");
+      break;
   }
   std::string text;
   for (const std::string& l : lines) text += l + '\n';

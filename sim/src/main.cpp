@@ -7,8 +7,9 @@
 // moesim conformance [--engine golden|rtl|both] [--filter RE] [--junit F] [--suite DIR]
 // moesim asm IN.asm [-o OUT.hex]   (writes OUT.stages beside)
 // moesim disasm IN.hex             (reads IN.stages beside if present)
-// Program flags: --model --tokens --hidden --intermediate --seed --asm-out (the generated MoE
-// layer) or --program FILE (an assembled program, zero-initialised memories); --machine.
+// Program flags: --model NAME|config.json --tokens --hidden --intermediate --shared
+// --shared-intermediate --topk-policy --seed --asm-out (the generated MoE layer) or --program FILE
+// (an assembled program, zero-initialised memories); --machine.
 //
 // Exit codes: 0 equal / success, 1 mismatch or failed run, 2 bad input or usage.
 #include <unistd.h>
@@ -70,6 +71,10 @@ struct ProgramFlags {
   unsigned tokens = 4;
   unsigned hidden = 0;
   unsigned intermediate = 0;
+  bool shared = false;
+  unsigned shared_intermediate = 0;
+  std::string topk_policy = "auto";
+  std::string lowering = "pair";
   uint64_t seed = 1;
   uint64_t max_instructions = 2000000;
   std::string asm_out;
@@ -83,7 +88,9 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
   std::string models;
   for (const auto& m : sim::model_presets()) models += (models.empty() ? "" : ", ") + m.name;
   std::vector<CLI::Option*> generated = {
-      app->add_option("--model", f.model, "model preset (" + models + ")")->capture_default_str(),
+      app->add_option("--model", f.model,
+                      "model preset (" + models + ") or a Hugging Face config.json")
+          ->capture_default_str(),
       app->add_option("--tokens", f.tokens, "tokens T (padded to a multiple of HBM_V_ROWS)")
           ->capture_default_str()
           ->check(kNotNegative),
@@ -94,6 +101,22 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
           app->add_option("--intermediate", f.intermediate,
                           "expert intermediate size I, a multiple of VLEN (default: the model's)")
               ->check(kNotNegative),
+      app->add_flag("--shared", f.shared,
+                    "add the model's shared expert (an error if the model has none)"),
+      app->add_option("--shared-intermediate", f.shared_intermediate,
+                      "fused shared-expert width I_s, a multiple of VLEN (default: the model's, "
+                      "scaled like --intermediate)")
+          ->check(kNotNegative),
+      app->add_option("--topk-policy", f.topk_policy,
+                      "V_TOPK encoding: auto (a hardwired rmask when isa.yaml has the shape) or "
+                      "register (rmask 15 after C_SET_TOPK_REG)")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"auto", "register"})),
+      app->add_option("--lowering", f.lowering,
+                      "routed experts: pair (pair-major, weights per token-expert pair) or expert "
+                      "(dense expert-major, weights once per expert)")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"pair", "expert"})),
       app->add_option("--seed", f.seed, "seed of the std::mt19937_64 input generator")
           ->capture_default_str()
           ->check(kNotNegative),
@@ -124,7 +147,8 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
 /// (and `model`) are set for the generated MoE layer, not for --program.
 struct Workload {
   const isa::MachinePreset* preset = nullptr;
-  const sim::ModelPreset* model = nullptr;
+  std::optional<sim::ModelPreset> model;
+  std::vector<std::string> ignored_config_keys;  ///< config.json keys accepted without effect
   std::optional<sim::BuiltProgram> built;
   isa::Program program;
   isa::MemoryImage image;
@@ -154,14 +178,24 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
     w.name = f.program_file;
     return w;
   }
-  w.model = &sim::find_model(f.model);
+  w.model = sim::resolve_model(f.model, &w.ignored_config_keys);
   sim::BuildOptions o;
-  o.model = w.model;
+  o.model = &*w.model;
+  o.shared = f.shared;
+  o.shared_intermediate = f.shared_intermediate;
+  o.topk = f.topk_policy == "register" ? sim::TopkEncoding::register_policy
+                                       : sim::TopkEncoding::automatic;
+  o.lowering = f.lowering == "expert" ? sim::Lowering::expert : sim::Lowering::pair;
   o.tokens = f.tokens;
   o.hidden = f.hidden_opt->count() != 0 ? f.hidden : w.model->hidden;
   o.intermediate = f.intermediate_opt->count() != 0 ? f.intermediate : w.model->intermediate;
   o.seed = f.seed;
   w.built = sim::build_moe_layer(spec, *w.preset, o);
+  if (!w.ignored_config_keys.empty()) {
+    std::string keys;
+    for (const auto& k : w.ignored_config_keys) keys += (keys.empty() ? "" : ", ") + k;
+    w.built->notes.push_back("config.json keys accepted without effect on the layer: " + keys);
+  }
   if (!f.plant_fault.empty())
     sim::apply_program_fault(spec, sim::parse_program_fault(f.plant_fault), *w.built);
   w.program = w.built->program;
@@ -182,7 +216,12 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
   if (w.built) {
     const sim::Layout& L = w.built->layout;
     s << w.model->name << " T=" << L.tokens << " H=" << L.hidden << " I=" << L.intermediate
-      << " E=" << L.experts << " k=" << L.top_k << " seed=" << f.seed;
+      << " E=" << L.experts << " k=" << L.top_k;
+    if (L.shared_intermediate != 0)
+      s << " shared I_s=" << L.shared_intermediate << (L.shared_gate ? " gated" : "");
+    s << " V_TOPK rmask " << L.topk_rmask
+      << (L.lowering == sim::Lowering::expert ? " expert-major" : " pair-major")
+      << " seed=" << f.seed;
   } else {
     s << w.name;
   }
@@ -226,6 +265,25 @@ class Progress {
   Clock::time_point last_ = start_;
 };
 
+/// The builder's matrix-unit utilisation per part (routed, shared).
+void print_utilisation(std::ostream& os, const Workload& w) {
+  if (!w.built) return;
+  char head[200];
+  std::snprintf(head, sizeof head, "  %-10s %-10s %14s %12s %13s %15s  %s%d)\n", "part", "lowering",
+                "matrix_instr", "M_MM", "weight_tiles", "weight_bytes",
+                "useful_rows/tile (of BLEN=", static_cast<int>(w.preset->blen()));
+  os << "Matrix-unit utilisation\n" << head;
+  for (const sim::Utilisation& u : w.built->utilisation) {
+    char line[200];
+    std::snprintf(
+        line, sizeof line, "  %-10s %-10s %14llu %12llu %13llu %15llu  %.3f\n", u.part.c_str(),
+        u.lowering.c_str(), static_cast<unsigned long long>(u.matrix_instructions),
+        static_cast<unsigned long long>(u.mm), static_cast<unsigned long long>(u.weight_tiles),
+        static_cast<unsigned long long>(u.weight_bytes), u.useful_rows_per_tile);
+    os << line;
+  }
+}
+
 nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const Workload& w) {
   std::vector<std::string> stages_present;
   for (const auto& st : spec.stages())
@@ -249,17 +307,38 @@ nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const 
   if (w.built) {
     const sim::Layout& L = w.built->layout;
     const sim::ModelPreset& m = *w.model;
-    j["preset"]["model"] = {{"name", m.name},
-                            {"hf_id", m.hf_id},
-                            {"hidden_size", m.hidden},
-                            {"intermediate_size", m.intermediate},
-                            {"num_local_experts", m.experts},
-                            {"num_experts_per_tok", m.top_k},
-                            {"swiglu_limit", m.swiglu_limit},
-                            {"swiglu_alpha", m.swiglu_alpha},
-                            {"router_bias", m.router_bias},
-                            {"expert_bias", m.expert_bias},
-                            {"routing", m.routing}};
+    j["preset"]["model"] = {
+        {"name", m.name},
+        {"hf_id", m.hf_id},
+        {"model_type", m.model_type},
+        {"hidden_size", m.hidden},
+        {"intermediate_size", m.intermediate},
+        {"num_local_experts", m.experts},
+        {"num_experts_per_tok", m.top_k},
+        {"activation",
+         m.activation == sim::Activation::clamped_swiglu ? "clamped_swiglu" : "swiglu"},
+        {"swiglu_limit", m.swiglu_limit},
+        {"swiglu_alpha", m.swiglu_alpha},
+        {"router_bias", m.router_bias},
+        {"expert_bias", m.expert_bias},
+        {"scoring_func", m.scoring_func},
+        {"norm_topk_prob", m.norm_topk_prob},
+        {"n_shared_experts", m.shared_experts},
+        {"shared_intermediate_size", m.shared_intermediate},
+        {"shared_gate", m.shared_gate},
+        {"routing", m.routing}};
+    j["preset"]["shared_intermediate"] = L.shared_intermediate;
+    j["preset"]["topk_select"] = L.topk_select;
+    nlohmann::json util = nlohmann::json::array();
+    for (const sim::Utilisation& u : w.built->utilisation)
+      util.push_back({{"part", u.part},
+                      {"lowering", u.lowering},
+                      {"matrix_instructions", u.matrix_instructions},
+                      {"m_mm", u.mm},
+                      {"weight_tiles", u.weight_tiles},
+                      {"weight_bytes", u.weight_bytes},
+                      {"useful_rows_per_tile", u.useful_rows_per_tile}});
+    j["utilisation"] = util;
     j["preset"]["tokens"] = L.tokens;
     j["preset"]["tokens_padded"] = L.tokens_padded;
     j["preset"]["hidden"] = L.hidden;
@@ -332,6 +411,7 @@ nlohmann::json reference_check(const Workload& w, const std::vector<const sim::E
                         {"max_rel", r.max_rel},
                         {"cosine", r.cosine}});
     j[e->name()] = {{"bit_exact", c.bit_exact()},
+                    {"guard_failures", c.guard_failures},
                     {"accumulator_elements", c.acc_elements},
                     {"accumulator_differing", c.acc_differing},
                     {"output_bytes", c.out_bytes},
@@ -339,7 +419,7 @@ nlohmann::json reference_check(const Workload& w, const std::vector<const sim::E
                     {"first_differences", c.first_differences},
                     {"selection_differs_from_float64", c.selection_differs},
                     {"error_vs_float64", errors}};
-    ok = ok && c.bit_exact();
+    ok = ok && c.ok();
   }
   return j;
 }
@@ -464,6 +544,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     sim::print_unit_table(std::cout, res.units, {res.engines[0], res.engines[1]},
                           {res.total_cycles[0], res.total_cycles[1]});
     std::cout << '\n';
+    print_utilisation(std::cout, w);
+    if (w.built) std::cout << '\n';
     sim::print_cosim_details(std::cout, spec, res);
     std::cout << '\n';
     if (!f.profile.empty()) {
@@ -484,7 +566,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
               << ", cycles " << (res.cycles_match() ? "match" : "DO NOT match")
               << ", stage profiles " << (res.profiles_match() ? "equal" : "DIFFER");
     if (f.reference)
-      std::cout << ", independent reference " << (reference_ok ? "bit-exact" : "DIFFERS");
+      std::cout << ", independent reference " << (reference_ok ? "bit-exact" : "FAILS");
     if (res.trap) {
       const isa::TrapSpec* ts = spec.trap_by_code(res.trap->cause);
       std::cout << ", both engines trapped (" << (ts ? ts->name : std::to_string(res.trap->cause))
@@ -647,6 +729,8 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
     std::cout << '\n';
     sim::print_unit_table(std::cout, res.units, {res.engine}, {res.total_cycles});
     std::cout << '\n';
+    print_utilisation(std::cout, w);
+    if (w.built) std::cout << '\n';
   }
   std::cout << res.engine << ": " << res.retired << " instructions retired, " << res.total_cycles
             << " cycles, " << sim_s << " s";

@@ -348,7 +348,7 @@ BOOST_AUTO_TEST_CASE(cli_profile_and_reference) {
       dir);
   BOOST_TEST(bad.code == 1);
   BOOST_TEST(bad.out.find("outputs bit-exact, cycles match, stage profiles equal, independent "
-                          "reference DIFFERS") != std::string::npos);
+                          "reference FAILS") != std::string::npos);
   const auto unknown = moesim_cli("cosim " + kReadmeFlags + " --plant-fault nope", dir);
   BOOST_TEST(unknown.code == 2);
   BOOST_TEST(unknown.err.find("unknown --plant-fault 'nope' (known: topk-shift-7") !=
@@ -602,6 +602,12 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
        "the program did not end within --max-instructions 100"},
       {"run --engine golden --program loop.asm --max-instructions 100",
        "the program did not end within --max-instructions 100"},
+      {"cosim --model deepseek-v3 --hidden 64 --intermediate 64", "scoring_func 'sigmoid'"},
+      {"cosim --model qwen3-30b-a3b --shared --hidden 64 --intermediate 64",
+       "--shared: model qwen3-30b-a3b has no shared expert"},
+      {"cosim --hidden 64 --intermediate 64 --lowering sideways", "--lowering"},
+      {"cosim --hidden 64 --intermediate 64 --topk-policy hardwired", "--topk-policy"},
+      {"cosim --model missing.json", "--model missing.json: cannot open"},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.args) {
@@ -614,4 +620,27 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
   // And a good assembly file assembles (the cases above fail for their stated reason).
   std::ofstream(dir / "good.asm") << "S_ADDI_INT gp1, gp0, 5\n";
   BOOST_TEST(moesim_cli("asm good.asm -o good.hex", dir).code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(cli_config_json_shared_and_utilisation_in_the_report) {
+  const fs::path dir = workdir("config_json");
+  const std::string config =
+      std::string(MOESIM_SOURCE_DIR) + "/testbenches/models/qwen1.5-moe-a2.7b.config.json";
+  const auto r = moesim_cli("run --engine golden --model " + config +
+                                " --shared --tokens 2 --hidden 64 --intermediate 64"
+                                " --lowering expert --report r.json",
+                            dir);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out.find("Matrix-unit utilisation") != std::string::npos);
+  BOOST_TEST(r.out.find("shared I_s=256 gated") != std::string::npos);
+  const json j = read_json(dir / "r.json");
+  BOOST_REQUIRE(j["utilisation"].is_array());
+  BOOST_REQUIRE_EQUAL(j["utilisation"].size(), 2u);
+  BOOST_TEST(j["utilisation"][0]["part"] == "routed");
+  BOOST_TEST(j["utilisation"][0]["lowering"] == "expert");
+  BOOST_TEST(j["utilisation"][1]["part"] == "shared");
+  BOOST_TEST(j["utilisation"][1]["weight_bytes"].get<uint64_t>() > 0u);
+  BOOST_TEST(j["preset"]["model"]["model_type"] == "qwen2_moe");
+  BOOST_TEST(j["preset"]["topk_select"] == 60);  // norm_topk_prob false: the full softmax
+  BOOST_TEST(j["preset"]["shared_intermediate"] == 256);
 }

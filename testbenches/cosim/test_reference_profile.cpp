@@ -22,25 +22,31 @@ const isa::Spec& spec() { return isa::Spec::builtin(); }
 const isa::MachinePreset& machine() { return spec().preset("default"); }
 
 sim::BuiltProgram build(const std::string& model, unsigned tokens, unsigned hidden,
-                        unsigned intermediate, uint64_t seed) {
+                        unsigned intermediate, uint64_t seed, bool shared = false,
+                        sim::Lowering lowering = sim::Lowering::pair) {
   sim::BuildOptions o;
   o.model = &sim::find_model(model);
   o.tokens = tokens;
   o.hidden = hidden;
   o.intermediate = intermediate;
   o.seed = seed;
+  o.shared = shared;
+  o.lowering = lowering;
   return sim::build_moe_layer(spec(), machine(), o);
 }
 
-/// Runs the golden model alone to the end (no trap allowed).
-std::unique_ptr<sim::Engine> run_golden(const sim::BuiltProgram& b, const isa::MemoryImage& img,
-                                        sim::RunResult* result = nullptr) {
-  auto g = sim::make_golden_engine(spec(), machine());
-  g->load(b.program, img);
-  const sim::RunResult r = sim::run_single(spec(), *g, {});
+/// The process's golden model (SystemC allows one elaboration per process).
+sim::Engine& golden() {
+  static std::unique_ptr<sim::Engine> g = sim::make_golden_engine(spec(), machine());
+  return *g;
+}
+
+/// Runs the golden model alone on `img` to the end (no trap allowed).
+sim::RunResult run_golden(const sim::BuiltProgram& b, const isa::MemoryImage& img) {
+  golden().load(b.program, img);
+  const sim::RunResult r = sim::run_single(spec(), golden(), {});
   BOOST_REQUIRE(!r.trap.has_value());
-  if (result != nullptr) *result = r;
-  return g;
+  return r;
 }
 
 /// Bytes of an R x C MXFP8 matrix: codes plus one E8M0 scale per MX block.
@@ -50,17 +56,22 @@ uint64_t mx_bytes(uint64_t rows, uint64_t cols) {
 }
 
 /// HBM bytes {read, written} each stage must move, derived from the layer's shapes (not from the
-/// engines): the inputs once in residual_setup, both weight matrices of the selected expert
-/// for every pair in expert_weight_prefetch, the output once in non_moe; nothing elsewhere.
+/// engines): the inputs once in residual_setup; both weight matrices of an expert in
+/// expert_weight_prefetch, once per pair (pair-major) or once per expert (expert-major); the
+/// shared expert's two matrices in shared_expert_projection; the output once in non_moe;
+/// nothing elsewhere.
 std::map<std::string, std::pair<uint64_t, uint64_t>> expected_hbm(const sim::Layout& L) {
   const uint64_t T = L.tokens_padded, H = L.hidden, I = L.intermediate;
+  const uint64_t IS = L.shared_intermediate;
   uint64_t inputs = 0;
-  for (const sim::MxMatrix* m : {&L.x, &L.wr, &L.br, &L.b1, &L.b2})
+  for (const sim::MxMatrix* m : {&L.x, &L.wr, &L.br, &L.b1, &L.b2, &L.wg})
     inputs += mx_bytes(m->rows, m->cols);
+  const uint64_t fetches = L.lowering == sim::Lowering::pair ? L.pairs : L.experts;
   std::map<std::string, std::pair<uint64_t, uint64_t>> m;
   for (const auto& s : spec().stages()) m[s.name] = {0, 0};
   m["residual_setup"] = {inputs, 0};
-  m["expert_weight_prefetch"] = {uint64_t{L.pairs} * (mx_bytes(2 * I, H) + mx_bytes(H, I)), 0};
+  m["expert_weight_prefetch"] = {fetches * (mx_bytes(2 * I, H) + mx_bytes(H, I)), 0};
+  m["shared_expert_projection"] = {mx_bytes(2 * IS, H) + mx_bytes(H, IS), 0};
   m["non_moe"] = {0, mx_bytes(T, H)};
   return m;
 }
@@ -123,18 +134,15 @@ const sim::ProfileRow& group(const sim::StageProfile& p, const std::string& name
   throw std::logic_error("no group " + name);
 }
 
-/// Runs the golden model on `img` and compares its output with `ref` (printed to the log). The
-/// engine is handed back through `keep` when given.
+/// Runs the golden model on `img` and compares its output with `ref` (printed to the log).
 sim::ReferenceCheck golden_vs_reference(const sim::BuiltProgram& b, const sim::ReferenceResult& ref,
-                                        const isa::MemoryImage& img,
-                                        std::unique_ptr<sim::Engine>* keep = nullptr) {
-  auto g = run_golden(b, img);
-  const auto c =
-      sim::check_against_reference(machine(), b, ref, sim::read_layer_output(*g, machine(), b));
+                                        const isa::MemoryImage& img) {
+  run_golden(b, img);
+  const auto c = sim::check_against_reference(machine(), b, ref,
+                                              sim::read_layer_output(golden(), machine(), b));
   std::ostringstream s;
   sim::print_reference_check(s, "golden", c);
   BOOST_TEST_MESSAGE(s.str());
-  if (keep != nullptr) *keep = std::move(g);
   return c;
 }
 
@@ -142,11 +150,10 @@ sim::ReferenceCheck golden_vs_reference(const sim::BuiltProgram& b, const sim::R
 
 BOOST_AUTO_TEST_CASE(profile_golden_equals_rtl_and_hbm_bytes_follow_the_layout) {
   const auto b = build("gpt-oss-20b", 4, 128, 64, 3);
-  auto golden = sim::make_golden_engine(spec(), machine());
   auto rtl = sim::make_rtl_engine(spec(), machine());
-  golden->load(b.program, b.image);
+  golden().load(b.program, b.image);
   rtl->load(b.program, b.image);
-  const sim::CosimResult res = sim::run_cosim(spec(), *golden, *rtl, {});
+  const sim::CosimResult res = sim::run_cosim(spec(), golden(), *rtl, {});
   BOOST_REQUIRE(res.completed);
   BOOST_TEST(res.outputs_bit_exact());
   BOOST_TEST(res.cycles_match());
@@ -180,8 +187,7 @@ BOOST_AUTO_TEST_CASE(profile_golden_equals_rtl_and_hbm_bytes_follow_the_layout) 
 BOOST_AUTO_TEST_CASE(profile_catches_missing_stage_markers) {
   auto b = build("gpt-oss-20b", 4, 64, 64, 3);
   sim::apply_program_fault(spec(), sim::ProgramFault::no_stage_markers, b);
-  sim::RunResult r;
-  run_golden(b, b.image, &r);
+  const sim::RunResult r = run_golden(b, b.image);
   const auto p = sim::make_profile(spec(), r.stages, 0, "golden");
   const auto problems = hbm_problems(p, b.layout);
   BOOST_TEST(!problems.empty());
@@ -192,8 +198,8 @@ BOOST_AUTO_TEST_CASE(profile_catches_missing_stage_markers) {
 BOOST_AUTO_TEST_CASE(reference_equals_golden_bit_for_bit_gpt_oss_20b) {
   const auto b = build("gpt-oss-20b", 5, 128, 64, 7);
   const auto ref = sim::reference_layer(machine(), sim::find_model("gpt-oss-20b"), b);
-  std::unique_ptr<sim::Engine> g;
-  const auto c = golden_vs_reference(b, ref, b.image, &g);
+  const auto c = golden_vs_reference(b, ref, b.image);
+  sim::Engine* g = &golden();
   BOOST_TEST(c.bit_exact());
   BOOST_TEST(c.acc_elements == 5u * 128u);
   // V_TOPK's ids and weights are the reference's too.
@@ -255,4 +261,75 @@ BOOST_AUTO_TEST_CASE(reference_catches_one_flipped_input_bit) {
   BOOST_REQUIRE(!c.first_differences.empty());
   BOOST_TEST(c.first_differences.front().find("accumulator token 0 ") == 0u);
   BOOST_TEST(c.acc_differing <= uint64_t{b.layout.hidden});
+}
+
+BOOST_AUTO_TEST_CASE(profile_of_shared_and_expert_major_layers_follows_the_layout) {
+  for (const auto lowering : {sim::Lowering::pair, sim::Lowering::expert}) {
+    const auto b = build("qwen1.5-moe-a2.7b", 3, 64, 64, 2, true, lowering);
+    const sim::RunResult r = run_golden(b, b.image);
+    const auto p = sim::make_profile(spec(), r.stages, 0, "golden");
+    check_vocabulary(p, r.total_cycles, r.retired);
+    for (const auto& problem : hbm_problems(p, b.layout)) BOOST_ERROR(problem);
+    BOOST_TEST(group(p, "shared").cycles > 0u);
+    BOOST_TEST(p.shared_vs_routed_cycles > 0.0);
+    BOOST_TEST_MESSAGE("shared / routed cycles " << p.shared_vs_routed_cycles);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(profile_catches_the_shared_branch_marked_as_routed) {
+  auto b = build("deepseek-v2-lite", 3, 64, 64, 2, true);
+  sim::apply_program_fault(spec(), sim::ProgramFault::shared_as_routed, b);
+  const sim::RunResult r = run_golden(b, b.image);
+  const auto p = sim::make_profile(spec(), r.stages, 0, "golden");
+  const auto problems = hbm_problems(p, b.layout);
+  for (const auto& s : problems) BOOST_TEST_MESSAGE(s);
+  BOOST_TEST(!problems.empty());
+  BOOST_TEST(group(p, "shared").cycles == 0u);
+  auto routed_only = build("qwen3-30b-a3b", 3, 64, 64, 2);
+  BOOST_CHECK_THROW(
+      sim::apply_program_fault(spec(), sim::ProgramFault::shared_as_routed, routed_only),
+      sim::UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(reference_catches_a_dropped_shared_gate_multiply) {
+  auto b = build("qwen1.5-moe-a2.7b", 4, 64, 64, 3, true);
+  BOOST_REQUIRE(b.layout.shared_gate);
+  const auto ref = sim::reference_layer(machine(), sim::find_model("qwen1.5-moe-a2.7b"), b);
+  const auto good = golden_vs_reference(b, ref, b.image);
+  BOOST_TEST(good.ok());
+  BOOST_TEST(ref.shared_gate.size() == 4u);
+  sim::apply_program_fault(spec(), sim::ProgramFault::shared_gate_dropped, b);
+  const auto c = golden_vs_reference(b, ref, b.image);
+  BOOST_TEST(!c.bit_exact());
+  auto ungated = build("deepseek-v2-lite", 4, 64, 64, 3, true);
+  BOOST_CHECK_THROW(
+      sim::apply_program_fault(spec(), sim::ProgramFault::shared_gate_dropped, ungated),
+      sim::UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(reference_guard_fails_a_saturated_shared_gate) {
+  auto b = build("qwen1.5-moe-a2.7b", 4, 64, 64, 3, true);
+  // w_g[h] = +-16 with the sign of sum_t x_t[h] (MXFP8: code +-256 = 0x78 / 0xF8, scale 2^-4),
+  // so w_g . x_t is large and positive for every token and sigmoid rounds to exactly 1.0.
+  const sim::Layout& L = b.layout;
+  const auto mxb = static_cast<uint64_t>(machine().mx_block());
+  auto& hbm = b.image.hbm.at(0).bytes;
+  for (uint64_t h = 0; h < L.hidden; ++h) {
+    double sum = 0;
+    for (uint64_t t = 0; t < L.tokens; ++t) {
+      const uint64_t o = t * L.hidden + h;
+      sum += num::bf16_to_f32(
+          num::mx_dequant_bf16(hbm[L.x.base + o], hbm[L.x.base + L.x.scale_offset + o / mxb]));
+    }
+    hbm[L.wg.base + h] = sum >= 0 ? 0x78 : 0xF8;
+    hbm[L.wg.base + L.wg.scale_offset + h / mxb] = 127 - 4;
+  }
+  const auto ref = sim::reference_layer(machine(), sim::find_model("qwen1.5-moe-a2.7b"), b);
+  BOOST_REQUIRE(ref.shared_gate.size() == 4u);
+  for (uint16_t g : ref.shared_gate) BOOST_TEST(g == 0x3F80u);  // BF16 1.0
+  const auto c = golden_vs_reference(b, ref, b.image);
+  BOOST_TEST(c.bit_exact());  // the machine and the reference agree ...
+  BOOST_TEST(!c.ok());        // ... but a dropped gate multiply would go unseen
+  BOOST_REQUIRE(c.guard_failures.size() == 1u);
+  BOOST_TEST(c.guard_failures[0].find("exactly 1.0 on 4 of 4 tokens") != std::string::npos);
 }

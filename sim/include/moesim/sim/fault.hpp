@@ -36,9 +36,16 @@ enum class ProgramFault {
   topk_shift_7,
   /// No `; @stage=` markers: every instruction is billed to `other`.
   no_stage_markers,
+  /// The shared gate's multiply of the shared expert's output (the in-place V_MUL_VV of the
+  /// shared_expert_gate stage) left out.
+  shared_gate_dropped,
+  /// The shared expert's stages marked as routed ones (shared_expert_projection ->
+  /// expert_projection, shared_expert_activation -> expert_activation, shared_expert_gate ->
+  /// expert_route_weight).
+  shared_as_routed,
 };
 
-/// "topk-shift-7", "no-stage-markers".
+/// "topk-shift-7", "no-stage-markers", "shared-gate-dropped", "shared-as-routed".
 std::vector<std::string> program_fault_names();
 
 /// Parses a --plant-fault name. Throws UsageError listing the names.
@@ -46,7 +53,7 @@ ProgramFault parse_program_fault(const std::string& name);
 
 /// Rewrites `b.asm_text` with the fault and re-assembles `b.program`. Throws UsageError if the
 /// program has nothing the fault applies to (e.g. topk-shift-7 on a program with no
-/// C_SET_TOPK_REG).
+/// C_SET_TOPK_REG, shared-gate-dropped on one without a gated shared expert).
 void apply_program_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram& b);
 
 }  // namespace moesim::sim

@@ -1,6 +1,9 @@
-// Model presets for the MoE program builder (DESIGN.md §7): the MoE-relevant config.json
-// values of real models (shared/reference/models.md §1, routing function 9 for GPT-OSS). Tests
-// and the CLI scale hidden, intermediate and tokens down with explicit flags.
+// Model presets for the MoE program builder (DESIGN.md §7, docs/workloads.md): the MoE-relevant
+// config.json values of real models (shared/reference/models.md §1 and §2). Tests and the CLI
+// scale hidden, intermediate and tokens down with explicit flags. A preset records the model's
+// math as it is, including routing functions the builder cannot lower: build_moe_layer rejects
+// those with a UsageError naming the config.json field and value, never lowering them as
+// something else.
 #pragma once
 
 #include <stdexcept>
@@ -15,18 +18,46 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The expert MLP's activation: e(x) = W2 h + b2 with [g, u] = W1 x + b1 and
+///   swiglu:         h = silu(g) * u = g * sigmoid(g) * u
+///   clamped_swiglu: g = min(g, limit); u = clamp(u, -limit, limit);
+///                   h = (u + 1) * (g * sigmoid(alpha * g))            (GPT-OSS)
+enum class Activation { swiglu, clamped_swiglu };
+
 struct ModelPreset {
-  std::string name;           ///< --model value, e.g. "gpt-oss-20b"
+  std::string name;           ///< --model value, e.g. "gpt-oss-20b" (or the config.json path)
   std::string hf_id;          ///< e.g. "openai/gpt-oss-20b"
+  std::string model_type;     ///< config.json model_type, e.g. "gpt_oss", "qwen2_moe"
   unsigned hidden = 0;        ///< hidden_size
-  unsigned intermediate = 0;  ///< intermediate_size (per expert)
-  unsigned experts = 0;       ///< num_local_experts (E)
-  unsigned top_k = 0;         ///< num_experts_per_tok (k)
-  double swiglu_limit = 0;    ///< clamp: gate <= limit, -limit <= up <= limit
-  double swiglu_alpha = 0;    ///< sigmoid slope of the clamped SwiGLU
+  unsigned intermediate = 0;  ///< per routed expert (intermediate_size / moe_intermediate_size)
+  unsigned experts = 0;  ///< routed experts E (num_local_experts / num_experts / n_routed_experts)
+  unsigned top_k = 0;    ///< num_experts_per_tok (k)
+  Activation activation = Activation::swiglu;
+  double swiglu_limit = 0;    ///< clamped_swiglu only: gate <= limit, -limit <= up <= limit
+  double swiglu_alpha = 1.0;  ///< clamped_swiglu only: sigmoid slope
   bool router_bias = false;   ///< router Linear has a bias (l = W_r x + b_r)
   bool expert_bias = false;   ///< gate_up_proj_bias and down_proj_bias
-  std::string routing;        ///< how weights come from logits
+
+  // Routing (models.md §2). Lowerable: scoring_func "softmax" with group_limit off, no
+  // correction bias, scaling factor 1, scores_scale_input false; norm_topk_prob true (softmax
+  // over the k selected logits, = V_TOPK) or false (the full softmax over E, taken from V_TOPK
+  // with k = E; needs E <= 255).
+  std::string scoring_func = "softmax";  ///< "softmax" or "sigmoid" (DeepSeek-V3, Llama-4)
+  bool norm_topk_prob = true;            ///< renormalise the k selected probabilities
+  double routed_scaling_factor = 1.0;    ///< weights *= rsf (DeepSeek)
+  unsigned n_group = 1, topk_group = 1;  ///< DeepSeek group-limited selection (1/1: off)
+  std::string topk_method;               ///< DeepSeek: "greedy" or "noaux_tc" ("" elsewhere)
+  bool correction_bias = false;          ///< e_score_correction_bias used for selection (V3)
+  bool scores_scale_input = false;       ///< Llama-4: sigmoid(l_i) scales the expert INPUT
+
+  // Shared experts (models.md §1): n_shared MLPs fused into one SwiGLU MLP of width
+  // shared_intermediate, added to the routed output unweighted, or times sigmoid(w_g . x) when
+  // shared_gate (Qwen2-MoE).
+  unsigned shared_experts = 0;       ///< n_shared_experts (0: none)
+  unsigned shared_intermediate = 0;  ///< fused width (moe_intermediate_size * n_shared, ...)
+  bool shared_gate = false;          ///< Qwen2-MoE shared_expert_gate (Linear hidden -> 1)
+
+  std::string routing;  ///< one-line description of the routing function (reports)
 };
 
 /// Every known preset, in a fixed order.
@@ -34,5 +65,18 @@ const std::vector<ModelPreset>& model_presets();
 
 /// The preset named `name`. Throws UsageError "unknown --model 'x' (known: a, b)".
 const ModelPreset& find_model(const std::string& name);
+
+/// A Hugging Face config.json (models.md; docs/workloads.md lists the keys). Keys that set the
+/// MoE layer's math are read (a value of the wrong type is an error naming file and key); keys
+/// known to have no effect on one MoE layer's inference (attention, vocabulary, rope, layer
+/// counts, dtype, router_aux_loss_coef, output_router_logits, ...) are accepted; an unknown key
+/// whose name mentions experts, routing, gating, MoE or activation is an error (it may change
+/// the math); other unknown keys are accepted and listed in `ignored`. Throws UsageError
+/// naming the file for unreadable files, bad JSON and unknown model_type.
+ModelPreset load_model_config(const std::string& path, std::vector<std::string>* ignored = nullptr);
+
+/// --model: a preset name, or a path to a config.json (anything ending in ".json" or naming an
+/// existing file).
+ModelPreset resolve_model(const std::string& arg, std::vector<std::string>* ignored = nullptr);
 
 }  // namespace moesim::sim

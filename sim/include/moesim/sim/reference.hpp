@@ -17,6 +17,16 @@
 //    subnormal or overflows (scaling by a power of two then commutes with RNE).
 //  * float64: the model's math in double on the same dequantised inputs (the model's alpha, not
 //    its BF16 constant; exact sigmoid and softmax; its own top-k selection), for the error table.
+//
+// The layer (builder.hpp): router (with bias when the model has one), V_TOPK over k or, for
+// norm_topk_prob false, over all E (the first k ranks' probabilities used as they are), routed
+// SwiGLU or clamped-SwiGLU experts (with biases when the model has them) accumulated in the
+// lowering's order (pair-major: per token in rank order; expert-major: per expert in index order
+// over every token row, unrouted rows weighted +0), then the shared SwiGLU expert (times its
+// sigmoid gate when gated) added per token.
+//
+// Guard: a gated shared expert whose BF16 gate is exactly 1.0 on more than half of the tokens
+// would hide a dropped gate multiply; check_against_reference reports it as a failure.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +48,8 @@ struct ReferenceResult {
   std::vector<uint8_t> out_mxfp8;       ///< the H_STORE_V output region (Layout::y, y.bytes)
   std::vector<uint32_t> expert_ids;     ///< T x k, rank order (V_TOPK)
   std::vector<uint16_t> route_weights;  ///< T x k BF16
+  /// sigmoid(w_g . x_t) per token (BF16) when the layer has a gated shared expert, else empty.
+  std::vector<uint16_t> shared_gate;
   /// float64 evaluation: T x H.
   std::vector<double> exact;
   /// Tokens whose float64 top-k set differs from the hardware's selection.
@@ -83,7 +95,9 @@ struct ReferenceCheck {
   std::vector<std::string> first_differences;    ///< up to 8, readable
   std::vector<ErrorRow> errors;                  ///< accumulator, then MXFP8 output, vs float64
   unsigned selection_differs = 0;
+  std::vector<std::string> guard_failures;  ///< the test cannot see what it should (see above)
   bool bit_exact() const { return acc_differing == 0 && out_differing == 0; }
+  bool ok() const { return bit_exact() && guard_failures.empty(); }
 };
 ReferenceCheck check_against_reference(const isa::MachinePreset& preset, const BuiltProgram& b,
                                        const ReferenceResult& ref, const LayerOutput& got);

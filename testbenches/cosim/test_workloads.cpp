@@ -1,0 +1,577 @@
+// MoE workloads at real model shapes (docs/workloads.md): the model presets against
+// models.md, config.json loading, routing the builder must refuse, the V_TOPK encoding each
+// program takes (read back from the instruction words), and per program shape a golden-vs-RTL
+// co-simulation whose golden end state is checked against a float64 evaluation of the layer.
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+
+#include "moesim/isa/encoding.hpp"
+#include "moesim/isa/numerics.hpp"
+#include "moesim/sim/builder.hpp"
+#include "moesim/sim/cosim.hpp"
+#include "moesim/sim/engine.hpp"
+#include "moesim/sim/timeline.hpp"
+
+using namespace moesim;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kModels = std::string(MOESIM_SOURCE_DIR) + "/testbenches/models/";
+
+/// The layer at H = I = 64 (one VLEN block on the default preset), seed 3.
+sim::BuiltProgram build(const sim::ModelPreset& m, unsigned tokens, bool shared = false,
+                        sim::TopkEncoding topk = sim::TopkEncoding::automatic,
+                        sim::Lowering lowering = sim::Lowering::pair) {
+  const auto& spec = isa::Spec::builtin();
+  sim::BuildOptions o;
+  o.model = &m;
+  o.tokens = tokens;
+  o.hidden = 64;
+  o.intermediate = 64;
+  o.shared = shared;
+  o.topk = topk;
+  o.lowering = lowering;
+  o.seed = 3;
+  return sim::build_moe_layer(spec, spec.preset("default"), o);
+}
+
+/// A softmax-routed SwiGLU model with E experts and top-k (the router-policy shapes).
+sim::ModelPreset shape(unsigned experts, unsigned k) {
+  sim::ModelPreset m = sim::find_model("qwen3-30b-a3b");
+  m.name = "shape-" + std::to_string(experts) + "-" + std::to_string(k);
+  m.experts = experts;
+  m.top_k = k;
+  return m;
+}
+
+std::string build_error(const sim::ModelPreset& m, bool shared = false) {
+  try {
+    build(m, 2, shared);
+  } catch (const sim::UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// The V_TOPK rmasks of the program and the (E << 8) | k values its C_SET_TOPK_REGs set, from
+/// the decoded words (the C_SET_TOPK_REG source register's last S_ADDI_INT gpX, gp0, imm).
+struct TopkEncodingSeen {
+  std::vector<unsigned> rmasks;
+  std::vector<uint32_t> policies;
+  size_t first_set = SIZE_MAX, first_topk = SIZE_MAX;
+};
+
+TopkEncodingSeen topk_encoding(const isa::Program& p) {
+  const auto& spec = isa::Spec::builtin();
+  TopkEncodingSeen s;
+  std::map<unsigned, uint32_t> gp;  // gp value set by S_ADDI_INT gpX, gp0, imm
+  for (size_t pc = 0; pc < p.words.size(); ++pc) {
+    const isa::Decoded d = isa::decode(spec, p.words[pc]);
+    BOOST_REQUIRE(d.spec != nullptr);
+    const std::string& m = d.spec->mnemonic;
+    if (m == "S_ADDI_INT" && d.rs1 == 0) {
+      gp[d.rd] = d.imm18;
+    } else if (m == "S_ADDI_INT" || m == "S_LUI_INT" || m == "S_ADD_INT") {
+      gp.erase(d.rd);
+    } else if (m == "C_SET_TOPK_REG") {
+      BOOST_REQUIRE(gp.count(d.rd) == 1u);
+      s.policies.push_back(gp[d.rd]);
+      s.first_set = std::min(s.first_set, pc);
+    } else if (m == "V_TOPK") {
+      s.rmasks.push_back(d.r3);
+      s.first_topk = std::min(s.first_topk, pc);
+    }
+  }
+  return s;
+}
+
+/// Dequantised MXFP8 matrix (rows x cols) from an HBM byte image.
+std::vector<double> dequant(const std::vector<uint8_t>& hbm, uint64_t base, uint64_t rows,
+                            uint64_t cols, uint64_t mx_block) {
+  std::vector<double> v(rows * cols);
+  for (uint64_t o = 0; o < rows * cols; ++o)
+    v[o] = num::bf16_to_f32(
+        num::mx_dequant_bf16(hbm[base + o], hbm[base + rows * cols + o / mx_block]));
+  return v;
+}
+
+double bf16_at(const std::vector<uint8_t>& bytes, uint64_t element) {
+  return num::bf16_to_f32(
+      static_cast<uint16_t>(bytes[2 * element] | (bytes[2 * element + 1] << 8)));
+}
+
+/// Lowering bugs the float64 check must see (the layer's math with one step changed).
+enum Variant { kExact, kNoRouteWeight, kRenormalised, kNoShared, kUngated };
+
+struct LayerCheck {
+  double max_err = 0, max_y = 0;
+  std::vector<double> gates;  ///< float64 sigmoid(w_g . x_t) (gated shared expert)
+};
+
+/// y = float64 evaluation of the layer on the image's MXFP8 values with the machine's expert
+/// choice (checked against the float64 top-k up to BF16 rounding of the logits), compared with
+/// the golden accumulator.
+LayerCheck check_layer(const sim::BuiltProgram& b, bool clamped, sim::Engine& golden,
+                       Variant variant) {
+  const sim::Layout& L = b.layout;
+  const uint64_t vlen = 64, mxb = 8;
+  const uint64_t T = L.tokens, H = L.hidden, I = L.intermediate, E = L.experts, k = L.top_k;
+  const uint64_t IS = L.shared_intermediate;
+  const auto& hbm = b.image.hbm.at(0).bytes;
+  const auto X = dequant(hbm, L.x.base, L.x.rows, H, mxb);
+  const auto Wr = dequant(hbm, L.wr.base, L.wr.rows, H, mxb);
+  std::vector<double> br(E, 0.0), b1, b2;
+  if (L.br.rows != 0) br = dequant(hbm, L.br.base, L.br.rows, vlen, mxb);
+  if (L.b1.rows != 0) b1 = dequant(hbm, L.b1.base, L.b1.rows, vlen, mxb);
+  if (L.b2.rows != 0) b2 = dequant(hbm, L.b2.base, L.b2.rows, vlen, mxb);
+  const auto ids = golden.read(isa::Space::IntSram, L.int_ids, uint64_t{T} * L.topk_select);
+  const auto acc = golden.read(isa::Space::Vram, L.v_acc / vlen, L.tokens_padded * H / vlen);
+  const double alpha = num::bf16_to_f32(L.alpha_bf16);
+  auto mlp = [&](const std::vector<double>& W1, const std::vector<double>& W2, uint64_t width,
+                 const double* bias1, const double* bias2, const double* x, bool clamped) {
+    std::vector<double> act(width), y(H);
+    for (uint64_t i = 0; i < width; ++i) {
+      double g = bias1 ? bias1[i] : 0, u = bias1 ? bias1[width + i] : 0;
+      for (uint64_t h = 0; h < H; ++h) {
+        g += W1[i * H + h] * x[h];
+        u += W1[(width + i) * H + h] * x[h];
+      }
+      if (clamped) {
+        g = std::min(g, 7.0);
+        u = std::clamp(u, -7.0, 7.0);
+        act[i] = (u + 1) * g / (1 + std::exp(-alpha * g));
+      } else {
+        act[i] = u * g / (1 + std::exp(-g));
+      }
+    }
+    for (uint64_t h = 0; h < H; ++h) {
+      double s = bias2 ? bias2[h] : 0;
+      for (uint64_t i = 0; i < width; ++i) s += W2[h * width + i] * act[i];
+      y[h] = s;
+    }
+    return y;
+  };
+  LayerCheck out;
+  for (uint64_t t = 0; t < T; ++t) {
+    std::vector<double> logit(E);
+    for (uint64_t e = 0; e < E; ++e) {
+      logit[e] = br[e];
+      for (uint64_t h = 0; h < H; ++h) logit[e] += Wr[e * H + h] * X[t * H + h];
+    }
+    std::vector<double> sorted = logit;
+    std::sort(sorted.rbegin(), sorted.rend());
+    std::vector<double> y(H, 0.0);
+    double den_sel = 0, den_all = 0;
+    for (uint64_t e = 0; e < E; ++e) den_all += std::exp(logit[e] - sorted[0]);
+    std::vector<uint64_t> sel(k);
+    for (uint64_t j = 0; j < k; ++j) {
+      sel[j] = ids[4 * (t * L.topk_select + j)];
+      BOOST_TEST(std::fabs(logit[sel[j]] - sorted[j]) < 0.05 * (1 + std::fabs(sorted[j])),
+                 "token " << t << " rank " << j);
+      den_sel += std::exp(logit[sel[j]] - sorted[0]);
+    }
+    const bool renorm = L.topk_select == L.top_k || variant == kRenormalised;
+    for (uint64_t j = 0; j < k; ++j) {
+      const uint64_t e = sel[j];
+      const auto W1 = dequant(hbm, L.w1 + e * L.w1_expert_bytes, 2 * I, H, mxb);
+      const auto W2 = dequant(hbm, L.w2 + e * L.w2_expert_bytes, H, I, mxb);
+      const auto ye = mlp(W1, W2, I, b1.empty() ? nullptr : &b1[e * 2 * I],
+                          b2.empty() ? nullptr : &b2[e * H], &X[t * H], clamped);
+      const double p = std::exp(logit[e] - sorted[0]);
+      const double w = variant == kNoRouteWeight ? 1.0 : p / (renorm ? den_sel : den_all);
+      for (uint64_t h = 0; h < H; ++h) y[h] += w * ye[h];
+    }
+    if (IS != 0 && variant != kNoShared) {
+      const auto W1 = dequant(hbm, L.ws1.base, 2 * IS, H, mxb);
+      const auto W2 = dequant(hbm, L.ws2.base, H, IS, mxb);
+      const auto ys = mlp(W1, W2, IS, nullptr, nullptr, &X[t * H], false);
+      double gate = 1.0;
+      if (L.shared_gate) {
+        const auto wg = dequant(hbm, L.wg.base, L.wg.rows, H, mxb);
+        double d = 0;
+        for (uint64_t h = 0; h < H; ++h) d += wg[h] * X[t * H + h];
+        gate = 1 / (1 + std::exp(-d));
+        out.gates.push_back(gate);
+        if (variant == kUngated) gate = 1.0;
+      }
+      for (uint64_t h = 0; h < H; ++h) y[h] += gate * ys[h];
+    }
+    for (uint64_t h = 0; h < H; ++h) {
+      const double got = bf16_at(acc, ((h / vlen) * L.tokens_padded + t) * vlen + h % vlen);
+      out.max_err = std::max(out.max_err, std::fabs(got - y[h]));
+      out.max_y = std::max(out.max_y, std::fabs(y[h]));
+    }
+  }
+  return out;
+}
+
+/// Counts retired matrix-unit instructions and H_PREFETCH_M of engine 0 per stage group.
+struct MatrixCounter final : sim::TimelineSink {
+  std::map<std::string, uint64_t> matrix, prefetch;
+  void instruction(size_t engine, const isa::RetireRecord& r, const sim::WorkItem&) override {
+    if (engine != 0) return;
+    const auto& spec = isa::Spec::builtin();
+    const isa::Decoded d = isa::decode(spec, r.word);
+    const std::string& group = spec.stage_by_code(r.stage)->group;
+    if (d.spec->unit == "matrix") ++matrix[group];
+    if (d.spec->mnemonic == "H_PREFETCH_M") ++prefetch[group];
+  }
+  void unit_busy(size_t, const sim::UnitSpan&) override {}
+  void mismatch(uint64_t) override {}
+  void finish(uint64_t) override {}
+};
+
+/// Co-simulates golden vs RTL (default preset) and checks the golden end state against the
+/// float64 layer; every variant in `bugs` must be outside the tolerance. `extra` sees the
+/// golden engine at the end.
+void cosim_and_check(const sim::BuiltProgram& b, const sim::ModelPreset& model,
+                     const std::vector<Variant>& bugs,
+                     const std::function<void(sim::Engine&)>& extra = {}) {
+  const auto& spec = isa::Spec::builtin();
+  const auto& preset = spec.preset("default");
+  BOOST_REQUIRE_EQUAL(sim::rtl_built_preset(), "default");
+  auto golden = sim::make_golden_engine(spec, preset);
+  auto rtl = sim::make_rtl_engine(spec, preset);
+  golden->load(b.program, b.image);
+  rtl->load(b.program, b.image);
+  MatrixCounter counter;
+  sim::CosimOptions opts;
+  opts.sinks = {&counter};
+  const sim::CosimResult res = sim::run_cosim(spec, *golden, *rtl, opts);
+  BOOST_TEST(res.completed);
+  BOOST_TEST(!res.trap.has_value());
+  BOOST_TEST(res.outputs_bit_exact());
+  BOOST_TEST(res.cycles_match());
+  BOOST_TEST_MESSAGE(b.name << ": " << res.retired[0] << " instructions, " << res.total_cycles[0]
+                            << " cycles");
+  const bool clamped = model.activation == sim::Activation::clamped_swiglu;
+  const LayerCheck exact = check_layer(b, clamped, *golden, kExact);
+  BOOST_TEST_MESSAGE("max |err| " << exact.max_err << " of max |y| " << exact.max_y);
+  BOOST_TEST(exact.max_y > 0.25);
+  const double tolerance = 0.03 * exact.max_y;
+  BOOST_TEST(exact.max_err < tolerance);
+  for (Variant v : bugs) {
+    const LayerCheck bug = check_layer(b, clamped, *golden, v);
+    BOOST_TEST_MESSAGE("variant " << v << ": max |err| " << bug.max_err);
+    BOOST_TEST(bug.max_err > tolerance, "variant " << v);
+  }
+  if (b.layout.shared_gate) {
+    // The gate must not saturate: a gated test whose sigmoid is ~1 would not see the gate.
+    size_t mid = 0;
+    for (double g : exact.gates) mid += g > 0.1 && g < 0.9;
+    BOOST_TEST(mid * 2 >= exact.gates.size(), "gates in (0.1, 0.9): " << mid);
+  }
+  // The utilisation table counts what retired, part by part.
+  BOOST_REQUIRE_EQUAL(b.utilisation.size(), b.layout.shared_intermediate != 0 ? 2u : 1u);
+  for (const sim::Utilisation& u : b.utilisation) {
+    BOOST_TEST(counter.matrix[u.part] == u.matrix_instructions, u.part);
+    BOOST_TEST(counter.prefetch[u.part] == u.weight_tiles, u.part);
+    BOOST_TEST(u.weight_bytes == u.weight_tiles * 64 * (64 + 8));
+    BOOST_TEST_MESSAGE(u.part << ": " << u.matrix_instructions << " matrix instructions, "
+                              << u.weight_bytes << " weight bytes, " << u.useful_rows_per_tile
+                              << " useful rows per tile");
+  }
+  BOOST_TEST(counter.matrix.count("plumbing") == 0u);
+  if (extra) extra(*golden);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
+  struct Row {
+    const char* name;
+    unsigned hidden, inter, experts, k, shared, shared_inter;
+    bool gate, norm;
+    const char* scoring;
+  };
+  // shared/reference/models.md §1, one row per model.
+  const Row rows[] = {{"gpt-oss-20b", 2880, 2880, 32, 4, 0, 0, false, true, "softmax"},
+                      {"gpt-oss-120b", 2880, 2880, 128, 4, 0, 0, false, true, "softmax"},
+                      {"qwen3-30b-a3b", 2048, 768, 128, 8, 0, 0, false, true, "softmax"},
+                      {"qwen1.5-moe-a2.7b", 2048, 1408, 60, 4, 1, 5632, true, false, "softmax"},
+                      {"deepseek-v2-lite", 2048, 1408, 64, 6, 2, 2816, false, false, "softmax"},
+                      {"deepseek-v3", 7168, 2048, 256, 8, 1, 2048, false, true, "sigmoid"},
+                      {"llama-4-scout", 5120, 8192, 16, 1, 1, 8192, false, false, "sigmoid"},
+                      {"mixtral-8x7b", 4096, 14336, 8, 2, 0, 0, false, true, "softmax"}};
+  BOOST_TEST(sim::model_presets().size() == std::size(rows));
+  for (const Row& r : rows) {
+    const sim::ModelPreset& m = sim::find_model(r.name);
+    BOOST_TEST_CONTEXT(r.name) {
+      BOOST_TEST(m.hidden == r.hidden);
+      BOOST_TEST(m.intermediate == r.inter);
+      BOOST_TEST(m.experts == r.experts);
+      BOOST_TEST(m.top_k == r.k);
+      BOOST_TEST(m.shared_experts == r.shared);
+      BOOST_TEST(m.shared_intermediate == r.shared_inter);
+      BOOST_TEST(m.shared_gate == r.gate);
+      BOOST_TEST(m.norm_topk_prob == r.norm);
+      BOOST_TEST(m.scoring_func == r.scoring);
+      const bool gpt = std::string(r.name).rfind("gpt-oss", 0) == 0;
+      BOOST_TEST((m.activation == sim::Activation::clamped_swiglu) == gpt);
+      BOOST_TEST(m.router_bias == gpt);
+      BOOST_TEST(m.expert_bias == gpt);
+    }
+  }
+  const auto& v3 = sim::find_model("deepseek-v3");
+  BOOST_TEST(v3.routed_scaling_factor == 2.5);
+  BOOST_TEST(v3.n_group == 8u);
+  BOOST_TEST(v3.topk_group == 4u);
+  BOOST_TEST(v3.correction_bias);
+  BOOST_TEST(sim::find_model("gpt-oss-20b").swiglu_limit == 7.0);
+  BOOST_TEST(sim::find_model("gpt-oss-20b").swiglu_alpha == 1.702);
+  BOOST_TEST(sim::find_model("llama-4-scout").scores_scale_input);
+}
+
+BOOST_AUTO_TEST_CASE(workload_config_json_files_load_to_the_presets) {
+  for (const auto& preset : sim::model_presets()) {
+    if (preset.name == "gpt-oss-120b") continue;  // no config.json written for it
+    BOOST_TEST_CONTEXT(preset.name) {
+      std::vector<std::string> ignored;
+      const sim::ModelPreset m =
+          sim::resolve_model(kModels + preset.name + ".config.json", &ignored);
+      BOOST_TEST(m.model_type == preset.model_type);
+      BOOST_TEST(m.hidden == preset.hidden);
+      BOOST_TEST(m.intermediate == preset.intermediate);
+      BOOST_TEST(m.experts == preset.experts);
+      BOOST_TEST(m.top_k == preset.top_k);
+      BOOST_TEST((m.activation == preset.activation));
+      BOOST_TEST(m.swiglu_limit == preset.swiglu_limit);
+      BOOST_TEST(m.swiglu_alpha == preset.swiglu_alpha);
+      BOOST_TEST(m.router_bias == preset.router_bias);
+      BOOST_TEST(m.expert_bias == preset.expert_bias);
+      BOOST_TEST(m.scoring_func == preset.scoring_func);
+      BOOST_TEST(m.norm_topk_prob == preset.norm_topk_prob);
+      BOOST_TEST(m.routed_scaling_factor == preset.routed_scaling_factor);
+      BOOST_TEST(m.n_group == preset.n_group);
+      BOOST_TEST(m.topk_group == preset.topk_group);
+      BOOST_TEST(m.correction_bias == preset.correction_bias);
+      BOOST_TEST(m.scores_scale_input == preset.scores_scale_input);
+      BOOST_TEST(m.shared_experts == (preset.shared_experts != 0 ? m.shared_experts : 0u));
+      BOOST_TEST(m.shared_intermediate == preset.shared_intermediate);
+      BOOST_TEST(m.shared_gate == preset.shared_gate);
+      BOOST_TEST_MESSAGE("ignored keys: " << ignored.size());
+    }
+  }
+  // gpt-oss-20b's config has one key moesim does not list (initial_context_length).
+  std::vector<std::string> ignored;
+  sim::load_model_config(kModels + "gpt-oss-20b.config.json", &ignored);
+  BOOST_TEST(ignored == std::vector<std::string>{"initial_context_length"});
+}
+
+namespace {
+
+/// Writes `json` to a file and returns load_model_config's UsageError message ("" if none).
+std::string config_error(const std::string& json) {
+  const fs::path dir = fs::path(MOESIM_TEST_WORK_DIR) / "configs";
+  fs::create_directories(dir);
+  const fs::path p = dir / "config.json";
+  std::ofstream(p) << json;
+  try {
+    sim::load_model_config(p.string());
+  } catch (const sim::UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kMixtral =
+    R"({"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336,
+        "num_local_experts": 8, "num_experts_per_tok": 2, "hidden_act": "silu" %s})";
+
+std::string mixtral_with(const std::string& extra) {
+  std::string s = kMixtral;
+  s.replace(s.find("%s"), 2, extra);
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(workload_config_json_rejects_what_changes_the_math) {
+  BOOST_TEST(config_error(mixtral_with("")).empty());
+  // Fields with no effect on inference are accepted.
+  BOOST_TEST(config_error(mixtral_with(R"(, "router_aux_loss_coef": 0.02,
+      "output_router_logits": true, "torch_dtype": "bfloat16", "dtype": "float32")"))
+                 .empty());
+  // An unknown key naming MoE math is an error naming it; another unknown key is not.
+  const std::string unknown = config_error(mixtral_with(R"(, "moe_router_temperature": 2.0)"));
+  BOOST_TEST(unknown.find("key 'moe_router_temperature'") != std::string::npos, unknown);
+  BOOST_TEST(config_error(mixtral_with(R"(, "vision_tower_depth": 2)")).empty());
+  // Wrong types and unknown values name the key.
+  BOOST_TEST(config_error(mixtral_with(R"(, "hidden_act": "gelu")")).find("key 'hidden_act'") !=
+             std::string::npos);
+  std::string s = kMixtral;
+  s.replace(s.find("\"num_local_experts\": 8"), 22, "\"num_local_experts\": \"8\"");
+  BOOST_TEST(
+      config_error(std::string(s).replace(s.find("%s"), 2, "")).find("key 'num_local_experts'") !=
+      std::string::npos);
+  BOOST_TEST(config_error(R"({"model_type": "dbrx", "hidden_size": 6144})")
+                 .find("key 'model_type': 'dbrx'") != std::string::npos);
+  BOOST_TEST(config_error("{not json").find("not valid JSON") != std::string::npos);
+  // Qwen2-MoE's class default is norm_topk_prob false: a config without the key gets it.
+  const std::string q = R"({"model_type": "qwen3_moe", "hidden_size": 2048,
+      "moe_intermediate_size": 768, "num_experts": 128, "num_experts_per_tok": 8})";
+  const fs::path p = fs::path(MOESIM_TEST_WORK_DIR) / "configs" / "qwen3.json";
+  std::ofstream(p) << q;
+  BOOST_TEST(!sim::load_model_config(p.string()).norm_topk_prob);
+}
+
+BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
+  const std::string v3 = build_error(sim::find_model("deepseek-v3"));
+  BOOST_TEST(v3.find("scoring_func 'sigmoid'") != std::string::npos, v3);
+  sim::ModelPreset m = sim::find_model("deepseek-v3");
+  m.scoring_func = "softmax";
+  BOOST_TEST(build_error(m).find("e_score_correction_bias (topk_method 'noaux_tc')") !=
+             std::string::npos);
+  m.correction_bias = false;
+  BOOST_TEST(build_error(m).find("n_group 8 / topk_group 4") != std::string::npos);
+  m.n_group = m.topk_group = 1;
+  BOOST_TEST(build_error(m).find("routed_scaling_factor 2.5") != std::string::npos);
+  m.routed_scaling_factor = 1.0;
+  BOOST_TEST(build_error(m).empty());  // now a softmax top-8 of 256
+  const std::string l4 = build_error(sim::find_model("llama-4-scout"));
+  BOOST_TEST(l4.find("model_type 'llama4_text' router") != std::string::npos, l4);
+  // norm_topk_prob false needs V_TOPK over all E: at most 255.
+  sim::ModelPreset wide = shape(256, 8);
+  wide.norm_topk_prob = false;
+  BOOST_TEST(build_error(wide).find("V_TOPK cannot select 256 of 256") != std::string::npos);
+  // --shared where the model has none.
+  BOOST_TEST(build_error(sim::find_model("qwen3-30b-a3b"), true)
+                 .find("--shared: model qwen3-30b-a3b has no shared expert") != std::string::npos);
+  BOOST_TEST(build_error(sim::find_model("deepseek-v2-lite"), true).empty());
+}
+
+BOOST_AUTO_TEST_CASE(workload_topk_encodings_read_back_from_the_words) {
+  struct Case {
+    unsigned e, k;
+    sim::TopkEncoding enc;
+    unsigned rmask;
+  };
+  using sim::TopkEncoding;
+  const Case cases[] = {
+      {32, 4, TopkEncoding::automatic, 0},        {128, 8, TopkEncoding::automatic, 1},
+      {32, 4, TopkEncoding::register_policy, 15}, {128, 8, TopkEncoding::register_policy, 15},
+      {60, 4, TopkEncoding::automatic, 15},       {64, 6, TopkEncoding::automatic, 15},
+      {256, 8, TopkEncoding::automatic, 15},      {16, 1, TopkEncoding::automatic, 15}};
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(c.e << "/" << c.k << " rmask " << c.rmask) {
+      const auto b = build(shape(c.e, c.k), 3, false, c.enc);
+      const TopkEncodingSeen s = topk_encoding(b.program);
+      BOOST_TEST(s.rmasks == std::vector<unsigned>(3, c.rmask), boost::test_tools::per_element());
+      if (c.rmask == 15) {
+        // One C_SET_TOPK_REG with (E << 8) | k, before the first V_TOPK.
+        BOOST_TEST(s.policies == std::vector<uint32_t>{(c.e << 8) | c.k},
+                   boost::test_tools::per_element());
+        BOOST_TEST(s.first_set < s.first_topk);
+      } else {
+        BOOST_TEST(s.policies.empty());
+      }
+      BOOST_TEST(b.layout.logit_rows == (c.e + 63) / 64);
+    }
+  }
+  // norm_topk_prob false: the register selects all E (the full softmax), the layer k of them.
+  const auto q = build(sim::find_model("qwen1.5-moe-a2.7b"), 2);
+  BOOST_TEST(topk_encoding(q.program).policies == std::vector<uint32_t>{(60u << 8) | 60u},
+             boost::test_tools::per_element());
+  BOOST_TEST(q.layout.pairs == 8u);
+}
+
+// ---------------------------------------------------------------- golden vs RTL, per shape
+
+BOOST_AUTO_TEST_CASE(workload_cosim_qwen3_128_8_hardwired) {
+  const auto& m = sim::find_model("qwen3-30b-a3b");
+  cosim_and_check(build(m, 3), m, {kNoRouteWeight});
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_gpt_oss_32_4_register) {
+  const auto& m = sim::find_model("gpt-oss-20b");
+  cosim_and_check(build(m, 3, false, sim::TopkEncoding::register_policy), m, {kNoRouteWeight});
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_mixtral_8_2) {
+  const auto& m = sim::find_model("mixtral-8x7b");
+  cosim_and_check(build(m, 4), m, {kNoRouteWeight});
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_16_1_register) {
+  // k = 1: the weight is softmax of one logit, 1.0, so dropping it is no bug to see.
+  const auto m = shape(16, 1);
+  const auto b = build(m, 4);
+  cosim_and_check(b, m, {}, [&](sim::Engine& golden) {
+    for (unsigned t = 0; t < 4; ++t) {
+      const auto w = golden.read(isa::Space::FpSram, b.layout.weight_word(t), 1);
+      BOOST_TEST(bf16_at(w, 0) == 1.0, "token " << t);
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_qwen15_shared_gated) {
+  const auto& m = sim::find_model("qwen1.5-moe-a2.7b");
+  cosim_and_check(build(m, 4, true), m, {kRenormalised, kNoShared, kUngated});
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_deepseek_v2_lite_shared) {
+  const auto& m = sim::find_model("deepseek-v2-lite");
+  const auto b = build(m, 3, true);
+  BOOST_TEST(b.layout.shared_intermediate == 128u);  // 2 fused experts of the scaled I = 64
+  BOOST_TEST(!b.layout.shared_gate);
+  cosim_and_check(b, m, {kRenormalised, kNoShared});
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_256_8_expert_255_wins) {
+  const auto m = shape(256, 8);
+  auto b = build(m, 2);
+  // W_r row 255 := X row 0, so token 0's logit 255 is |x_0|^2 (~H) against logits ~ 2.
+  const sim::Layout& L = b.layout;
+  auto& hbm = b.image.hbm.at(0).bytes;
+  const uint64_t H = L.hidden, mxb = 8;
+  std::copy_n(hbm.begin() + static_cast<std::ptrdiff_t>(L.x.base), H,
+              hbm.begin() + static_cast<std::ptrdiff_t>(L.wr.base + 255 * H));
+  std::copy_n(
+      hbm.begin() + static_cast<std::ptrdiff_t>(L.x.base + L.x.scale_offset), H / mxb,
+      hbm.begin() + static_cast<std::ptrdiff_t>(L.wr.base + L.wr.scale_offset + 255 * H / mxb));
+  BOOST_TEST(L.logit_rows == 4u);
+  cosim_and_check(b, m, {kNoRouteWeight}, [&](sim::Engine& golden) {
+    const auto ids = golden.read(isa::Space::IntSram, L.id_word(0), 1);
+    BOOST_TEST(ids[0] == 255u);  // rank 0 of token 0 (little-endian u32; 255 < 256)
+    BOOST_TEST(ids[1] == 0u);
+    const auto w = golden.read(isa::Space::FpSram, L.weight_word(0), 1);
+    BOOST_TEST(bf16_at(w, 0) == 1.0);  // the others are ~H below: exp underflows
+  });
+}
+
+// ---------------------------------------------------------------- expert-major lowering
+
+BOOST_AUTO_TEST_CASE(workload_expert_major_fetches_each_expert_once) {
+  const auto& m = sim::find_model("qwen3-30b-a3b");
+  const auto pair = build(m, 8);
+  const auto expert = build(m, 8, false, sim::TopkEncoding::automatic, sim::Lowering::expert);
+  const sim::Utilisation& p = pair.utilisation.at(0);
+  const sim::Utilisation& e = expert.utilisation.at(0);
+  BOOST_TEST(p.lowering == "pair");
+  BOOST_TEST(e.lowering == "expert");
+  // H = I = 64 on the default preset (MLEN 64): W1 is 2 tiles, W2 1 tile per expert.
+  BOOST_TEST(p.weight_tiles == 8u * 8u * 3u);  // T*k pairs
+  BOOST_TEST(e.weight_tiles == 128u * 3u);     // E experts
+  BOOST_TEST(p.useful_rows_per_tile == 1.0);
+  BOOST_TEST(e.useful_rows_per_tile == 64.0 * 4 / (128 * 8));
+  // Expert-major reads the token rows in place: no V_GATHER.
+  BOOST_TEST(expert.asm_text.find("V_GATHER") == std::string::npos);
+  BOOST_TEST(pair.asm_text.find("V_GATHER") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_gpt_oss_expert_major) {
+  const auto& m = sim::find_model("gpt-oss-20b");
+  cosim_and_check(build(m, 3, false, sim::TopkEncoding::automatic, sim::Lowering::expert), m,
+                  {kNoRouteWeight});
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_qwen15_expert_major_shared) {
+  const auto& m = sim::find_model("qwen1.5-moe-a2.7b");
+  cosim_and_check(build(m, 4, true, sim::TopkEncoding::automatic, sim::Lowering::expert), m,
+                  {kRenormalised, kUngated, kNoRouteWeight});
+}

@@ -11,6 +11,7 @@
 #include "moesim/sim/cosim.hpp"
 #include "moesim/sim/engine.hpp"
 #include "moesim/sim/timeline.hpp"
+#include "mx_dequant.hpp"
 
 using namespace moesim;
 
@@ -38,15 +39,7 @@ std::string usage_error(unsigned tokens, unsigned hidden, unsigned intermediate)
   return "";
 }
 
-/// Dequantised MXFP8 matrix (rows x cols) from an HBM byte image.
-std::vector<double> dequant(const std::vector<uint8_t>& hbm, uint64_t base, uint64_t rows,
-                            uint64_t cols, uint64_t mx_block) {
-  std::vector<double> v(rows * cols);
-  for (uint64_t o = 0; o < rows * cols; ++o)
-    v[o] = num::bf16_to_f32(
-        num::mx_dequant_bf16(hbm[base + o], hbm[base + rows * cols + o / mx_block]));
-  return v;
-}
+using test::dequant;
 
 }  // namespace
 

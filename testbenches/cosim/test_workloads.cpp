@@ -15,6 +15,7 @@
 #include "moesim/sim/cosim.hpp"
 #include "moesim/sim/engine.hpp"
 #include "moesim/sim/timeline.hpp"
+#include "mx_dequant.hpp"
 
 using namespace moesim;
 namespace fs = std::filesystem;
@@ -90,15 +91,7 @@ TopkEncodingSeen topk_encoding(const isa::Program& p) {
   return s;
 }
 
-/// Dequantised MXFP8 matrix (rows x cols) from an HBM byte image.
-std::vector<double> dequant(const std::vector<uint8_t>& hbm, uint64_t base, uint64_t rows,
-                            uint64_t cols, uint64_t mx_block) {
-  std::vector<double> v(rows * cols);
-  for (uint64_t o = 0; o < rows * cols; ++o)
-    v[o] = num::bf16_to_f32(
-        num::mx_dequant_bf16(hbm[base + o], hbm[base + rows * cols + o / mx_block]));
-  return v;
-}
+using test::dequant;
 
 double bf16_at(const std::vector<uint8_t>& bytes, uint64_t element) {
   return num::bf16_to_f32(
@@ -116,8 +109,9 @@ struct LayerCheck {
 /// y = float64 evaluation of the layer on the image's MXFP8 values with the machine's expert
 /// choice (checked against the float64 top-k up to BF16 rounding of the logits), compared with
 /// the golden accumulator.
-LayerCheck check_layer(const sim::BuiltProgram& b, bool clamped, sim::Engine& golden,
-                       Variant variant) {
+LayerCheck check_layer(const sim::BuiltProgram& b, const sim::ModelPreset& model,
+                       sim::Engine& golden, Variant variant) {
+  const bool clamped = model.activation == sim::Activation::clamped_swiglu;
   const sim::Layout& L = b.layout;
   const uint64_t vlen = 64, mxb = 8;
   const uint64_t T = L.tokens, H = L.hidden, I = L.intermediate, E = L.experts, k = L.top_k;
@@ -175,7 +169,7 @@ LayerCheck check_layer(const sim::BuiltProgram& b, bool clamped, sim::Engine& go
                  "token " << t << " rank " << j);
       den_sel += std::exp(logit[sel[j]] - sorted[0]);
     }
-    const bool renorm = L.topk_select == L.top_k || variant == kRenormalised;
+    const bool renorm = model.norm_topk_prob || variant == kRenormalised;
     for (uint64_t j = 0; j < k; ++j) {
       const uint64_t e = sel[j];
       const auto W1 = dequant(hbm, L.w1 + e * L.w1_expert_bytes, 2 * I, H, mxb);
@@ -191,7 +185,7 @@ LayerCheck check_layer(const sim::BuiltProgram& b, bool clamped, sim::Engine& go
       const auto W2 = dequant(hbm, L.ws2.base, H, IS, mxb);
       const auto ys = mlp(W1, W2, IS, nullptr, nullptr, &X[t * H], false);
       double gate = 1.0;
-      if (L.shared_gate) {
+      if (model.shared_gate) {
         const auto wg = dequant(hbm, L.wg.base, L.wg.rows, H, mxb);
         double d = 0;
         for (uint64_t h = 0; h < H; ++h) d += wg[h] * X[t * H + h];
@@ -249,18 +243,17 @@ void cosim_and_check(const sim::BuiltProgram& b, const sim::ModelPreset& model,
   BOOST_TEST(res.cycles_match());
   BOOST_TEST_MESSAGE(b.name << ": " << res.retired[0] << " instructions, " << res.total_cycles[0]
                             << " cycles");
-  const bool clamped = model.activation == sim::Activation::clamped_swiglu;
-  const LayerCheck exact = check_layer(b, clamped, *golden, kExact);
+  const LayerCheck exact = check_layer(b, model, *golden, kExact);
   BOOST_TEST_MESSAGE("max |err| " << exact.max_err << " of max |y| " << exact.max_y);
   BOOST_TEST(exact.max_y > 0.25);
   const double tolerance = 0.03 * exact.max_y;
   BOOST_TEST(exact.max_err < tolerance);
   for (Variant v : bugs) {
-    const LayerCheck bug = check_layer(b, clamped, *golden, v);
+    const LayerCheck bug = check_layer(b, model, *golden, v);
     BOOST_TEST_MESSAGE("variant " << v << ": max |err| " << bug.max_err);
     BOOST_TEST(bug.max_err > tolerance, "variant " << v);
   }
-  if (b.layout.shared_gate) {
+  if (model.shared_gate) {
     // The gate must not saturate: a gated test whose sigmoid is ~1 would not see the gate.
     size_t mid = 0;
     for (double g : exact.gates) mid += g > 0.1 && g < 0.9;

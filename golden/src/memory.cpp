@@ -6,7 +6,10 @@
 
 namespace moesim::golden {
 
-void Memory::clear() { std::fill(data_.begin(), data_.end(), uint8_t{0}); }
+void Memory::clear() {
+  std::fill(data_.begin(), data_.end(), uint8_t{0});
+  bytes_read_ = bytes_written_ = 0;
+}
 
 void Memory::operation(tlm::tlm_generic_payload& p) {
   const uint64_t addr = p.get_address();
@@ -26,9 +29,11 @@ void Memory::operation(tlm::tlm_generic_payload& p) {
   switch (p.get_command()) {
     case tlm::TLM_READ_COMMAND:
       std::memcpy(p.get_data_ptr(), data_.data() + addr, len);
+      bytes_read_ += len;
       break;
     case tlm::TLM_WRITE_COMMAND:
       std::memcpy(data_.data() + addr, p.get_data_ptr(), len);
+      bytes_written_ += len;
       break;
     case tlm::TLM_IGNORE_COMMAND:
       p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

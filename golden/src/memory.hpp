@@ -36,10 +36,17 @@ class Memory {
   /// Backdoor access for loading images and reading results (not a bus access).
   uint8_t* data() { return data_.data(); }
   const uint8_t* data() const { return data_.data(); }
+  /// Zeroes the storage and the traffic counters.
   void clear();
+
+  /// Bytes moved by successful bus reads / writes since the last clear() (backdoor accesses
+  /// are not counted): the memory's own traffic count, used for the HBM stage profile.
+  uint64_t bytes_read() const { return bytes_read_; }
+  uint64_t bytes_written() const { return bytes_written_; }
 
  private:
   std::vector<uint8_t> data_;
+  uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 
 /// TLM-2.0 target wrapping a Memory. Each port is a simple_target_socket named after the unit

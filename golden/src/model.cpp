@@ -132,6 +132,10 @@ uint64_t GoldenModel::cycles() const { return impl_->top.core.cycles(); }
 
 uint64_t GoldenModel::retired() const { return impl_->top.core.retired(); }
 
+uint64_t GoldenModel::hbm_bytes_read() const { return impl_->top.hbm_mem.bytes_read(); }
+
+uint64_t GoldenModel::hbm_bytes_written() const { return impl_->top.hbm_mem.bytes_written(); }
+
 isa::ArchRegs GoldenModel::regs() const { return impl_->top.core.regs(); }
 
 std::vector<uint8_t> GoldenModel::read(Space space, uint64_t begin, uint64_t count) const {

@@ -25,6 +25,8 @@ class Backend {
   virtual bool halted() const = 0;
   virtual uint64_t cycles() const = 0;
   virtual uint64_t retired() const = 0;
+  virtual uint64_t hbm_bytes_read() const = 0;
+  virtual uint64_t hbm_bytes_written() const = 0;
   virtual isa::ArchRegs regs() const = 0;
   virtual std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const = 0;
   virtual uint64_t size(isa::Space space) const = 0;
@@ -48,6 +50,7 @@ const std::vector<Variant>& variants();
 struct HbmStore {
   std::vector<uint8_t> bytes;
   std::vector<isa::MemWrite>* writes = nullptr;
+  uint64_t bytes_read = 0, bytes_written = 0;  ///< DPI accesses since load()
 };
 HbmStore*& active_hbm();
 

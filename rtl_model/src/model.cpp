@@ -62,6 +62,8 @@ bool RtlModel::step(isa::RetireRecord& out) { return impl_->step(out); }
 bool RtlModel::halted() const { return impl_->halted(); }
 uint64_t RtlModel::cycles() const { return impl_->cycles(); }
 uint64_t RtlModel::retired() const { return impl_->retired(); }
+uint64_t RtlModel::hbm_bytes_read() const { return impl_->hbm_bytes_read(); }
+uint64_t RtlModel::hbm_bytes_written() const { return impl_->hbm_bytes_written(); }
 isa::ArchRegs RtlModel::regs() const { return impl_->regs(); }
 std::vector<uint8_t> RtlModel::read(isa::Space space, uint64_t begin, uint64_t count) const {
   return impl_->read(space, begin, count);
@@ -74,6 +76,7 @@ std::vector<isa::UnitSpan> RtlModel::take_unit_spans() { return impl_->take_unit
 unsigned char moe_hbm_read(unsigned long long addr) {
   auto& h = moesim::rtl::hbm_of("moe_hbm_read");
   if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_read: address beyond HBM_BYTES");
+  ++h.bytes_read;
   return h.bytes[addr];
 }
 
@@ -81,6 +84,7 @@ void moe_hbm_write(unsigned long long addr, unsigned char data) {
   auto& h = moesim::rtl::hbm_of("moe_hbm_write");
   if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_write: address beyond HBM_BYTES");
   h.bytes[addr] = data;
+  ++h.bytes_written;
   if (h.writes != nullptr)
     h.writes->push_back(moesim::isa::MemWrite{moesim::isa::Space::Hbm, addr, addr + 1, 0});
 }

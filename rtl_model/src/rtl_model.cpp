@@ -237,6 +237,8 @@ class Model final : public Backend {
   bool halted() const override;
   uint64_t cycles() const override;
   uint64_t retired() const override;
+  uint64_t hbm_bytes_read() const override;
+  uint64_t hbm_bytes_written() const override;
   isa::ArchRegs regs() const override;
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override;
   uint64_t size(isa::Space space) const override;
@@ -353,6 +355,7 @@ void Model::load(const isa::Program& program, const isa::MemoryImage& image) {
 
   for (Space s : {Space::Vram, Space::Mram, Space::FpSram, Space::IntSram}) m.zero(s);
   std::fill(m.hbm.bytes.begin(), m.hbm.bytes.end(), 0);
+  m.hbm.bytes_read = m.hbm.bytes_written = 0;
   const std::pair<Space, const std::vector<isa::MemorySegment>*> segs[] = {
       {Space::Vram, &image.vram},
       {Space::Mram, &image.mram},
@@ -445,6 +448,10 @@ bool Model::halted() const { return impl_->stopped || impl_->top->halted_o; }
 uint64_t Model::cycles() const { return impl_->cycle; }
 
 uint64_t Model::retired() const { return impl_->retired; }
+
+uint64_t Model::hbm_bytes_read() const { return impl_->hbm.bytes_read; }
+
+uint64_t Model::hbm_bytes_written() const { return impl_->hbm.bytes_written; }
 
 isa::ArchRegs Model::regs() const {
   const auto& r = impl_->root();

@@ -30,10 +30,15 @@ std::string stage_name(const isa::Spec& spec, uint8_t code) {
 /// Per-stage accumulation for one or two engines.
 class StageTable {
  public:
-  void add(size_t side, const isa::RetireRecord& r) {
+  /// Bills `r` and the HBM traffic `engine` reported since the previous add() of this side.
+  void add(size_t side, const isa::RetireRecord& r, const Engine& engine) {
     Row& row = rows_[r.stage];
     row.instructions[side] += 1;
     row.cycles[side] += r.end_cycle - r.start_cycle;
+    const uint64_t rd = engine.hbm_bytes_read(), wr = engine.hbm_bytes_written();
+    row.hbm_read[side] += rd - hbm_seen_[side][0];
+    row.hbm_written[side] += wr - hbm_seen_[side][1];
+    hbm_seen_[side] = {rd, wr};
   }
   std::vector<StageRow> rows(const isa::Spec& spec) const {
     std::vector<StageRow> out;
@@ -45,6 +50,8 @@ class StageTable {
       row.name = stage_name(spec, code);
       row.instructions = it->second.instructions;
       row.cycles = it->second.cycles;
+      row.hbm_read = it->second.hbm_read;
+      row.hbm_written = it->second.hbm_written;
       out.push_back(row);
     };
     for (const auto& s : spec.stages()) emit(s.code);
@@ -57,8 +64,11 @@ class StageTable {
   struct Row {
     std::array<uint64_t, 2> instructions{};
     std::array<uint64_t, 2> cycles{};
+    std::array<uint64_t, 2> hbm_read{};
+    std::array<uint64_t, 2> hbm_written{};
   };
   std::map<uint8_t, Row> rows_;
+  std::array<std::array<uint64_t, 2>, 2> hbm_seen_{};  ///< [side] {read, written} at the last add
 };
 
 /// Unit busy totals of one or two engines, every unit of isa.yaml.
@@ -348,6 +358,12 @@ bool CosimResult::cycles_match() const {
          std::all_of(units.begin(), units.end(), [](const UnitRow& u) { return u.match(); });
 }
 
+bool CosimResult::profiles_match() const {
+  if (!completed || divergence) return false;
+  return std::all_of(stages.begin(), stages.end(),
+                     [](const StageRow& r) { return r.match() && r.hbm_match(); });
+}
+
 CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOptions& options) {
   const std::array<Engine*, 2> eng{&a, &b};
   CosimResult res;
@@ -363,7 +379,7 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
       got[s] = eng[s]->step(rec[s]);
       if (got[s]) {
         fill_digests(*eng[s], rec[s]);
-        table.add(s, rec[s]);
+        table.add(s, rec[s], *eng[s]);
         feed(options, units, s, *eng[s], rec[s]);
       }
     }
@@ -436,7 +452,7 @@ RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& 
   for (;;) {
     isa::RetireRecord r;
     if (!engine.step(r)) break;
-    table.add(0, r);
+    table.add(0, r, engine);
     feed(options, units, 0, engine, r);
     if (r.trap) res.trap = r.trap;
     ++n;

@@ -25,6 +25,8 @@ class ModelEngine final : public Engine {
   bool halted() const override { return model_.halted(); }
   uint64_t cycles() const override { return model_.cycles(); }
   uint64_t retired() const override { return model_.retired(); }
+  uint64_t hbm_bytes_read() const override { return model_.hbm_bytes_read(); }
+  uint64_t hbm_bytes_written() const override { return model_.hbm_bytes_written(); }
   isa::ArchRegs regs() const override { return model_.regs(); }
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override {
     return model_.read(space, begin, count);

@@ -38,6 +38,8 @@
 #include "moesim/sim/fault.hpp"
 #include "moesim/sim/html_report.hpp"
 #include "moesim/sim/presets.hpp"
+#include "moesim/sim/profile.hpp"
+#include "moesim/sim/reference.hpp"
 #include "moesim/sim/report.hpp"
 #include "moesim/sim/trace_json.hpp"
 #include "moesim/sim/vcd_sink.hpp"
@@ -76,6 +78,7 @@ struct ProgramFlags {
   uint64_t seed = 1;
   uint64_t max_instructions = 2000000;
   std::string asm_out;
+  std::string plant_fault;
   std::string program_file;
   CLI::Option* hidden_opt = nullptr;
   CLI::Option* intermediate_opt = nullptr;
@@ -117,7 +120,16 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
       app->add_option("--seed", f.seed, "seed of the std::mt19937_64 input generator")
           ->capture_default_str()
           ->check(kNotNegative),
-      app->add_option("--asm-out", f.asm_out, "write the generated assembly to FILE")};
+      app->add_option("--asm-out", f.asm_out, "write the generated assembly to FILE"),
+      app->add_option(
+          "--plant-fault", f.plant_fault,
+          "plant a lowering bug in the generated program, which both engines run "
+          "(caught by --reference or the stage profile): " +
+              [] {
+                std::string n;
+                for (const auto& x : sim::program_fault_names()) n += (n.empty() ? "" : ", ") + x;
+                return n;
+              }())};
   app->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
   app->add_option("--max-instructions", f.max_instructions,
                   "stop with exit 2 if the program has not ended after N instructions (0: no "
@@ -184,6 +196,8 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
     for (const auto& k : w.ignored_config_keys) keys += (keys.empty() ? "" : ", ") + k;
     w.built->notes.push_back("config.json keys accepted without effect on the layer: " + keys);
   }
+  if (!f.plant_fault.empty())
+    sim::apply_program_fault(spec, sim::parse_program_fault(f.plant_fault), *w.built);
   w.program = w.built->program;
   w.image = w.built->image;
   w.name = w.built->name;
@@ -370,6 +384,47 @@ void write_report(const std::string& path, const nlohmann::json& j) {
   if (!out) throw sim::UsageError("--report " + path + ": write failed");
 }
 
+/// --reference: the independent reference of the generated layer against each engine's output;
+/// prints the check to `os` and returns {"bit_exact": ..., per engine {...}} for the report. `ok`
+/// is cleared when an engine's output differs from the reference.
+nlohmann::json reference_check(const Workload& w, const std::vector<const sim::Engine*>& engines,
+                               bool& ok, std::ostream& os) {
+  if (!w.built) throw sim::UsageError("--reference needs the generated MoE layer, not --program");
+  const sim::ReferenceResult ref = sim::reference_layer(*w.preset, *w.model, *w.built);
+  nlohmann::json j = nlohmann::json::object();
+  for (const sim::Engine* e : engines) {
+    const sim::ReferenceCheck c = sim::check_against_reference(
+        *w.preset, *w.built, ref, sim::read_layer_output(*e, *w.preset, *w.built));
+    sim::print_reference_check(os, e->name(), c);
+    os << '\n';
+    nlohmann::json errors = nlohmann::json::array();
+    for (const sim::ErrorRow& r : c.errors)
+      errors.push_back({{"output", r.what},
+                        {"max_abs", r.max_abs},
+                        {"max_rel", r.max_rel},
+                        {"cosine", r.cosine}});
+    j[e->name()] = {{"bit_exact", c.bit_exact()},
+                    {"guard_failures", c.guard_failures},
+                    {"accumulator_elements", c.acc_elements},
+                    {"accumulator_differing", c.acc_differing},
+                    {"output_bytes", c.out_bytes},
+                    {"output_differing", c.out_differing},
+                    {"first_differences", c.first_differences},
+                    {"selection_differs_from_float64", c.selection_differs},
+                    {"error_vs_float64", errors}};
+    ok = ok && c.ok();
+  }
+  return j;
+}
+
+/// The stage profile document (profile.hpp) as JSON.
+void write_profile(const std::string& path, const nlohmann::json& j) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw sim::UsageError("--profile " + path + ": cannot open for writing");
+  out << j.dump(2) << '\n';
+  if (!out) throw sim::UsageError("--profile " + path + ": write failed");
+}
+
 void write_html(const std::string& path, const isa::Spec& spec, const sim::CosimResult* cosim,
                 const sim::RunResult* run, const nlohmann::json& context) {
   try {
@@ -415,9 +470,10 @@ std::unique_ptr<sim::Engine> make_rtl(const isa::Spec& spec, const isa::MachineP
 
 struct CosimFlags {
   ProgramFlags program;
-  std::string report, vcd, trace_json, html, trace_rtl, flip_bit;
+  std::string report, vcd, trace_json, html, trace_rtl, flip_bit, profile;
   size_t history = 8;
   bool quiet = false;
+  bool reference = false;
 };
 
 int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
@@ -428,7 +484,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
                  {"--vcd", f.vcd},
                  {"--trace-rtl", f.trace_rtl},
                  {"--trace-json", f.trace_json},
-                 {"--html", f.html}});
+                 {"--html", f.html},
+                 {"--profile", f.profile}});
   Workload w = make_workload(spec, f.program);
   cli::check_rtl_preset(w.preset->name);
 
@@ -459,11 +516,21 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const double sim_s = seconds_since(t_sim);
   progress.done();
 
-  const bool equal = res.equal();
-  const std::string verdict = sim::cosim_verdict(res);
+  bool reference_ok = true;
+  nlohmann::json reference_json = nullptr;
+  std::ostringstream reference_text;
+  if (f.reference && res.completed)
+    reference_json = reference_check(w, {golden.get(), rtl.get()}, reference_ok, reference_text);
+  const bool equal = res.equal() && reference_ok;
+  const std::string verdict = reference_ok ? sim::cosim_verdict(res) : "MISMATCH";
+  const sim::StageProfile gprof = sim::make_profile(spec, res.stages, 0, res.engines[0]);
+  const sim::StageProfile rprof = sim::make_profile(spec, res.stages, 1, res.engines[1]);
+  const std::vector<std::string> prof_diffs = sim::profile_differences(gprof, rprof);
   if (!f.quiet) {
     std::cout << "moesim cosim: " << describe(w, f.program);
     if (flip) std::cout << ", planted fault --flip-bit " << f.flip_bit;
+    if (!f.program.plant_fault.empty())
+      std::cout << ", planted fault --plant-fault " << f.program.plant_fault;
     std::cout << "\n\n";
     sim::print_stage_table(std::cout, res.stages, {res.engines[0], res.engines[1]});
     std::cout << '\n';
@@ -474,13 +541,25 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     if (w.built) std::cout << '\n';
     sim::print_cosim_details(std::cout, spec, res);
     std::cout << '\n';
+    if (!f.profile.empty()) {
+      sim::print_profile(std::cout, gprof);
+      std::cout << '\n';
+    }
+    std::cout << "stage profiles (instructions, cycles, HBM bytes read and written per stage): "
+              << res.engines[0] << " and " << res.engines[1]
+              << (prof_diffs.empty() ? " equal" : " DIFFER") << '\n';
+    for (const std::string& d : prof_diffs) std::cout << "  " << d << '\n';
+    std::cout << '\n' << reference_text.str();
   }
   std::cout << "VERDICT: " << verdict << ": ";
   if (res.limit_reached) {
     std::cout << "the program did not end within --max-instructions " << f.program.max_instructions;
   } else if (res.completed) {
     std::cout << "outputs " << (res.outputs_bit_exact() ? "bit-exact" : "NOT bit-exact")
-              << ", cycles " << (res.cycles_match() ? "match" : "DO NOT match");
+              << ", cycles " << (res.cycles_match() ? "match" : "DO NOT match")
+              << ", stage profiles " << (res.profiles_match() ? "equal" : "DIFFER");
+    if (f.reference)
+      std::cout << ", independent reference " << (reference_ok ? "bit-exact" : "FAILS");
     if (res.trap) {
       const isa::TrapSpec* ts = spec.trap_by_code(res.trap->cause);
       std::cout << ", both engines trapped (" << (ts ? ts->name : std::to_string(res.trap->cause))
@@ -508,6 +587,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   ctx["verdict"] = verdict;
   ctx["engines"] = res.engines;
   ctx["flip_bit"] = path_or_null(f.flip_bit);
+  ctx["plant_fault"] = path_or_null(f.program.plant_fault);
+  ctx["reference"] = reference_json;
   ctx["vcd"] = path_or_null(f.vcd);
   ctx["trace_json"] = path_or_null(f.trace_json);
   ctx["html"] = path_or_null(f.html);
@@ -520,6 +601,12 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     write_report(f.report, j);
   }
   if (!f.html.empty()) write_html(f.html, spec, &res, nullptr, ctx);
+  if (!f.profile.empty())
+    write_profile(f.profile, {{"tool", "moesim cosim"},
+                              {"program", w.name},
+                              {"profiles_equal", prof_diffs.empty()},
+                              {"differences", prof_diffs},
+                              {"profiles", {sim::profile_json(gprof), sim::profile_json(rprof)}}});
   if (res.limit_reached) return limit_error(f.program);
   return equal ? kExitEqual : kExitMismatch;
 }
@@ -528,8 +615,9 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
 
 struct RunFlags {
   ProgramFlags program;
-  std::string engine, dump, report, vcd, trace_json, html, trace_rtl;
+  std::string engine, dump, report, vcd, trace_json, html, trace_rtl, profile;
   bool quiet = false;
+  bool reference = false;
 };
 
 void write_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
@@ -599,7 +687,8 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
                  {"--vcd", f.vcd},
                  {"--trace-rtl", f.trace_rtl},
                  {"--trace-json", f.trace_json},
-                 {"--html", f.html}});
+                 {"--html", f.html},
+                 {"--profile", f.profile}});
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw sim::UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
   if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))
@@ -649,8 +738,22 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   std::cout << std::endl;
   if (res.limit_reached) return limit_error(f.program);
   if (!f.dump.empty()) dump_outputs(f.dump, *engine, w);
+  bool reference_ok = true;
+  nlohmann::json reference_json = nullptr;
+  if (f.reference && !res.trap)
+    reference_json = reference_check(w, {engine.get()}, reference_ok, std::cout);
   nlohmann::json ctx = context_json(spec, f.program, w);
   ctx["tool"] = "moesim run";
+  ctx["reference"] = reference_json;
+  const sim::StageProfile prof = sim::make_profile(spec, res.stages, 0, res.engine);
+  if (!f.quiet && !f.profile.empty()) {
+    sim::print_profile(std::cout, prof);
+    std::cout << '\n';
+  }
+  if (!f.profile.empty())
+    write_profile(
+        f.profile,
+        {{"tool", "moesim run"}, {"program", w.name}, {"profiles", {sim::profile_json(prof)}}});
   ctx["simulation_time_s"] = sim_s;
   ctx["wall_time_s"] = seconds_since(t0);
   if (!f.report.empty()) {
@@ -659,7 +762,88 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
     write_report(f.report, j);
   }
   if (!f.html.empty()) write_html(f.html, spec, nullptr, &res, ctx);
-  return res.trap ? kExitMismatch : kExitEqual;
+  return res.trap || !reference_ok ? kExitMismatch : kExitEqual;
+}
+
+// ------------------------------------------------------------------------------------- bench
+
+struct BenchFlags {
+  ProgramFlags program;
+  std::vector<unsigned> tokens = {1, 16};
+  std::string engine = "both";
+};
+
+/// One engine alone on `w`, timed; prints one line and returns the result.
+sim::RunResult bench_engine(const isa::Spec& spec, sim::Engine& engine, const Workload& w,
+                            uint64_t max_instructions, double& seconds) {
+  engine.load(w.program, w.image);
+  Progress progress(true);
+  sim::CosimOptions opts;
+  opts.max_instructions = max_instructions;
+  opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
+  const auto t0 = Clock::now();
+  sim::RunResult r = sim::run_single(spec, engine, opts);
+  seconds = seconds_since(t0);
+  progress.done();
+  return r;
+}
+
+/// Not a test: wall time of each engine alone on a generated layer, per token count.
+int cmd_bench(const isa::Spec& spec, BenchFlags f) {
+  int status = kExitEqual;
+  for (unsigned tokens : f.tokens) {
+    f.program.tokens = tokens;
+    const auto t_build = Clock::now();
+    Workload w = make_workload(spec, f.program);
+    const double build_s = seconds_since(t_build);
+    std::cout << "moesim bench: " << describe(w, f.program) << "\n  program built in " << build_s
+              << " s; HBM image " << w.built->layout.hbm_input_end << " bytes of HBM_BYTES "
+              << w.preset->get("HBM_BYTES") << "\n";
+    std::vector<std::pair<std::unique_ptr<sim::Engine>, sim::RunResult>> ran;
+    for (const char* name : {"golden", "rtl"}) {
+      if (f.engine != "both" && f.engine != name) continue;
+      if (std::string(name) == "rtl" && sim::rtl_built_preset() != w.preset->name) {
+        std::cout << "  rtl: skipped, the RTL model is built for preset '"
+                  << sim::rtl_built_preset()
+                  << "' (configure with -DMOESIM_RTL_PRESET=" << w.preset->name << ")\n";
+        continue;
+      }
+      auto engine = std::string(name) == "golden" ? sim::make_golden_engine(spec, *w.preset)
+                                                  : make_rtl(spec, *w.preset, "");
+      double s = 0;
+      sim::RunResult r = bench_engine(spec, *engine, w, f.program.max_instructions, s);
+      if (r.limit_reached) return limit_error(f.program);
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "  %-6s %10llu instructions %12llu cycles %10.3f s wall  %12.0f instr/s "
+                    "%14.0f cycles/s%s\n",
+                    name, static_cast<unsigned long long>(r.retired),
+                    static_cast<unsigned long long>(r.total_cycles), s,
+                    static_cast<double>(r.retired) / s, static_cast<double>(r.total_cycles) / s,
+                    r.trap ? "  TRAP" : "");
+      std::cout << line;
+      if (r.trap) status = kExitMismatch;
+      ran.emplace_back(std::move(engine), std::move(r));
+    }
+    if (ran.size() == 2) {
+      const auto a = sim::read_layer_output(*ran[0].first, *w.preset, *w.built);
+      const auto b = sim::read_layer_output(*ran[1].first, *w.preset, *w.built);
+      const auto pa = sim::make_profile(spec, ran[0].second.stages, 0, "golden");
+      const auto pb = sim::make_profile(spec, ran[1].second.stages, 0, "rtl");
+      const bool same_out = a.acc_bf16 == b.acc_bf16 && a.out_mxfp8 == b.out_mxfp8;
+      const bool same_prof = sim::profile_differences(pa, pb).empty();
+      std::cout << "  golden vs rtl: outputs " << (same_out ? "equal" : "DIFFER")
+                << ", stage profiles " << (same_prof ? "equal" : "DIFFER") << "\n";
+      if (!same_out || !same_prof) status = kExitMismatch;
+    }
+    if (!ran.empty()) {
+      std::cout << '\n';
+      sim::print_profile(std::cout,
+                         sim::make_profile(spec, ran[0].second.stages, 0, ran[0].first->name()));
+    }
+    std::cout << '\n';
+  }
+  return status;
 }
 
 // ------------------------------------------------------------------------------ asm / disasm
@@ -719,6 +903,14 @@ int cli_main(int argc, char** argv) {
   cosim->add_option("--flip-bit", cf.flip_bit,
                     "plant a fault: ENGINE:SPACE:BYTE:BIT flips one bit of that engine's initial "
                     "image (SPACE vram|mram|fp_sram|int_sram|hbm)");
+  cosim->add_option("--profile", cf.profile,
+                    "write both engines' stage profiles (per stage instructions, cycles, HBM "
+                    "bytes; shared/routed/plumbing split) to FILE.json");
+  cosim
+      ->add_flag("--reference", cf.reference,
+                 "also compare both engines' outputs with the independent reference (bit for "
+                 "bit) and print the error table against the float64 reference")
+      ->excludes("--program");
   cosim->add_flag("--quiet", cf.quiet, "print only the verdict line");
 
   RunFlags rf;
@@ -737,7 +929,46 @@ int cli_main(int argc, char** argv) {
                   "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
   run->add_option("--trace-rtl", rf.trace_rtl,
                   "with --engine rtl: write Verilator's FST of every RTL signal to FILE");
+  run->add_option("--profile", rf.profile,
+                  "write the engine's stage profile (per stage instructions, cycles, HBM bytes; "
+                  "shared/routed/plumbing split) to FILE.json");
+  run->add_flag("--reference", rf.reference,
+                "also compare the output with the independent reference (bit for bit) and print "
+                "the error table against the float64 reference")
+      ->excludes("--program");
   run->add_flag("--quiet", rf.quiet, "do not print the stage table");
+
+  BenchFlags bf;
+  bf.program.model = "qwen3-30b-a3b";
+  CLI::App* bench = app.add_subcommand(
+      "bench",
+      "time each engine alone on a full-size layer (not a test; prints the stage profile)");
+  bench->add_option("--model", bf.program.model, "model preset")->capture_default_str();
+  bench->add_option("--machine", bf.program.machine, "machine preset of machine.yaml")
+      ->capture_default_str();
+  bf.program.hidden_opt =
+      bench->add_option("--hidden", bf.program.hidden, "hidden size H (default: the model's)")
+          ->check(kNotNegative);
+  bf.program.intermediate_opt =
+      bench
+          ->add_option("--intermediate", bf.program.intermediate,
+                       "expert intermediate size I (default: the model's)")
+          ->check(kNotNegative);
+  bench->add_option("--seed", bf.program.seed, "seed of the input generator")
+      ->capture_default_str()
+      ->check(kNotNegative);
+  bf.program.max_instructions = 0;
+  bench
+      ->add_option("--max-instructions", bf.program.max_instructions,
+                   "stop with exit 2 after N instructions (0: no limit)")
+      ->capture_default_str()
+      ->check(kNotNegative);
+  bench->add_option("--token-counts", bf.tokens, "token counts to run, one layer each")
+      ->capture_default_str()
+      ->check(kNotNegative);
+  bench->add_option("--engine", bf.engine, "golden, rtl or both")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"golden", "rtl", "both"}));
 
   cli::ConformanceFlags kf;
   CLI::App* conf = app.add_subcommand(
@@ -770,7 +1001,7 @@ int cli_main(int argc, char** argv) {
       app.get_subcommand(std::string(argv[1]));
     } catch (const CLI::OptionNotFound&) {
       std::cerr << "moesim: error: unknown command '" << argv[1]
-                << "' (commands: cosim, run, conformance, asm, disasm; see moesim --help)\n";
+                << "' (commands: cosim, run, bench, conformance, asm, disasm; see moesim --help)\n";
       return kExitUsage;
     }
   }
@@ -790,6 +1021,7 @@ int cli_main(int argc, char** argv) {
     if (*cosim) return cmd_cosim(spec, cf);
     if (*run) return cmd_run(spec, rf);
     if (*conf) return cli::cmd_conformance(spec, kf);
+    if (*bench) return cmd_bench(spec, bf);
     if (*as) return cmd_asm(spec, asm_in, asm_out);
     return cmd_disasm(spec, dis_in);
   } catch (const sim::UsageError& e) {

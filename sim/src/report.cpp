@@ -147,6 +147,7 @@ nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
   nlohmann::json j;
   j["outputs_bit_exact"] = r.outputs_bit_exact();
   j["cycles_match"] = r.cycles_match();
+  j["profiles_match"] = r.profiles_match();
   j["completed"] = r.completed;
   j["instructions"] = r.compared;
   j["total_cycles"] = {{na, r.total_cycles[0]}, {nb, r.total_cycles[1]}};
@@ -157,7 +158,11 @@ nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
                         {"instructions", row.instructions[0]},
                         {na + "_cycles", row.cycles[0]},
                         {nb + "_cycles", row.cycles[1]},
-                        {"match", row.match()}};
+                        {na + "_hbm_bytes_read", row.hbm_read[0]},
+                        {nb + "_hbm_bytes_read", row.hbm_read[1]},
+                        {na + "_hbm_bytes_written", row.hbm_written[0]},
+                        {nb + "_hbm_bytes_written", row.hbm_written[1]},
+                        {"match", row.match() && row.hbm_match()}};
     if (row.instructions[0] != row.instructions[1]) s[nb + "_instructions"] = row.instructions[1];
     stages[row.name] = s;
   }
@@ -208,8 +213,11 @@ nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
 nlohmann::json run_json(const isa::Spec& spec, const RunResult& r) {
   nlohmann::json stages = nlohmann::json::object();
   for (const auto& row : r.stages)
-    stages[row.name] = {
-        {"code", row.code}, {"instructions", row.instructions[0]}, {"cycles", row.cycles[0]}};
+    stages[row.name] = {{"code", row.code},
+                        {"instructions", row.instructions[0]},
+                        {"cycles", row.cycles[0]},
+                        {"hbm_bytes_read", row.hbm_read[0]},
+                        {"hbm_bytes_written", row.hbm_written[0]}};
   nlohmann::json units = nlohmann::json::object();
   for (const auto& row : r.units)
     units[row.name] = {{"busy_cycles", row.busy_cycles[0]},

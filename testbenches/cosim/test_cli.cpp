@@ -302,6 +302,59 @@ BOOST_AUTO_TEST_CASE(cli_asm_disasm_round_trip) {
   BOOST_TEST(moesim_cli("disasm r.hex", dir).out != dis.out);
 }
 
+BOOST_AUTO_TEST_CASE(cli_profile_and_reference) {
+  const fs::path dir = workdir("profile");
+  const auto& spec = isa::Spec::builtin();
+  const auto r = moesim_cli("cosim " + kReadmeFlags + " --profile p.json --reference", dir);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out.find("stage profiles (instructions, cycles, HBM bytes read and written per "
+                        "stage): golden and rtl equal") != std::string::npos);
+  BOOST_TEST(r.out.find("independent reference (hardware rounding) vs golden: bit-exact") !=
+             std::string::npos);
+  BOOST_TEST(r.out.find("independent reference (hardware rounding) vs rtl: bit-exact") !=
+             std::string::npos);
+  BOOST_TEST(r.out.find("MXFP8 output (HBM)") != std::string::npos);
+  BOOST_TEST(r.out.find("stage profiles equal, independent reference bit-exact") !=
+             std::string::npos);
+  const json p = read_json(dir / "p.json");
+  BOOST_TEST(p["profiles_equal"] == true);
+  BOOST_REQUIRE(p["profiles"].size() == 2u);
+  json rtl_as_golden = p["profiles"][1];
+  BOOST_TEST(rtl_as_golden["engine"] == "rtl");
+  rtl_as_golden["engine"] = "golden";
+  BOOST_TEST(p["profiles"][0] == rtl_as_golden);
+  const json& g = p["profiles"][0];
+  BOOST_TEST(g["stages"].size() == spec.stages().size());
+  for (const auto& s : spec.stages()) {
+    BOOST_REQUIRE(g["stages"].contains(s.name));
+    BOOST_TEST(g["stages"][s.name]["group"] == s.group);
+    BOOST_TEST(g["groups"][s.group]["stages"].dump().find('"' + s.name + '"') != std::string::npos);
+  }
+  BOOST_TEST(g["total"]["hbm_bytes_written"].get<uint64_t>() > 0u);
+  BOOST_TEST(g["note"].get<std::string>().find("routed lowering") != std::string::npos);
+
+  // run: the golden model alone gives the golden profile of the co-simulation.
+  const auto rr =
+      moesim_cli("run --engine golden " + kReadmeFlags + " --profile q.json --reference", dir);
+  BOOST_TEST(rr.code == 0);
+  const json q = read_json(dir / "q.json");
+  BOOST_REQUIRE(q["profiles"].size() == 1u);
+  BOOST_TEST(q["profiles"][0] == g);
+
+  // A lowering bug both engines run alike: golden and RTL agree, the reference does not.
+  const auto bad = moesim_cli(
+      "cosim --model gpt-oss-120b --tokens 4 --hidden 64 --intermediate 64 "
+      "--plant-fault topk-shift-7 --reference --quiet",
+      dir);
+  BOOST_TEST(bad.code == 1);
+  BOOST_TEST(bad.out.find("outputs bit-exact, cycles match, stage profiles equal, independent "
+                          "reference FAILS") != std::string::npos);
+  const auto unknown = moesim_cli("cosim " + kReadmeFlags + " --plant-fault nope", dir);
+  BOOST_TEST(unknown.code == 2);
+  BOOST_TEST(unknown.err.find("unknown --plant-fault 'nope' (known: topk-shift-7") !=
+             std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(cli_run_dumps_the_same_outputs_on_both_engines) {
   const fs::path dir = workdir("run");
   std::array<std::string, 2> acc, hbm;

@@ -34,7 +34,10 @@ class ScriptedEngine final : public sim::Engine {
   bool step(isa::RetireRecord& out) override {
     if (next_ >= script_.size()) return false;
     const Step& s = script_[next_++];
-    for (const auto& [space, unit, value] : s.updates) mem_[space][2 * unit] = value;
+    for (const auto& [space, unit, value] : s.updates) {
+      mem_[space][2 * unit] = value;
+      if (space == isa::Space::Hbm) hbm_written_ += 1;
+    }
     out = s.record;
     cycles_ = out.end_cycle;
     return true;
@@ -42,6 +45,8 @@ class ScriptedEngine final : public sim::Engine {
   bool halted() const override { return next_ >= script_.size(); }
   uint64_t cycles() const override { return cycles_; }
   uint64_t retired() const override { return next_; }
+  uint64_t hbm_bytes_read() const override { return hbm_read_; }
+  uint64_t hbm_bytes_written() const override { return hbm_written_; }
   isa::ArchRegs regs() const override { return regs_; }
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override {
     if (begin + count > kMemUnits) throw std::out_of_range("scripted read");
@@ -54,12 +59,14 @@ class ScriptedEngine final : public sim::Engine {
 
   isa::ArchRegs regs_;
   std::map<isa::Space, std::vector<uint8_t>> mem_;
+  uint64_t hbm_read_ = 0;  ///< what hbm_bytes_read() reports (a test may set it)
 
  private:
   std::string name_;
   std::vector<Step> script_;
   size_t next_ = 0;
   uint64_t cycles_ = 0;
+  uint64_t hbm_written_ = 0;  ///< one byte per HBM update applied
 };
 
 uint32_t addi_word(unsigned rd, unsigned imm) {
@@ -203,6 +210,27 @@ BOOST_AUTO_TEST_CASE(comparator_final_state_catches_unrecorded_writes) {
   BOOST_TEST(vram.first_values[1] == 0xABu);
   BOOST_REQUIRE(r.reg_diffs.size() == 1u);
   BOOST_TEST(r.reg_diffs[0].name == "f3");
+}
+
+BOOST_AUTO_TEST_CASE(comparator_requires_equal_stage_profiles) {
+  ScriptedEngine a("golden", script()), b("rtl", script());
+  const auto same = cosim(a, b);
+  BOOST_TEST(same.profiles_match());
+  // Stage 1 (records 0..4) wrote HBM units 0..4 (one byte each), stage 2 units 5..9.
+  BOOST_REQUIRE(same.stages.size() == 2u);
+  BOOST_TEST(same.stages[0].hbm_written[0] == 5u);
+  BOOST_TEST(same.stages[1].hbm_written[1] == 5u);
+  // One engine reporting HBM bytes the other did not move: outputs and cycles still agree, the
+  // profiles do not, and the run is not equal.
+  ScriptedEngine c("golden", script()), d("rtl", script());
+  d.hbm_read_ = 64;
+  const auto r = cosim(c, d);
+  BOOST_TEST(r.outputs_bit_exact());
+  BOOST_TEST(r.cycles_match());
+  BOOST_TEST(!r.profiles_match());
+  BOOST_TEST(!r.equal());
+  BOOST_TEST(r.stages[0].hbm_read[1] == 64u);
+  BOOST_TEST(r.stages[0].hbm_read[0] == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(flip_bit_parses_and_applies) {

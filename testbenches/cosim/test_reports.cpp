@@ -60,6 +60,8 @@ class FakeEngine final : public sim::Engine {
   bool halted() const override { return next_ >= script_.size(); }
   uint64_t cycles() const override { return cycles_; }
   uint64_t retired() const override { return retired_; }
+  uint64_t hbm_bytes_read() const override { return 0; }
+  uint64_t hbm_bytes_written() const override { return 0; }
   isa::ArchRegs regs() const override { return regs_; }
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override {
     if (begin + count > kUnits) throw std::out_of_range("fake read");

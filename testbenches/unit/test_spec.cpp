@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
     s.preset("huge");
     BOOST_ERROR("no error");
   } catch (const SpecError& e) {
-    BOOST_TEST(contains(e.what(), "have: default, tiny"));
+    BOOST_TEST(contains(e.what(), "have: bench, default, tiny"));
   }
   BOOST_TEST(s.operand_kind(OperandKind::Fp).prefix == "f");
   BOOST_TEST(s.operand_kind(OperandKind::Gp).count == 16u);
@@ -261,7 +261,7 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(
       BadSpec("isa.yaml", "latency: \"log2(VLEN) + 2\"", "latency: \"log2(BLEN + 1)\""),
       "isa.yaml: instructions[14].latency: formula 'log2(BLEN + 1)': log2 of 5, not a power "
-      "of two on preset 'default'");
+      "of two on preset 'bench'");
   CHECK_ERROR(BadSpec("isa.yaml", "    latency: \"BLEN\"", "    latncy: \"BLEN\""),
               "isa.yaml: instructions[1].latncy: unknown key");
   CHECK_ERROR(BadSpec("isa.yaml",

@@ -64,6 +64,10 @@ class GoldenModel {
   /// Bytes of [begin, begin+count) in the space's unit (trace.hpp Space). Throws out_of_range.
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;
   uint64_t size(isa::Space space) const;  ///< space size in its unit
+  /// HBM bytes read / written by the DMA unit's bus transactions since load(), counted by the
+  /// HBM memory target itself.
+  uint64_t hbm_bytes_read() const;
+  uint64_t hbm_bytes_written() const;
   /// Unit busy spans of the instructions retired since the previous call (or load()), sorted by
   /// (begin, unit), in 1 ns cycles: one span per retired instruction, its isa.yaml unit (index
   /// into Spec::units()) busy for [start_cycle, end_cycle) of its record. The core records it

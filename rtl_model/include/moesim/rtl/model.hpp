@@ -50,6 +50,10 @@ class RtlModel {
   bool halted() const;       ///< true once the program halted or trapped
   uint64_t cycles() const;   ///< end cycle of the last retired instruction
   uint64_t retired() const;  ///< instructions retired so far (a trap is not counted)
+  /// HBM bytes read / written since load(): one per byte moe_hbm moves through the DPI-C
+  /// backing store (moe_hbm_read / moe_hbm_write calls).
+  uint64_t hbm_bytes_read() const;
+  uint64_t hbm_bytes_written() const;
   isa::ArchRegs regs() const;
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;
   uint64_t size(isa::Space space) const;

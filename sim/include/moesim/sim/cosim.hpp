@@ -34,7 +34,12 @@ struct StageRow {
   std::string name;
   std::array<uint64_t, 2> instructions{};
   std::array<uint64_t, 2> cycles{};
+  /// HBM bytes each engine reported moving (Engine::hbm_bytes_read/written) while this stage's
+  /// instructions executed.
+  std::array<uint64_t, 2> hbm_read{};
+  std::array<uint64_t, 2> hbm_written{};
   bool match() const { return instructions[0] == instructions[1] && cycles[0] == cycles[1]; }
+  bool hbm_match() const { return hbm_read[0] == hbm_read[1] && hbm_written[0] == hbm_written[1]; }
 };
 
 /// Busy cycles of one functional unit (isa.yaml `units`), [0] engine a, [1] engine b.
@@ -93,7 +98,10 @@ struct CosimResult {
   /// The run completed with equal cycle fields in every record, equal totals, stage rows and
   /// unit busy cycles.
   bool cycles_match() const;
-  bool equal() const { return outputs_bit_exact() && cycles_match(); }
+  /// The run completed and both engines' stage profiles (profile.hpp) are equal: per stage
+  /// instructions, cycles and HBM bytes read and written.
+  bool profiles_match() const;
+  bool equal() const { return outputs_bit_exact() && cycles_match() && profiles_match(); }
 };
 
 struct CosimOptions {

@@ -52,6 +52,12 @@ class Engine {
   /// returned by step()).
   virtual uint64_t retired() const = 0;
 
+  /// HBM bytes read / written since load(), each engine counting its own traffic (golden: the
+  /// HBM memory target's bus transactions; RTL: bytes through the HBM DPI-C backing store). The
+  /// co-simulation bills each retire's increase to that instruction's stage.
+  virtual uint64_t hbm_bytes_read() const = 0;
+  virtual uint64_t hbm_bytes_written() const = 0;
+
   /// Current architectural registers.
   virtual isa::ArchRegs regs() const = 0;
 

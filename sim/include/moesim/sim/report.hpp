@@ -31,8 +31,9 @@ std::pair<uint64_t, uint64_t> unit_range(const SpaceDiff& d,
 /// "EQUAL", "MISMATCH" (outputs or cycles differ) or "STOPPED" (CosimResult::limit_reached).
 std::string cosim_verdict(const CosimResult& r);
 
-/// outputs_bit_exact, cycles_match, completed, instructions, total_cycles {a, b},
-/// retired {a, b}, stages {name: {code, instructions, <a>_cycles, <b>_cycles, match}},
+/// outputs_bit_exact, cycles_match, profiles_match, completed, instructions, total_cycles
+/// {a, b}, retired {a, b}, stages {name: {code, instructions, <a>_cycles, <b>_cycles,
+/// <a>_hbm_bytes_read, <b>_hbm_bytes_read, <a>_hbm_bytes_written, <b>_hbm_bytes_written, match}},
 /// units {name: {<a>_busy_cycles, <b>_busy_cycles, <a>_spans, <b>_spans, <a>_utilisation,
 /// <b>_utilisation, match}} (every isa.yaml unit), first_divergence
 /// (null or {index, pc, word, disassembly, stage, fields, details, <a>, <b>, history {a, b}}),
@@ -44,7 +45,8 @@ std::string cosim_verdict(const CosimResult& r);
 /// false when more differing bytes lie beyond the listed runs. Engine names are the keys.
 nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r);
 
-/// engine, instructions, total_cycles, stages {name: {code, instructions, cycles}},
+/// engine, instructions, total_cycles, stages {name: {code, instructions, cycles,
+/// hbm_bytes_read, hbm_bytes_written}},
 /// units {name: {busy_cycles, spans, utilisation}}, trap.
 nlohmann::json run_json(const isa::Spec& spec, const RunResult& r);
 

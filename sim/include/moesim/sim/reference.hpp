@@ -1,0 +1,108 @@
+// Independent reference of a built MoE layer (DESIGN.md §4, docs/numerics.md): plain C++
+// tensor code that computes the layer from its math, with no ISA, no program and no golden-model
+// code, on the inputs of the builder's memory image (the MXFP8 inputs and weights dequantised;
+// they are MXFP8-representable, so quantising them again is the identity, which the reference
+// checks for every matrix it reads).
+//
+// Two evaluations:
+//  * hardware rounding: every value the machine stores is BF16 (RNE from FP32), arithmetic is
+//    FP32 RNE, products of the matrix unit are summed per MX block of 8 in the pairwise tree of
+//    docs/numerics.md §5 and the blocks accumulated in K order, V_RED_SUM's pairwise tree (§6),
+//    e^x and 1/x correctly rounded to BF16 (§8, computed here in double and rounded once, not
+//    from the ROM tables), V_TOPK's selection and six-step softmax (§9), H_STORE_V's MX
+//    quantisation (§4.2, num::mx_quantize). Its output must equal the golden model's bit for
+//    bit: the accumulator (BF16) and the MXFP8 output in HBM.
+//    The matrix unit scales each block sum by 2^(scale-127); the reference multiplies the
+//    dequantised weights instead, which is the same FP32 value while no partial sum is an FP32
+//    subnormal or overflows (scaling by a power of two then commutes with RNE).
+//  * float64: the model's math in double on the same dequantised inputs (the model's alpha, not
+//    its BF16 constant; exact sigmoid and softmax; its own top-k selection), for the error table.
+//
+// The layer (builder.hpp): router (with bias when the model has one), V_TOPK over k or, for
+// norm_topk_prob false, over all E (the first k ranks' probabilities used as they are), routed
+// SwiGLU or clamped-SwiGLU experts (with biases when the model has them) accumulated in the
+// lowering's order (pair-major: per token in rank order; expert-major: per expert in index order
+// over every token row, unrouted rows weighted +0), then the shared SwiGLU expert (times its
+// sigmoid gate when gated) added per token.
+//
+// Guard: a gated shared expert whose BF16 gate is exactly 1.0 on more than half of the tokens
+// would hide a dropped gate multiply; check_against_reference reports it as a failure.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "moesim/isa/spec.hpp"
+#include "moesim/sim/builder.hpp"
+#include "moesim/sim/engine.hpp"
+#include "moesim/sim/presets.hpp"
+
+namespace moesim::sim {
+
+struct ReferenceResult {
+  unsigned tokens = 0, hidden = 0, top_k = 0;
+  /// Hardware-rounding evaluation.
+  std::vector<uint16_t> acc_bf16;       ///< T x H token-major: the output accumulator
+  std::vector<uint8_t> out_mxfp8;       ///< the H_STORE_V output region (Layout::y, y.bytes)
+  std::vector<uint32_t> expert_ids;     ///< T x k, rank order (V_TOPK)
+  std::vector<uint16_t> route_weights;  ///< T x k BF16
+  /// sigmoid(w_g . x_t) per token (BF16) when the layer has a gated shared expert, else empty.
+  std::vector<uint16_t> shared_gate;
+  /// float64 evaluation: T x H.
+  std::vector<double> exact;
+  /// Tokens whose float64 top-k set differs from the hardware's selection.
+  unsigned selection_differs = 0;
+};
+
+/// Evaluates the layer `b` was built for from `model` (the preset passed to build_moe_layer).
+/// Throws std::logic_error if an input of the image is not reproduced by quantising its
+/// dequantised values again (the image is not MXFP8-representable) and std::invalid_argument for
+/// a layer it cannot evaluate.
+ReferenceResult reference_layer(const isa::MachinePreset& preset, const ModelPreset& model,
+                                const BuiltProgram& b);
+
+/// What an engine computed for `b` after its run: the accumulator (T x H token-major BF16, from
+/// the column-block-major VRAM layout of Layout::v_acc) and the HBM output region.
+struct LayerOutput {
+  std::vector<uint16_t> acc_bf16;
+  std::vector<uint8_t> out_mxfp8;
+};
+LayerOutput read_layer_output(const Engine& engine, const isa::MachinePreset& preset,
+                              const BuiltProgram& b);
+
+/// Dequantised T x H output from the MXFP8 output bytes.
+std::vector<double> dequant_output(const isa::MachinePreset& preset, const BuiltProgram& b,
+                                   const std::vector<uint8_t>& out_mxfp8);
+
+/// One row of the error table: hardware output vs the float64 reference.
+struct ErrorRow {
+  std::string what;
+  double max_abs = 0;
+  /// max |got - exact| / |exact| over elements with |exact| >= kRelFloor * max |exact|.
+  double max_rel = 0;
+  double cosine = 0;  ///< <got, exact> / (|got| |exact|)
+  static constexpr double kRelFloor = 1.0 / 64;
+};
+ErrorRow error_row(const std::string& what, const std::vector<double>& got,
+                   const std::vector<double>& exact);
+
+/// The comparison of an engine's output with the reference.
+struct ReferenceCheck {
+  uint64_t acc_elements = 0, acc_differing = 0;  ///< BF16 accumulator elements
+  uint64_t out_bytes = 0, out_differing = 0;     ///< MXFP8 output bytes
+  std::vector<std::string> first_differences;    ///< up to 8, readable
+  std::vector<ErrorRow> errors;                  ///< accumulator, then MXFP8 output, vs float64
+  unsigned selection_differs = 0;
+  std::vector<std::string> guard_failures;  ///< the test cannot see what it should (see above)
+  bool bit_exact() const { return acc_differing == 0 && out_differing == 0; }
+  bool ok() const { return bit_exact() && guard_failures.empty(); }
+};
+ReferenceCheck check_against_reference(const isa::MachinePreset& preset, const BuiltProgram& b,
+                                       const ReferenceResult& ref, const LayerOutput& got);
+
+/// The bit-exactness line and the error table.
+void print_reference_check(std::ostream& os, const std::string& engine, const ReferenceCheck& c);
+
+}  // namespace moesim::sim

@@ -1,0 +1,335 @@
+// MoE workloads end to end: the stage profile (golden = RTL, every stage of stages.yaml in exactly
+// one group, HBM bytes per stage as the layout predicts them), the independent reference (equal
+// to the golden output bit for bit; close to float64), and the planted lowering bugs that only
+// those two can catch (both engines run the faulty program alike).
+#include <boost/test/unit_test.hpp>
+#include <map>
+#include <set>
+
+#include "moesim/isa/numerics.hpp"
+#include "moesim/sim/builder.hpp"
+#include "moesim/sim/cosim.hpp"
+#include "moesim/sim/engine.hpp"
+#include "moesim/sim/fault.hpp"
+#include "moesim/sim/profile.hpp"
+#include "moesim/sim/reference.hpp"
+
+using namespace moesim;
+
+namespace {
+
+const isa::Spec& spec() { return isa::Spec::builtin(); }
+const isa::MachinePreset& machine() { return spec().preset("default"); }
+
+sim::BuiltProgram build(const std::string& model, unsigned tokens, unsigned hidden,
+                        unsigned intermediate, uint64_t seed, bool shared = false,
+                        sim::Lowering lowering = sim::Lowering::pair) {
+  sim::BuildOptions o;
+  o.model = &sim::find_model(model);
+  o.tokens = tokens;
+  o.hidden = hidden;
+  o.intermediate = intermediate;
+  o.seed = seed;
+  o.shared = shared;
+  o.lowering = lowering;
+  return sim::build_moe_layer(spec(), machine(), o);
+}
+
+/// The process's golden model (SystemC allows one elaboration per process).
+sim::Engine& golden() {
+  static std::unique_ptr<sim::Engine> g = sim::make_golden_engine(spec(), machine());
+  return *g;
+}
+
+/// Runs the golden model alone on `img` to the end (no trap allowed).
+sim::RunResult run_golden(const sim::BuiltProgram& b, const isa::MemoryImage& img) {
+  golden().load(b.program, img);
+  const sim::RunResult r = sim::run_single(spec(), golden(), {});
+  BOOST_REQUIRE(!r.trap.has_value());
+  return r;
+}
+
+/// Bytes of an R x C MXFP8 matrix: codes plus one E8M0 scale per MX block.
+uint64_t mx_bytes(uint64_t rows, uint64_t cols) {
+  const auto mxb = static_cast<uint64_t>(machine().mx_block());
+  return rows * cols + rows * cols / mxb;
+}
+
+/// HBM bytes {read, written} each stage must move, derived from the layer's shapes (not from the
+/// engines): the inputs once in residual_setup; both weight matrices of an expert in
+/// expert_weight_prefetch, once per pair (pair-major) or once per expert (expert-major); the
+/// shared expert's two matrices in shared_expert_projection; the output once in non_moe;
+/// nothing elsewhere.
+std::map<std::string, std::pair<uint64_t, uint64_t>> expected_hbm(const sim::Layout& L) {
+  const uint64_t T = L.tokens_padded, H = L.hidden, I = L.intermediate;
+  const uint64_t IS = L.shared_intermediate;
+  uint64_t inputs = 0;
+  for (const sim::MxMatrix* m : {&L.x, &L.wr, &L.br, &L.b1, &L.b2, &L.wg})
+    inputs += mx_bytes(m->rows, m->cols);
+  const uint64_t fetches = L.lowering == sim::Lowering::pair ? L.pairs : L.experts;
+  std::map<std::string, std::pair<uint64_t, uint64_t>> m;
+  for (const auto& s : spec().stages()) m[s.name] = {0, 0};
+  m["residual_setup"] = {inputs, 0};
+  m["expert_weight_prefetch"] = {fetches * (mx_bytes(2 * I, H) + mx_bytes(H, I)), 0};
+  m["shared_expert_projection"] = {mx_bytes(2 * IS, H) + mx_bytes(H, IS), 0};
+  m["non_moe"] = {0, mx_bytes(T, H)};
+  return m;
+}
+
+/// The ways `p` departs from expected_hbm(L); empty when it matches.
+std::vector<std::string> hbm_problems(const sim::StageProfile& p, const sim::Layout& L) {
+  std::vector<std::string> out;
+  const auto want = expected_hbm(L);
+  for (const sim::ProfileRow& r : p.stages) {
+    const auto it = want.find(r.name);
+    std::pair<uint64_t, uint64_t> w{0, 0};
+    if (it != want.end()) w = it->second;
+    if (r.hbm_read != w.first || r.hbm_written != w.second)
+      out.push_back(r.name + ": HBM read " + std::to_string(r.hbm_read) + " written " +
+                    std::to_string(r.hbm_written) + ", expected " + std::to_string(w.first) +
+                    " / " + std::to_string(w.second));
+  }
+  return out;
+}
+
+/// Structural checks of one profile against stages.yaml (read here, not copied).
+void check_vocabulary(const sim::StageProfile& p, uint64_t total_cycles, uint64_t retired) {
+  std::set<std::string> groups_in_spec;
+  for (const auto& s : spec().stages()) {
+    groups_in_spec.insert(s.group);
+    size_t n = 0;
+    for (const sim::ProfileRow& r : p.stages)
+      if (r.name == s.name) {
+        ++n;
+        BOOST_TEST(r.group == s.group, "stage " << s.name);
+        BOOST_TEST(r.code == s.code, "stage " << s.name);
+      }
+    BOOST_TEST(n == 1u, "stage " << s.name << " appears " << n << " times");
+  }
+  BOOST_TEST(p.stages.size() == spec().stages().size());  // no unclassified code
+  std::set<std::string> groups;
+  sim::ProfileRow sum;
+  for (const sim::ProfileRow& g : p.groups) {
+    groups.insert(g.name);
+    sum.instructions += g.instructions;
+    sum.cycles += g.cycles;
+    sum.hbm_read += g.hbm_read;
+    sum.hbm_written += g.hbm_written;
+  }
+  BOOST_TEST((groups == groups_in_spec));
+  BOOST_TEST(sum.instructions == p.total.instructions);
+  BOOST_TEST(sum.cycles == p.total.cycles);
+  BOOST_TEST(sum.hbm_read == p.total.hbm_read);
+  BOOST_TEST(sum.hbm_written == p.total.hbm_written);
+  BOOST_TEST(p.total.cycles == total_cycles);
+  BOOST_TEST(p.total.instructions == retired);
+  double fractions = 0;
+  for (const sim::ProfileRow& r : p.stages) fractions += r.time_fraction;
+  BOOST_TEST(fractions == 1.0, boost::test_tools::tolerance(1e-12));
+}
+
+const sim::ProfileRow& group(const sim::StageProfile& p, const std::string& name) {
+  for (const sim::ProfileRow& g : p.groups)
+    if (g.name == name) return g;
+  throw std::logic_error("no group " + name);
+}
+
+/// Runs the golden model on `img` and compares its output with `ref` (printed to the log).
+sim::ReferenceCheck golden_vs_reference(const sim::BuiltProgram& b, const sim::ReferenceResult& ref,
+                                        const isa::MemoryImage& img) {
+  run_golden(b, img);
+  const auto c = sim::check_against_reference(machine(), b, ref,
+                                              sim::read_layer_output(golden(), machine(), b));
+  std::ostringstream s;
+  sim::print_reference_check(s, "golden", c);
+  BOOST_TEST_MESSAGE(s.str());
+  return c;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(profile_golden_equals_rtl_and_hbm_bytes_follow_the_layout) {
+  const auto b = build("gpt-oss-20b", 4, 128, 64, 3);
+  auto rtl = sim::make_rtl_engine(spec(), machine());
+  golden().load(b.program, b.image);
+  rtl->load(b.program, b.image);
+  const sim::CosimResult res = sim::run_cosim(spec(), golden(), *rtl, {});
+  BOOST_REQUIRE(res.completed);
+  BOOST_TEST(res.outputs_bit_exact());
+  BOOST_TEST(res.cycles_match());
+  BOOST_TEST(res.profiles_match());
+  const auto pg = sim::make_profile(spec(), res.stages, 0, "golden");
+  const auto pr = sim::make_profile(spec(), res.stages, 1, "rtl");
+  const auto diffs = sim::profile_differences(pg, pr);
+  for (const auto& d : diffs) BOOST_ERROR(d);
+  for (const auto* p : {&pg, &pr}) {
+    check_vocabulary(*p, res.total_cycles[0], res.retired[0]);
+    for (const auto& problem : hbm_problems(*p, b.layout))
+      BOOST_ERROR(p->engine << ": " << problem);
+  }
+  BOOST_TEST(group(pg, "routed").cycles > 0u);
+  BOOST_TEST(group(pg, "plumbing").cycles > 0u);
+  BOOST_TEST(group(pg, "shared").cycles == 0u);  // GPT-OSS has no shared expert
+  BOOST_TEST(pg.shared_vs_routed_cycles == 0.0);
+  std::ostringstream table;
+  sim::print_profile(table, pg);
+  BOOST_TEST_MESSAGE(table.str());
+  BOOST_TEST(table.str().find("reflects the routed lowering") != std::string::npos);
+
+  // The comparison sees a difference in one engine's HBM count: a profile with one byte more.
+  auto broken = res.stages;
+  broken.front().hbm_read[1] += 1;
+  BOOST_TEST(sim::profile_differences(sim::make_profile(spec(), broken, 0, "golden"),
+                                      sim::make_profile(spec(), broken, 1, "rtl"))
+                 .size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(profile_catches_missing_stage_markers) {
+  auto b = build("gpt-oss-20b", 4, 64, 64, 3);
+  sim::apply_program_fault(spec(), sim::ProgramFault::no_stage_markers, b);
+  const sim::RunResult r = run_golden(b, b.image);
+  const auto p = sim::make_profile(spec(), r.stages, 0, "golden");
+  const auto problems = hbm_problems(p, b.layout);
+  BOOST_TEST(!problems.empty());
+  for (const auto& s : problems) BOOST_TEST_MESSAGE(s);
+  BOOST_TEST(group(p, "routed").cycles == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(reference_equals_golden_bit_for_bit_gpt_oss_20b) {
+  const auto b = build("gpt-oss-20b", 5, 128, 64, 7);
+  const auto ref = sim::reference_layer(machine(), sim::find_model("gpt-oss-20b"), b);
+  const auto c = golden_vs_reference(b, ref, b.image);
+  sim::Engine* g = &golden();
+  BOOST_TEST(c.bit_exact());
+  BOOST_TEST(c.acc_elements == 5u * 128u);
+  // V_TOPK's ids and weights are the reference's too.
+  const auto& L = b.layout;
+  const auto ids = g->read(isa::Space::IntSram, L.int_ids, L.pairs);
+  const auto w = g->read(isa::Space::FpSram, L.fp_weights, L.pairs);
+  for (unsigned p = 0; p < L.pairs; ++p) {
+    BOOST_TEST(ids[4 * p] == ref.expert_ids[p]);
+    BOOST_TEST((w[2 * p] | (w[2 * p + 1] << 8)) == ref.route_weights[p]);
+  }
+  // The layer is non-trivial and the hardware numerics are close to float64.
+  double max_exact = 0;
+  for (double v : ref.exact) max_exact = std::max(max_exact, std::fabs(v));
+  BOOST_TEST(max_exact > 1.0);
+  // BF16 storage between steps: a few % of the output range; the MXFP8 output adds E4M3's
+  // 3-bit mantissa (up to 12.5 % of an element at a saturated block maximum).
+  BOOST_REQUIRE(c.errors.size() == 2u);
+  BOOST_TEST(c.errors[0].max_abs < 0.05 * max_exact);
+  BOOST_TEST(c.errors[1].max_abs < 0.15 * max_exact);
+  for (const sim::ErrorRow& e : c.errors) BOOST_TEST(e.cosine > 0.999, e.what);
+}
+
+BOOST_AUTO_TEST_CASE(reference_equals_golden_bit_for_bit_register_policy) {
+  const auto b = build("gpt-oss-120b", 4, 64, 64, 11);  // E=128, k=4: C_SET_TOPK_REG, rmask 15
+  BOOST_REQUIRE(b.layout.topk_rmask == 15u);
+  const auto ref = sim::reference_layer(machine(), sim::find_model("gpt-oss-120b"), b);
+  const auto c = golden_vs_reference(b, ref, b.image);
+  BOOST_TEST(c.bit_exact());
+}
+
+BOOST_AUTO_TEST_CASE(reference_catches_topk_packing_shift_7) {
+  auto b = build("gpt-oss-120b", 4, 64, 64, 11);
+  const auto ref = sim::reference_layer(machine(), sim::find_model("gpt-oss-120b"), b);
+  sim::apply_program_fault(spec(), sim::ProgramFault::topk_shift_7, b);
+  BOOST_TEST(b.asm_text.find("S_ADDI_INT gp13, gp0, " + std::to_string((128 << 7) | 4)) !=
+             std::string::npos);
+  const auto c = golden_vs_reference(b, ref, b.image);
+  BOOST_TEST(!c.bit_exact());
+  BOOST_TEST(c.acc_differing > 0u);
+  // On a hardwired shape the fault has nothing to change.
+  auto small = build("gpt-oss-20b", 4, 64, 64, 11);
+  BOOST_CHECK_THROW(sim::apply_program_fault(spec(), sim::ProgramFault::topk_shift_7, small),
+                    sim::UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(reference_catches_one_flipped_input_bit) {
+  const auto b = build("gpt-oss-20b", 4, 64, 64, 5);
+  const auto ref = sim::reference_layer(machine(), sim::find_model("gpt-oss-20b"), b);
+  // Bit 6 (the exponent MSB) of token 0's first E4M3 input code, in the golden image only: token
+  // 0's row changes, no other.
+  isa::MemoryImage img = b.image;
+  const uint64_t byte = b.layout.x.base;
+  const uint8_t before = img.hbm[0].bytes[byte];
+  sim::apply_bit_flip(sim::parse_bit_flip("golden:hbm:" + std::to_string(byte) + ":6"),
+                      img.hbm[0].bytes.size(), img);
+  BOOST_REQUIRE(img.hbm[0].bytes[byte] == (before ^ 0x40));
+  const auto c = golden_vs_reference(b, ref, img);
+  BOOST_TEST(!c.bit_exact());
+  BOOST_REQUIRE(!c.first_differences.empty());
+  BOOST_TEST(c.first_differences.front().find("accumulator token 0 ") == 0u);
+  BOOST_TEST(c.acc_differing <= uint64_t{b.layout.hidden});
+}
+
+BOOST_AUTO_TEST_CASE(profile_of_shared_and_expert_major_layers_follows_the_layout) {
+  for (const auto lowering : {sim::Lowering::pair, sim::Lowering::expert}) {
+    const auto b = build("qwen1.5-moe-a2.7b", 3, 64, 64, 2, true, lowering);
+    const sim::RunResult r = run_golden(b, b.image);
+    const auto p = sim::make_profile(spec(), r.stages, 0, "golden");
+    check_vocabulary(p, r.total_cycles, r.retired);
+    for (const auto& problem : hbm_problems(p, b.layout)) BOOST_ERROR(problem);
+    BOOST_TEST(group(p, "shared").cycles > 0u);
+    BOOST_TEST(p.shared_vs_routed_cycles > 0.0);
+    BOOST_TEST_MESSAGE("shared / routed cycles " << p.shared_vs_routed_cycles);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(profile_catches_the_shared_branch_marked_as_routed) {
+  auto b = build("deepseek-v2-lite", 3, 64, 64, 2, true);
+  sim::apply_program_fault(spec(), sim::ProgramFault::shared_as_routed, b);
+  const sim::RunResult r = run_golden(b, b.image);
+  const auto p = sim::make_profile(spec(), r.stages, 0, "golden");
+  const auto problems = hbm_problems(p, b.layout);
+  for (const auto& s : problems) BOOST_TEST_MESSAGE(s);
+  BOOST_TEST(!problems.empty());
+  BOOST_TEST(group(p, "shared").cycles == 0u);
+  auto routed_only = build("qwen3-30b-a3b", 3, 64, 64, 2);
+  BOOST_CHECK_THROW(
+      sim::apply_program_fault(spec(), sim::ProgramFault::shared_as_routed, routed_only),
+      sim::UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(reference_catches_a_dropped_shared_gate_multiply) {
+  auto b = build("qwen1.5-moe-a2.7b", 4, 64, 64, 3, true);
+  BOOST_REQUIRE(b.layout.shared_gate);
+  const auto ref = sim::reference_layer(machine(), sim::find_model("qwen1.5-moe-a2.7b"), b);
+  const auto good = golden_vs_reference(b, ref, b.image);
+  BOOST_TEST(good.ok());
+  BOOST_TEST(ref.shared_gate.size() == 4u);
+  sim::apply_program_fault(spec(), sim::ProgramFault::shared_gate_dropped, b);
+  const auto c = golden_vs_reference(b, ref, b.image);
+  BOOST_TEST(!c.bit_exact());
+  auto ungated = build("deepseek-v2-lite", 4, 64, 64, 3, true);
+  BOOST_CHECK_THROW(
+      sim::apply_program_fault(spec(), sim::ProgramFault::shared_gate_dropped, ungated),
+      sim::UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(reference_guard_fails_a_saturated_shared_gate) {
+  auto b = build("qwen1.5-moe-a2.7b", 4, 64, 64, 3, true);
+  // w_g[h] = +-16 with the sign of sum_t x_t[h] (MXFP8: code +-256 = 0x78 / 0xF8, scale 2^-4),
+  // so w_g . x_t is large and positive for every token and sigmoid rounds to exactly 1.0.
+  const sim::Layout& L = b.layout;
+  const auto mxb = static_cast<uint64_t>(machine().mx_block());
+  auto& hbm = b.image.hbm.at(0).bytes;
+  for (uint64_t h = 0; h < L.hidden; ++h) {
+    double sum = 0;
+    for (uint64_t t = 0; t < L.tokens; ++t) {
+      const uint64_t o = t * L.hidden + h;
+      sum += num::bf16_to_f32(
+          num::mx_dequant_bf16(hbm[L.x.base + o], hbm[L.x.base + L.x.scale_offset + o / mxb]));
+    }
+    hbm[L.wg.base + h] = sum >= 0 ? 0x78 : 0xF8;
+    hbm[L.wg.base + L.wg.scale_offset + h / mxb] = 127 - 4;
+  }
+  const auto ref = sim::reference_layer(machine(), sim::find_model("qwen1.5-moe-a2.7b"), b);
+  BOOST_REQUIRE(ref.shared_gate.size() == 4u);
+  for (uint16_t g : ref.shared_gate) BOOST_TEST(g == 0x3F80u);  // BF16 1.0
+  const auto c = golden_vs_reference(b, ref, b.image);
+  BOOST_TEST(c.bit_exact());  // the machine and the reference agree ...
+  BOOST_TEST(!c.ok());        // ... but a dropped gate multiply would go unseen
+  BOOST_REQUIRE(c.guard_failures.size() == 1u);
+  BOOST_TEST(c.guard_failures[0].find("exactly 1.0 on 4 of 4 tokens") != std::string::npos);
+}

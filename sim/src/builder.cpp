@@ -179,8 +179,8 @@ class LayerBuilder {
                           std::to_string(L_.top_k) + " ranks are routed with those weights");
     if (L_.shared_gate)
       out.notes.push_back(
-          "the shared gate sigmoid runs on the vector unit (V_MUL_VF -1, V_EXP_V, "
-          "V_ADD_VF 1, V_RECI_V on a broadcast row), not the scalar FP unit");
+          "the shared gate sigmoid runs on the scalar FP unit (S_SUB_FP from f0, S_EXP_FP, "
+          "S_ADD_FP 1, S_RECI_FP), then V_ADD_VF broadcasts it onto a zero row");
     out.utilisation = utilisation();
     return out;
   }
@@ -779,7 +779,8 @@ class LayerBuilder {
                     "shared_expert_projection");
     if (L_.shared_gate) {
       e_.stage("shared_expert_gate");
-      e_.comment("s_t *= sigmoid(w_g . x_t): dot product, broadcast row, sigmoid on the row");
+      e_.comment(
+          "s_t *= sigmoid(w_g . x_t): dot product, sigmoid on the scalar FP unit, broadcast");
       for (unsigned t = 0; t < L_.tokens; ++t) {
         e_.pair({static_cast<int32_t>(t), -1, -1, -1});
         e_.op("S_LD_FP " + fr(kFAcc) + ", gp0, " + std::to_string(L_.fp_zero));
@@ -792,13 +793,13 @@ class LayerBuilder {
         e_.addi(4, 4, tp * vlen_);
         e_.addi(5, 5, L_.wg.rows * vlen_);
         e_.loop_end(kL1);
+        e_.op("S_SUB_FP " + fr(kFAcc) + ", f0, " + fr(kFAcc));
+        e_.op("S_EXP_FP " + fr(kFAcc) + ", " + fr(kFAcc));
+        e_.op("S_ADD_FP " + fr(kFAcc) + ", " + fr(kFAcc) + ", " + fr(kFOne));
+        e_.op("S_RECI_FP " + fr(kFAcc) + ", " + fr(kFAcc));
         e_.li(7, L_.v_gate);
         e_.li(8, L_.v_zero);
         e_.op("V_ADD_VF gp7, gp8, " + fr(kFAcc) + ", 0");
-        e_.op("V_MUL_VF gp7, gp7, " + fr(kFNegOne) + ", 0");
-        e_.op("V_EXP_V gp7, gp7, 0");
-        e_.op("V_ADD_VF gp7, gp7, " + fr(kFOne) + ", 0");
-        e_.op("V_RECI_V gp7, gp7, 0");
         e_.li(9, L_.v_shout + uint64_t{t} * vlen_);
         e_.loop_start(kL1, hb);
         e_.op("V_MUL_VV gp9, gp9, gp7, 0");

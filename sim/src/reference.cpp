@@ -366,18 +366,20 @@ class LayerReference {
   void shared(const std::vector<Row>& xs, const std::vector<std::vector<double>>& xds,
               const Matrix& Ws1, const Matrix& Ws2, const Matrix& Wg, ReferenceResult& res) {
     const uint64_t H = L_.hidden, IS = L_.shared_intermediate;
-    const uint16_t one = bf(1.0f), minus_one = bf(-1.0f);
+    const uint16_t one = bf(1.0f);
     for (uint64_t t = 0; t < xs.size(); ++t) {
       Row s = project(activation(project(xs[t], Ws1, mxb_), IS, false), Ws2, mxb_);
       std::vector<double> sd =
           project_exact(activation_exact(project_exact(xds[t], Ws1), IS, false), Ws2);
       if (L_.shared_gate) {
-        // Dot product on the vector unit, V_ADD_VF onto a zero row, then the sigmoid on the row.
-        uint16_t g = bf(0.0f + f32(dot_red_sum(xs[t], Wg, 0)));
-        g = bf(f32(g) * f32(minus_one));  // V_MUL_VF -1
-        g = exp_bf16(g);                  // V_EXP_V
-        g = bf(f32(g) + f32(one));        // V_ADD_VF 1
-        g = reci_bf16(g);                 // V_RECI_V
+        // Dot product on the vector unit, the sigmoid on the scalar FP unit, then V_ADD_VF of
+        // the gate onto a zero row.
+        uint16_t g = dot_red_sum(xs[t], Wg, 0);
+        g = bf(0.0f - f32(g));      // S_SUB_FP f0 - acc
+        g = exp_bf16(g);            // S_EXP_FP
+        g = bf(f32(g) + f32(one));  // S_ADD_FP 1
+        g = reci_bf16(g);           // S_RECI_FP
+        g = bf(0.0f + f32(g));      // V_ADD_VF onto a zero row
         res.shared_gate.push_back(g);
         for (uint64_t h = 0; h < H; ++h) s[h] = bf(f32(s[h]) * f32(g));  // V_MUL_VV
         double z = 0;

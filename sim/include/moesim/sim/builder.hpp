@@ -24,10 +24,10 @@
 //     sigmoid(a*g) is 1 / (1 + exp(-a*g)) with V_MUL_VF(-a), V_EXP_V, V_ADD_VF(1), V_RECI_V.
 //   * HF stores gate_up_proj interleaved (GPT-OSS) or as separate gate/up matrices; the builder
 //     stores W1 as one matrix, output columns [0, I) gate, [I, 2I) up.
-//   * The shared gate sigmoid(w_g . x_t) runs on the vector unit: the dot product goes through
-//     V_MUL_VV + V_RED_SUM (BF16-rounded after each VLEN block), is broadcast into a VRAM row
-//     with V_ADD_VF onto a zero row, and the sigmoid is V_MUL_VF(-1), V_EXP_V, V_ADD_VF(1),
-//     V_RECI_V on that row (the scalar FP unit has no add/exp/reciprocal in this ISA yet).
+//   * The shared gate sigmoid(w_g . x_t): the dot product goes through V_MUL_VV + V_RED_SUM
+//     (BF16-rounded after each VLEN block) into an f register, the sigmoid runs on the scalar FP
+//     unit (S_SUB_FP from f0, S_EXP_FP, S_ADD_FP 1, S_RECI_FP; each result BF16) as in PLENA's
+//     compiler, and V_ADD_VF onto a zero row broadcasts it for the V_MUL_VV into the output.
 //
 // Lowering (plena_isa.md §4.2, pair-major): inputs and weights live in HBM as MXFP8 (values are
 // drawn, rounded to BF16 and quantised with num::mx_quantize, so H_PREFETCH_V loads them

@@ -22,14 +22,19 @@ inline void check_output_path(const std::string& flag, const std::string& path) 
     throw sim::UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
 }
 
+/// True when a Verilated model was built for machine preset `machine`.
+inline bool rtl_built_for(const std::string& machine) {
+  for (const std::string& p : sim::rtl_built_presets())
+    if (p == machine) return true;
+  return false;
+}
+
 /// Refuses an RTL run on a machine preset no Verilated model was built for: throws
 /// sim::UsageError "--machine M: ..." naming the built presets.
 inline void check_rtl_preset(const std::string& machine) {
+  if (rtl_built_for(machine)) return;
   std::string built;
-  for (const std::string& p : sim::rtl_built_presets()) {
-    if (p == machine) return;
-    built += (built.empty() ? "" : ", ") + p;
-  }
+  for (const std::string& p : sim::rtl_built_presets()) built += (built.empty() ? "" : ", ") + p;
   throw sim::UsageError("--machine " + machine +
                         ": no RTL model was built for this preset (built: " + built +
                         "; configure with -DMOESIM_RTL_PRESETS=\"...;" + machine + "\")");

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -803,14 +802,11 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
     std::vector<std::pair<std::unique_ptr<sim::Engine>, sim::RunResult>> ran;
     for (const char* name : {"golden", "rtl"}) {
       if (f.engine != "both" && f.engine != name) continue;
-      if (std::string(name) == "rtl") {
-        const std::vector<std::string> built = sim::rtl_built_presets();
-        if (std::find(built.begin(), built.end(), w.preset->name) == built.end()) {
-          std::cout << "  rtl: skipped, no RTL model was built for preset '" << w.preset->name
-                    << "' (configure with -DMOESIM_RTL_PRESETS=\"default;tiny;" << w.preset->name
-                    << "\")\n";
-          continue;
-        }
+      if (std::string(name) == "rtl" && !cli::rtl_built_for(w.preset->name)) {
+        std::cout << "  rtl: skipped, no RTL model was built for preset '" << w.preset->name
+                  << "' (configure with -DMOESIM_RTL_PRESETS=\"default;tiny;" << w.preset->name
+                  << "\")\n";
+        continue;
       }
       auto engine = std::string(name) == "golden" ? sim::make_golden_engine(spec, *w.preset)
                                                   : make_rtl(spec, *w.preset, "");

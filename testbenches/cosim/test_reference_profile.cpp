@@ -437,3 +437,28 @@ BOOST_AUTO_TEST_CASE(reference_equals_golden_llama4_input_scaled) {
     BOOST_TEST(mid >= 2u);
   }
 }
+
+BOOST_AUTO_TEST_CASE(reference_equals_golden_one_group_sigmoid_routing) {
+  // Kimi-K2 / GLM-4.5 routing (models.md §2.6-2.7): DeepSeek-V3's with n_group = topk_group = 1
+  // (no group step); Kimi's rsf 2.827 (bf16 2.828125) and GLM-4.5-Air's 1.0.
+  for (const double rsf : {2.827, 1.0}) {
+    sim::ModelPreset m = sim::find_model("deepseek-v3");
+    m.n_group = m.topk_group = 1;
+    m.routed_scaling_factor = rsf;
+    sim::BuildOptions o;
+    o.model = &m;
+    o.tokens = 3;
+    o.hidden = o.intermediate = 64;
+    o.seed = 9;
+    const auto b = sim::build_moe_layer(spec(), machine(), o);
+    BOOST_TEST(!b.layout.group_limited());
+    const auto ref = sim::reference_layer(machine(), m, b);
+    BOOST_TEST(golden_vs_reference(b, ref, b.image).ok(), "rsf " << rsf);
+    const Routes r = golden_routes(b.layout);
+    for (unsigned t = 0; t < 3; ++t) {
+      double sum = 0;
+      for (double w : r.weights[t]) sum += w;
+      BOOST_TEST(std::fabs(sum - rsf) < 0.02 * rsf, "rsf " << rsf << " token " << t);
+    }
+  }
+}

@@ -177,6 +177,23 @@ class LayerBuilder {
                           " of " + std::to_string(L_.experts) +
                           " (the softmax over all experts, in rank order); the first " +
                           std::to_string(L_.top_k) + " ranks are routed with those weights");
+    if (L_.routing == Layout::Routing::sigmoid_biased) {
+      std::ostringstream n;
+      n << "sigmoid routing on the scalar FP unit: s = sigmoid(l), s' = s + b (b = "
+           "e_score_correction_bias, BF16 in FP SRAM)";
+      if (L_.group_limited())
+        n << ", group score = sum of the top-2 s' of each of " << L_.n_group << " groups, top "
+          << L_.topk_group << " groups kept, the others masked with -inf";
+      n << ", V_TOPK top-" << L_.top_k << " of the masked s', w = s_i / (sum s + bf16(1e-20))"
+        << " x bf16(" << opt_.model->routed_scaling_factor
+        << ") from the unbiased s (the epsilon only matters when the BF16 sum is below ~2^-58)";
+      out.notes.push_back(n.str());
+    }
+    if (L_.routing == Layout::Routing::input_scaled)
+      out.notes.push_back(
+          "input-scaled routing: V_TOPK top-" + std::to_string(L_.top_k) +
+          " of the logits, score = sigmoid(l_i) on the scalar FP unit scales the expert input "
+          "(bf16(score * x)); the expert output is added unweighted");
     if (L_.shared_gate)
       out.notes.push_back(
           "the shared gate sigmoid runs on the scalar FP unit (S_SUB_FP from f0, S_EXP_FP, "
@@ -240,7 +257,18 @@ class LayerBuilder {
     L_.experts = model.experts;
     L_.top_k = model.top_k;
     L_.pairs = L_.tokens * L_.top_k;
-    L_.topk_select = model.norm_topk_prob ? L_.top_k : L_.experts;
+    using Routing = Layout::Routing;
+    L_.routing = model.scores_scale_input          ? Routing::input_scaled
+                 : model.scoring_func == "sigmoid" ? Routing::sigmoid_biased
+                                                   : Routing::softmax;
+    // Only softmax routing without renormalisation needs V_TOPK's weights over all E.
+    L_.topk_select =
+        L_.routing == Routing::softmax && !model.norm_topk_prob ? L_.experts : L_.top_k;
+    if (L_.routing == Routing::sigmoid_biased) {
+      L_.n_group = model.n_group;
+      L_.topk_group = model.topk_group;
+      if (L_.group_limited()) L_.group_rows = static_cast<unsigned>(ceil_div(L_.n_group, vlen_));
+    }
     L_.logit_rows = static_cast<unsigned>(ceil_div(L_.experts, vlen_));
     // V_TOPK rmask: a hardwired policy of isa.yaml `topk_policies` when one has exactly this
     // (E, k) and the encoding is automatic, else the register policy (TOPK_POLICY, set by
@@ -326,6 +354,7 @@ class LayerBuilder {
     L_.v_b2 = rows(L_.b2.rows);
     L_.v_logits = rows(uint64_t{L_.tokens} * L_.logit_rows);
     L_.v_tmp = rows(1);
+    L_.v_groups = L_.group_rows != 0 ? rows(L_.group_rows) : 0;
     if (L_.lowering == Lowering::pair) {
       L_.v_in = rows(blen_ * hb);
       L_.v_h1 = rows(blen_ * 2 * ib);
@@ -335,6 +364,8 @@ class LayerBuilder {
       L_.v_eh1 = rows(uint64_t{L_.tokens_padded} * 2 * ib);
       L_.v_eact = rows(uint64_t{L_.tokens_padded} * ib);
       L_.v_eout = rows(uint64_t{L_.tokens_padded} * hb);
+      if (L_.routing == Layout::Routing::input_scaled)
+        L_.v_ein = rows(uint64_t{L_.tokens_padded} * hb);
     }
     L_.v_acc = rows(L_.tokens_padded * hb);
     if (IS != 0) {
@@ -363,6 +394,23 @@ class LayerBuilder {
       L_.fp_dense = L_.fp_words_used;
       L_.fp_words_used += uint64_t{L_.tokens} * E;
     }
+    if (L_.routing == Layout::Routing::sigmoid_biased) {
+      auto words = [&](uint64_t n) {
+        const uint64_t at = L_.fp_words_used;
+        L_.fp_words_used += n;
+        return at;
+      };
+      L_.fp_neg_inf = words(1);
+      L_.fp_eps = words(1);
+      L_.fp_rsf = words(1);
+      L_.fp_bias = words(E);
+      L_.fp_biased = words(uint64_t{L_.logit_rows} * vlen_);  // S_MAP_V_FP reads whole rows
+      if (L_.group_limited()) {
+        L_.fp_groups = words(uint64_t{L_.group_rows} * vlen_);
+        L_.fp_penalty = words(L_.n_group);
+        L_.fp_group_w = words(L_.topk_group);
+      }
+    }
     const auto fp_words = static_cast<uint64_t>(m_.get("FP_SRAM_WORDS"));
     if (L_.fp_words_used > fp_words)
       too_small("FP SRAM words", L_.fp_words_used, "FP_SRAM_WORDS", fp_words);
@@ -371,6 +419,10 @@ class LayerBuilder {
     L_.int_ids = 0;
     L_.int_tokens = uint64_t{L_.tokens} * L_.topk_select;
     L_.int_words_used = L_.int_tokens + L_.pairs;
+    if (L_.group_limited()) {
+      L_.int_groups = L_.int_words_used;
+      L_.int_words_used += L_.topk_group;
+    }
     const auto int_words = static_cast<uint64_t>(m_.get("INT_SRAM_WORDS"));
     if (L_.int_words_used > int_words)
       too_small("INT SRAM words", L_.int_words_used, "INT_SRAM_WORDS", int_words);
@@ -382,29 +434,64 @@ class LayerBuilder {
   /// Routing the builder lowers (see builder.hpp); anything else names its config.json field.
   static void check_routing(const ModelPreset& m) {
     auto refuse = [&](const std::string& field, const std::string& why) {
-      throw UsageError("--model " + m.name + ": " + field + " (" + m.routing + "): " + why +
-                       "; moesim lowers softmax routing only");
+      throw UsageError("--model " + m.name + ": " + field + " (" + m.routing + "): " + why);
     };
-    if (m.scores_scale_input)
-      refuse("model_type '" + m.model_type + "' router",
-             "route scores that scale the expert input are not implemented");
-    if (m.scoring_func != "softmax")
-      refuse("scoring_func '" + m.scoring_func + "'", "sigmoid router scores are not implemented");
-    if (m.correction_bias)
-      refuse("e_score_correction_bias (topk_method '" + m.topk_method + "')",
-             "selection by biased scores is not implemented");
-    if (m.n_group > 1 && m.topk_group < m.n_group)
-      refuse(
-          "n_group " + std::to_string(m.n_group) + " / topk_group " + std::to_string(m.topk_group),
-          "group-limited selection is not implemented");
-    if (m.routed_scaling_factor != 1.0) {
-      std::ostringstream v;
-      v << m.routed_scaling_factor;
-      refuse("routed_scaling_factor " + v.str(), "scaled route weights are not implemented");
-    }
+    auto number = [](double v) {
+      std::ostringstream o;
+      o << v;
+      return o.str();
+    };
     if (m.top_k == 0 || m.top_k > m.experts)
       throw UsageError("--model " + m.name + ": num_experts_per_tok " + std::to_string(m.top_k) +
                        " is not in 1.." + std::to_string(m.experts));
+    if (m.scoring_func != "softmax" && m.scoring_func != "sigmoid")
+      refuse("scoring_func '" + m.scoring_func + "'", "moesim lowers softmax and sigmoid scores");
+    const bool grouped = m.n_group > 1 && m.topk_group < m.n_group;
+    if (m.scores_scale_input) {
+      // Llama-4: sigmoid of the selected logits, no bias, no groups, no scaling factor.
+      if (m.scoring_func != "sigmoid")
+        refuse("scoring_func '" + m.scoring_func + "'",
+               "a router whose score scales the expert input uses sigmoid scores");
+      if (m.correction_bias || grouped || m.routed_scaling_factor != 1.0)
+        refuse("model_type '" + m.model_type + "' router",
+               "an input-scaling router with a correction bias, groups or a scaling factor is "
+               "not implemented");
+      return;
+    }
+    if (m.scoring_func == "softmax") {
+      if (m.correction_bias)
+        refuse("e_score_correction_bias (topk_method '" + m.topk_method + "')",
+               "selection by biased scores is implemented for scoring_func 'sigmoid' only");
+      if (grouped)
+        refuse("n_group " + std::to_string(m.n_group) + " / topk_group " +
+                   std::to_string(m.topk_group) + " (topk_method '" + m.topk_method + "')",
+               "group-limited selection of softmax scores is not implemented");
+      if (m.routed_scaling_factor != 1.0)
+        refuse("routed_scaling_factor " + number(m.routed_scaling_factor),
+               "scaled softmax route weights are not implemented");
+      return;
+    }
+    // Sigmoid scores: DeepSeek-V3's noaux_tc (Kimi-K2, GLM-4.5: the same with one group).
+    if (!m.correction_bias)
+      refuse("topk_method '" + m.topk_method + "'",
+             "sigmoid scores are lowered with topk_method 'noaux_tc' (e_score_correction_bias) "
+             "only");
+    if (m.n_group == 0 || m.experts % m.n_group != 0)
+      refuse("n_group " + std::to_string(m.n_group),
+             "does not divide the " + std::to_string(m.experts) + " routed experts");
+    if (m.topk_group == 0 || m.topk_group > m.n_group)
+      refuse("topk_group " + std::to_string(m.topk_group),
+             "is not in 1..n_group (" + std::to_string(m.n_group) + ")");
+    if (grouped && m.experts / m.n_group < 2)
+      refuse("n_group " + std::to_string(m.n_group),
+             "a group score sums the top-2 scores of a group, which needs 2 experts per group");
+    if (uint64_t{m.topk_group} * (m.experts / m.n_group) < m.top_k)
+      refuse("topk_group " + std::to_string(m.topk_group),
+             "the kept groups hold fewer than num_experts_per_tok (" + std::to_string(m.top_k) +
+                 ") experts");
+    if (!(m.routed_scaling_factor > 0) || !std::isfinite(m.routed_scaling_factor))
+      refuse("routed_scaling_factor " + number(m.routed_scaling_factor),
+             "must be a positive finite number");
   }
 
   // ---------------------------------------------------------------------------- program text
@@ -480,13 +567,24 @@ class LayerBuilder {
     e_.blank();
   }
 
+  /// C_SET_TOPK_REG (E << 8) | k from an S_ADDI_INT (the form --plant-fault topk-shift-7
+  /// rewrites).
+  void set_topk_policy(uint64_t experts, uint64_t k) {
+    e_.li(13, (experts << 8) | k);
+    e_.op("C_SET_TOPK_REG gp13");
+  }
+
   void emit_router() {
     const uint64_t hb = L_.hidden / vlen_;
+    using Routing = Layout::Routing;
     e_.stage("router_topk");
     const isa::TopkPolicySpec* policy = spec_.topk_policy(L_.topk_rmask);
-    if (policy != nullptr && !policy->hardwired()) {
-      e_.li(13, (uint64_t{L_.experts} << 8) | L_.topk_select);
-      e_.op("C_SET_TOPK_REG gp13");
+    const bool register_policy = policy != nullptr && !policy->hardwired();
+    // With the group step the policy register alternates per token (groups, then experts).
+    if (register_policy && !L_.group_limited()) set_topk_policy(L_.experts, L_.topk_select);
+    if (L_.routing != Routing::softmax) {
+      e_.comment("f5 = 1.0 for the sigmoids on the scalar FP unit");
+      e_.op("S_LD_FP " + fr(kFOne) + ", gp0, " + std::to_string(L_.fp_one));
     }
     e_.li(8, L_.v_tmp);
     for (unsigned t = 0; t < L_.tokens; ++t) {
@@ -508,21 +606,28 @@ class LayerBuilder {
       e_.addi(5, 5, 1);
       e_.addi(4, 4, vlen_);
       e_.loop_end(kL1);
+      if (L_.routing == Routing::sigmoid_biased) emit_biased_scores();
+      // V_TOPK selects on the logits, or on the masked biased scores s'.
+      const uint64_t select_from =
+          L_.routing == Routing::sigmoid_biased ? L_.fp_biased : L_.fp_logits;
       const uint64_t logit_row = L_.v_logits + uint64_t{t} * L_.logit_rows * vlen_;
       e_.li(9, logit_row);
       e_.li(10, L_.v_br);
       for (unsigned r = 0; r < L_.logit_rows; ++r) {
-        e_.op("S_MAP_V_FP gp9, gp0, " + std::to_string(L_.fp_logits + r * vlen_));
+        e_.op("S_MAP_V_FP gp9, gp0, " + std::to_string(select_from + r * vlen_));
         if (L_.br.rows != 0) e_.op("V_ADD_VV gp9, gp9, gp10, 0");
         if (r + 1 < L_.logit_rows) {
           e_.addi(9, 9, vlen_);
           e_.addi(10, 10, vlen_);
         }
       }
+      if (register_policy && L_.group_limited()) set_topk_policy(L_.experts, L_.topk_select);
       e_.li(9, logit_row);
       e_.li(11, L_.fp_weights + uint64_t{t} * L_.topk_select);
       e_.li(12, L_.int_ids + uint64_t{t} * L_.topk_select);
       e_.op("V_TOPK gp11, gp9, gp12, " + std::to_string(L_.topk_rmask));
+      if (L_.routing == Routing::sigmoid_biased) emit_sigmoid_weights(t);
+      if (L_.routing == Routing::input_scaled) emit_input_scores(t);
       if (L_.lowering == Lowering::expert) {
         e_.comment("R[t][id] = w for the token's k routed experts (expert-major)");
         for (unsigned j = 0; j < L_.top_k; ++j) {
@@ -536,6 +641,138 @@ class LayerBuilder {
     }
     e_.pair({});
     e_.blank();
+  }
+
+  /// f[fd] = sigmoid(f[fd]) on the scalar FP unit: 1 / (1 + e^(0 - x)), each step BF16 (f5 = 1).
+  void emit_scalar_sigmoid(unsigned fd) {
+    e_.op("S_SUB_FP " + fr(fd) + ", f0, " + fr(fd));
+    e_.op("S_EXP_FP " + fr(fd) + ", " + fr(fd));
+    e_.op("S_ADD_FP " + fr(fd) + ", " + fr(fd) + ", " + fr(kFOne));
+    e_.op("S_RECI_FP " + fr(fd) + ", " + fr(fd));
+  }
+
+  /// DeepSeek-V3 selection scores of the current token (logits at fp_logits): s = sigmoid(l)
+  /// written over the logits, s' = s + b at fp_biased, then (group-limited) the group scores,
+  /// the group V_TOPK and s' += 0 or -inf per group. Uses f1..f7 (the activation constants are
+  /// loaded after the router).
+  void emit_biased_scores() {
+    const uint64_t E = L_.experts;
+    e_.comment("s = sigmoid(l) over the logits; s' = s + b (e_score_correction_bias)");
+    e_.li(4, L_.fp_logits);
+    e_.loop_start(kL1, E);
+    e_.op("S_LD_FP f1, gp4, 0");
+    emit_scalar_sigmoid(1);
+    e_.op("S_ST_FP f1, gp4, 0");
+    e_.op("S_LD_FP f2, gp4, " + std::to_string(L_.fp_bias - L_.fp_logits));
+    e_.op("S_ADD_FP f2, f1, f2");
+    e_.op("S_ST_FP f2, gp4, " + std::to_string(L_.fp_biased - L_.fp_logits));
+    e_.addi(4, 4, 1);
+    e_.loop_end(kL1);
+    if (!L_.group_limited()) return;
+    const uint64_t gs = E / L_.n_group;
+    e_.comment("group score = m1 + m2, the two largest s' of each group of " + std::to_string(gs) +
+               " (m2 = max(m2, min(x, m1)), min(a, b) = -max(-a, -b))");
+    e_.li(4, L_.fp_biased);
+    e_.li(5, L_.fp_groups);
+    e_.loop_start(kL1, L_.n_group);
+    e_.op("S_LD_FP f1, gp0, " + std::to_string(L_.fp_neg_inf));
+    e_.op("S_LD_FP f2, gp0, " + std::to_string(L_.fp_neg_inf));
+    e_.loop_start(kL2, gs);
+    e_.op("S_LD_FP f3, gp4, 0");
+    e_.op("S_SUB_FP f6, f0, f3");
+    e_.op("S_SUB_FP f7, f0, f1");
+    e_.op("S_MAX_FP f6, f6, f7");
+    e_.op("S_SUB_FP f6, f0, f6");
+    e_.op("S_MAX_FP f2, f2, f6");
+    e_.op("S_MAX_FP f1, f1, f3");
+    e_.addi(4, 4, 1);
+    e_.loop_end(kL2);
+    e_.op("S_ADD_FP f1, f1, f2");
+    e_.op("S_ST_FP f1, gp5, 0");
+    e_.addi(5, 5, 1);
+    e_.loop_end(kL1);
+    e_.comment("keep the top " + std::to_string(L_.topk_group) + " of " +
+               std::to_string(L_.n_group) + " groups (V_TOPK, ties to the lower group)");
+    e_.li(9, L_.v_groups);
+    for (unsigned r = 0; r < L_.group_rows; ++r) {
+      e_.op("S_MAP_V_FP gp9, gp0, " + std::to_string(L_.fp_groups + r * vlen_));
+      if (r + 1 < L_.group_rows) e_.addi(9, 9, vlen_);
+    }
+    set_topk_policy(L_.n_group, L_.topk_group);
+    e_.li(9, L_.v_groups);
+    e_.li(11, L_.fp_group_w);
+    e_.li(12, L_.int_groups);
+    e_.op("V_TOPK gp11, gp9, gp12, " + std::to_string(spec_.topk_register_policy()->rmask));
+    e_.comment("penalty P[g] = -inf, +0 for the kept groups; s' += P[group] (masked: -inf)");
+    e_.op("S_LD_FP f3, gp0, " + std::to_string(L_.fp_neg_inf));
+    e_.li(4, L_.fp_penalty);
+    e_.loop_start(kL1, L_.n_group);
+    e_.op("S_ST_FP f3, gp4, 0");
+    e_.addi(4, 4, 1);
+    e_.loop_end(kL1);
+    e_.li(5, L_.int_groups);
+    e_.loop_start(kL1, L_.topk_group);
+    e_.op("S_LD_INT gp4, gp5, 0");
+    e_.op("S_ST_FP f0, gp4, " + std::to_string(L_.fp_penalty));
+    e_.addi(5, 5, 1);
+    e_.loop_end(kL1);
+    e_.li(4, L_.fp_biased);
+    e_.li(5, L_.fp_penalty);
+    e_.loop_start(kL1, L_.n_group);
+    e_.op("S_LD_FP f3, gp5, 0");
+    e_.loop_start(kL2, gs);
+    e_.op("S_LD_FP f1, gp4, 0");
+    e_.op("S_ADD_FP f1, f1, f3");
+    e_.op("S_ST_FP f1, gp4, 0");
+    e_.addi(4, 4, 1);
+    e_.loop_end(kL2);
+    e_.addi(5, 5, 1);
+    e_.loop_end(kL1);
+  }
+
+  /// DeepSeek-V3 route weights of token t from the UNBIASED s of the selected experts:
+  /// w_j = bf16(bf16(s_j * r) * rsf), r = RECI(bf16(sum_j s_j (rank order) + bf16(1e-20)))
+  /// (norm_topk_prob; else w_j = bf16(s_j * rsf)), written over V_TOPK's weights.
+  void emit_sigmoid_weights(unsigned t) {
+    const ModelPreset& model = *opt_.model;
+    const bool scale = model.routed_scaling_factor != 1.0;
+    auto load_s = [&](unsigned j, unsigned fd) {
+      e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.id_word(t * L_.top_k + j)));
+      e_.op("S_LD_FP " + fr(fd) + ", gp4, " + std::to_string(L_.fp_logits));
+    };
+    if (model.norm_topk_prob) {
+      e_.comment("w_j = s_j / (sum s + 1e-20)" + std::string(scale ? " * rsf" : "") +
+                 ", s unbiased, summed in rank order");
+      load_s(0, 3);
+      for (unsigned j = 1; j < L_.top_k; ++j) {
+        load_s(j, 1);
+        e_.op("S_ADD_FP f3, f3, f1");
+      }
+      e_.op("S_LD_FP f2, gp0, " + std::to_string(L_.fp_eps));
+      e_.op("S_ADD_FP f3, f3, f2");
+      e_.op("S_RECI_FP f3, f3");
+    } else {
+      e_.comment(std::string("w_j = s_j") + (scale ? " * rsf" : "") + ", s unbiased");
+    }
+    if (scale) e_.op("S_LD_FP f4, gp0, " + std::to_string(L_.fp_rsf));
+    for (unsigned j = 0; j < L_.top_k; ++j) {
+      load_s(j, 1);
+      if (model.norm_topk_prob) e_.op("S_MUL_FP f1, f1, f3");
+      if (scale) e_.op("S_MUL_FP f1, f1, f4");
+      e_.op("S_ST_FP f1, gp0, " + std::to_string(L_.weight_word(t * L_.top_k + j)));
+    }
+  }
+
+  /// Llama-4: the route weight of each selected expert is sigmoid(l_i) of its logit (written
+  /// over V_TOPK's weights); it scales the expert's input.
+  void emit_input_scores(unsigned t) {
+    e_.comment("score_j = sigmoid(l_id) scales the expert input (written over V_TOPK's weights)");
+    for (unsigned j = 0; j < L_.top_k; ++j) {
+      e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.id_word(t * L_.top_k + j)));
+      e_.op("S_LD_FP f1, gp4, " + std::to_string(L_.fp_logits));
+      emit_scalar_sigmoid(1);
+      e_.op("S_ST_FP f1, gp0, " + std::to_string(L_.weight_word(t * L_.top_k + j)));
+    }
   }
 
   /// Zeroes `rows` VRAM rows from row address `base` in groups: for each of `groups` groups,
@@ -561,6 +798,11 @@ class LayerBuilder {
           "rows 1..BLEN-1 of the input and activation slots = +0 (row 0 is written per pair)");
       emit_zero_rows(L_.v_in + vlen_, hb, blen_ - 1, 1);
       emit_zero_rows(L_.v_act + vlen_, ib, blen_ - 1, 1);
+    }
+    if (L_.v_ein != 0 && L_.tokens_padded != L_.tokens) {
+      e_.comment("padded rows of the scaled input (expert-major, input-scaled routing) = +0");
+      emit_zero_rows(L_.v_ein + uint64_t{L_.tokens} * vlen_, hb, L_.tokens_padded - L_.tokens,
+                     L_.tokens);
     }
     if (L_.shared_gate) {
       e_.comment("a zero row under the broadcast shared gate");
@@ -712,6 +954,12 @@ class LayerBuilder {
     e_.addi(5, 5, blen_ * vlen_);
     e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
     e_.loop_end(kL1);
+    const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
+    if (input_scaled) {
+      e_.stage("expert_route_weight");
+      e_.comment("routed input = bf16(score * x) (Llama-4: the score scales the input)");
+      emit_scale_rows(L_.weight_word(p), L_.v_in, hb, blen_ * vlen_);
+    }
 
     e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
     emit_weight_address(p, L_.w1, L_.w1_expert_bytes, 2 * I, H);
@@ -727,13 +975,10 @@ class LayerBuilder {
     emit_projection(H, I, L_.v_act, L_.v_out);
     if (L_.b2.rows != 0) emit_expert_bias(p, L_.v_b2, hb, L_.v_out);
 
-    e_.stage("expert_route_weight");
-    e_.op("S_LD_FP " + fr(kFRoute) + ", gp0, " + std::to_string(L_.weight_word(p)));
-    e_.li(4, L_.v_out);
-    e_.loop_start(kL1, hb);
-    e_.op("V_MUL_VF gp4, gp4, " + fr(kFRoute) + ", 0");
-    e_.addi(4, 4, blen_ * vlen_);
-    e_.loop_end(kL1);
+    if (!input_scaled) {
+      e_.stage("expert_route_weight");
+      emit_scale_rows(L_.weight_word(p), L_.v_out, hb, blen_ * vlen_);
+    }
 
     e_.stage("scatter_combine");
     e_.li(4, L_.int_tokens + p);
@@ -745,6 +990,17 @@ class LayerBuilder {
     e_.addi(6, 6, blen_ * vlen_);
     e_.loop_end(kL1);
     e_.blank();
+  }
+
+  /// dst row of each of `blocks` blocks (block stride `stride` elements) = bf16(src row *
+  /// FP_SRAM[weight]); src = dst unless given.
+  void emit_scale_rows(uint64_t weight, uint64_t dst, uint64_t blocks, uint64_t stride) {
+    e_.op("S_LD_FP " + fr(kFRoute) + ", gp0, " + std::to_string(weight));
+    e_.li(4, dst);
+    e_.loop_start(kL1, blocks);
+    e_.op("V_MUL_VF gp4, gp4, " + fr(kFRoute) + ", 0");
+    e_.addi(4, 4, stride);
+    e_.loop_end(kL1);
   }
 
   /// C_SET_ADDR_REG a[kAExpert] / SCALE / STRIDE for a static N x K MXFP8 matrix.
@@ -835,14 +1091,21 @@ class LayerBuilder {
 
   /// Expert-major: expert e over all token rows (see Lowering).
   void emit_expert(unsigned e) {
-    const uint64_t H = L_.hidden, I = L_.intermediate, E = L_.experts;
+    const uint64_t H = L_.hidden, I = L_.intermediate;
     const uint64_t hb = H / vlen_, ib = I / vlen_, tp = L_.tokens_padded;
     e_.comment("---- expert " + std::to_string(e) + " over all " + std::to_string(tp) + " rows");
     e_.pair({-1, -1, static_cast<int32_t>(e), -1});
+    const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
+    if (input_scaled) {
+      e_.stage("expert_route_weight");
+      e_.comment("input row t = bf16(R[t][" + std::to_string(e) +
+                 "] * x_t) (Llama-4: the score scales the input; +0 unless t routed to it)");
+      emit_route_rows(e, L_.v_x, L_.v_ein);
+    }
     e_.stage("expert_weight_address");
     e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
     emit_static_weight_address(MxMatrix{L_.w1 + e * L_.w1_expert_bytes, 2 * I, H, 2 * I * H, 0});
-    emit_projection(2 * I, H, L_.v_x, L_.v_eh1, tp / blen_);
+    emit_projection(2 * I, H, input_scaled ? L_.v_ein : L_.v_x, L_.v_eh1, tp / blen_);
     if (L_.b1.rows != 0) {
       e_.stage("expert_bias");
       emit_add_rows(L_.v_eh1, L_.v_b1 + e * 2 * ib * vlen_, 2 * ib, false);
@@ -859,24 +1122,38 @@ class LayerBuilder {
       e_.stage("expert_bias");
       emit_add_rows(L_.v_eout, L_.v_b2 + e * hb * vlen_, hb, false);
     }
-    e_.stage("expert_route_weight");
-    e_.comment("row t *= R[t][" + std::to_string(e) + "] (+0 unless t routed to it)");
-    e_.li(4, L_.fp_dense + e);
-    e_.li(5, L_.v_eout);
-    e_.loop_start(kL1, L_.tokens);
-    e_.op("S_LD_FP " + fr(kFRoute) + ", gp4, 0");
-    e_.mov(6, 5);
-    e_.loop_start(kL2, hb);
-    e_.op("V_MUL_VF gp6, gp6, " + fr(kFRoute) + ", 0");
-    e_.addi(6, 6, tp * vlen_);
-    e_.loop_end(kL2);
-    e_.addi(4, 4, E);
-    e_.addi(5, 5, vlen_);
-    e_.loop_end(kL1);
+    if (!input_scaled) {
+      e_.stage("expert_route_weight");
+      e_.comment("row t *= R[t][" + std::to_string(e) + "] (+0 unless t routed to it)");
+      emit_route_rows(e, L_.v_eout, L_.v_eout);
+    }
     e_.stage("scatter_combine");
     emit_add_rows(L_.v_acc, L_.v_eout, hb, true);
     e_.pair({});
     e_.blank();
+  }
+
+  /// Token rows t < T of the column-block-major T_pad x H matrix `src` times R[t][e] into
+  /// `dst` (same layout; dst = src in place).
+  void emit_route_rows(unsigned e, uint64_t src, uint64_t dst) {
+    const uint64_t hb = L_.hidden / vlen_, tp = L_.tokens_padded;
+    const bool in_place = src == dst;
+    e_.li(4, L_.fp_dense + e);
+    e_.li(5, src);
+    if (!in_place) e_.li(7, dst);
+    e_.loop_start(kL1, L_.tokens);
+    e_.op("S_LD_FP " + fr(kFRoute) + ", gp4, 0");
+    e_.mov(6, 5);
+    if (!in_place) e_.mov(8, 7);
+    e_.loop_start(kL2, hb);
+    e_.op("V_MUL_VF " + gp(in_place ? 6 : 8) + ", gp6, " + fr(kFRoute) + ", 0");
+    e_.addi(6, 6, tp * vlen_);
+    if (!in_place) e_.addi(8, 8, tp * vlen_);
+    e_.loop_end(kL2);
+    e_.addi(4, 4, L_.experts);
+    e_.addi(5, 5, vlen_);
+    if (!in_place) e_.addi(7, 7, vlen_);
+    e_.loop_end(kL1);
   }
 
   /// Matrix-unit work per part, from the loop structure emitted above.
@@ -948,7 +1225,9 @@ class LayerBuilder {
     const double sd_h = 1.0 / std::sqrt(static_cast<double>(H));
     const double sd_i = 1.0 / std::sqrt(static_cast<double>(I));
     fill_mx(hbm, L_.x, L_.tokens * H, 1.0, gen, mxb_);
-    fill_mx(hbm, L_.wr, E * H, 2.0 * sd_h, gen, mxb_);
+    // Sigmoid scores: router logits ~ 1, so sigmoid(l) of the top experts stays below 1.
+    const double sd_router = L_.routing == Layout::Routing::softmax ? 2.0 * sd_h : sd_h;
+    fill_mx(hbm, L_.wr, E * H, sd_router, gen, mxb_);
     if (L_.br.rows != 0) fill_mx(hbm, L_.br, E, 0.5, gen, mxb_);
     if (L_.b1.rows != 0) fill_mx(hbm, L_.b1, E * 2 * I, 0.5, gen, mxb_);
     if (L_.b2.rows != 0) fill_mx(hbm, L_.b2, E * H, 0.5, gen, mxb_);
@@ -978,6 +1257,15 @@ class LayerBuilder {
     put_u16(fp, L_.fp_neg_alpha, static_cast<uint16_t>(L_.alpha_bf16 ^ 0x8000));
     put_u16(fp, L_.fp_one, num::f32_to_bf16(1.0f));
     put_u16(fp, L_.fp_neg_one, num::f32_to_bf16(-1.0f));
+    if (L_.routing == Layout::Routing::sigmoid_biased) {
+      put_u16(fp, L_.fp_neg_inf, 0xFF80);
+      put_u16(fp, L_.fp_eps, num::f32_to_bf16(1e-20f));
+      put_u16(fp, L_.fp_rsf, num::f32_to_bf16(static_cast<float>(model.routed_scaling_factor)));
+      // e_score_correction_bias: small (sd 0.03, against score gaps of ~0.01 between the top
+      // experts), drawn after every other tensor, BF16.
+      for (uint64_t e = 0; e < E; ++e)
+        put_u16(fp, L_.fp_bias + e, num::f32_to_bf16(static_cast<float>(gen.normal(0.03))));
+    }
     img.fp_sram.push_back({0, std::move(fp)});
 
     std::vector<uint8_t> ints(4 * L_.int_words_used, 0);

@@ -97,7 +97,10 @@ const std::vector<std::pair<std::string, ProgramFault>>& program_faults() {
       {"topk-shift-7", ProgramFault::topk_shift_7},
       {"no-stage-markers", ProgramFault::no_stage_markers},
       {"shared-gate-dropped", ProgramFault::shared_gate_dropped},
-      {"shared-as-routed", ProgramFault::shared_as_routed}};
+      {"shared-as-routed", ProgramFault::shared_as_routed},
+      {"correction-bias-dropped", ProgramFault::correction_bias_dropped},
+      {"group-mask-dropped", ProgramFault::group_mask_dropped},
+      {"weights-from-biased-scores", ProgramFault::weights_from_biased_scores}};
   return faults;
 }
 
@@ -165,6 +168,33 @@ size_t mark_shared_as_routed(std::vector<std::string>& lines) {
   return n;
 }
 
+/// Replaces every line equal to `from` by `to`.
+size_t replace_lines(std::vector<std::string>& lines, const std::string& from,
+                     const std::string& to) {
+  size_t n = 0;
+  for (std::string& l : lines)
+    if (l == from) {
+      l = to;
+      ++n;
+    }
+  return n;
+}
+
+/// The route-weight loads of DeepSeek-V3 routing, `S_LD_FP fX, gpY, <fp_logits>` with gpY an
+/// expert id (the only S_LD_FP whose offset is fp_logits), read s' at fp_biased instead.
+size_t weights_from_biased(std::vector<std::string>& lines, const Layout& L) {
+  const std::regex ld_re("^S_LD_FP (f\\d), (gp\\d+), " + std::to_string(L.fp_logits) + "$");
+  size_t n = 0;
+  for (std::string& l : lines) {
+    std::smatch m;
+    if (std::regex_match(l, m, ld_re) && m[2] != "gp0") {
+      l = "S_LD_FP " + m[1].str() + ", " + m[2].str() + ", " + std::to_string(L.fp_biased);
+      ++n;
+    }
+  }
+  return n;
+}
+
 }  // namespace
 
 std::vector<std::string> program_fault_names() {
@@ -214,6 +244,24 @@ void apply_program_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram
         throw UsageError(
             "--plant-fault shared-as-routed: the program has no shared expert (use "
             "--shared with a model that has one)");
+      break;
+    case ProgramFault::correction_bias_dropped:
+    case ProgramFault::group_mask_dropped:
+    case ProgramFault::weights_from_biased_scores:
+      if (b.layout.routing != Layout::Routing::sigmoid_biased)
+        throw UsageError("--plant-fault " + program_fault_names()[static_cast<size_t>(fault)] +
+                         ": the program has no DeepSeek-V3 (sigmoid, noaux_tc) routing");
+      if (fault == ProgramFault::correction_bias_dropped)
+        changed = replace_lines(lines, "S_ADD_FP f2, f1, f2", "S_ADD_FP f2, f1, f0");
+      else if (fault == ProgramFault::group_mask_dropped)
+        changed = replace_lines(lines, "S_ADD_FP f1, f1, f3", "S_ADD_FP f1, f1, f0");
+      else
+        changed = weights_from_biased(lines, b.layout);
+      if (changed == 0)
+        throw UsageError("--plant-fault " + program_fault_names()[static_cast<size_t>(fault)] +
+                         ": the program has no such step (group-mask-dropped needs n_group > "
+                         "topk_group, weights-from-biased-scores needs a renormalised or "
+                         "scaled weight)");
       break;
   }
   std::string text;

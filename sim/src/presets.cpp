@@ -291,19 +291,22 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
     }
     p.routing = std::string("softmax over all E, top-k, ") +
                 (p.norm_topk_prob ? "renormalised" : "not renormalised");
-  } else if (t == "deepseek_v2" || t == "deepseek_v3") {
+  } else if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2" || t == "glm4_moe") {
+    // Kimi-K2 and GLM-4.5 run DeepSeek-V3's router (models.md §2.6, §2.7): sigmoid scores and
+    // e_score_correction_bias whether or not the file names scoring_func / topk_method.
+    const bool v3 = t != "deepseek_v2";
     r.uint_or("intermediate_size", 0);  // dense layers' width
     p.intermediate = r.uint("moe_intermediate_size");
     p.experts = r.uint("n_routed_experts");
     p.top_k = r.uint("num_experts_per_tok");
     p.shared_experts = r.uint_or("n_shared_experts", 0);
     p.shared_intermediate = p.intermediate * p.shared_experts;
-    p.scoring_func = r.string_or("scoring_func", t == "deepseek_v3" ? "sigmoid" : "softmax");
+    p.scoring_func = r.string_or("scoring_func", v3 ? "sigmoid" : "softmax");
     p.norm_topk_prob = r.boolean_or("norm_topk_prob", false);
     p.routed_scaling_factor = r.number_or("routed_scaling_factor", 1.0);
     p.n_group = r.uint_or("n_group", 1);
     p.topk_group = r.uint_or("topk_group", 1);
-    p.topk_method = r.string_or("topk_method", t == "deepseek_v3" ? "noaux_tc" : "greedy");
+    p.topk_method = r.string_or("topk_method", v3 ? "noaux_tc" : "greedy");
     p.correction_bias = p.topk_method == "noaux_tc";
     p.routing = p.scoring_func + " scores, " + p.topk_method + " top-k";
   } else if (t == "llama4_text" || t == "llama4") {
@@ -319,7 +322,7 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
   } else {
     r.fail("model_type", "'" + t +
                              "' is not one of gpt_oss, mixtral, qwen2_moe, qwen3_moe, "
-                             "deepseek_v2, deepseek_v3, llama4_text");
+                             "deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, llama4_text");
   }
   r.check_rest(ignored);
   if (&j != &root) {

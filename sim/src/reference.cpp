@@ -73,6 +73,32 @@ std::vector<uint8_t> hbm_bytes(const isa::MemoryImage& img, uint64_t addr, uint6
   return out;
 }
 
+/// BF16 word `word` of the image's FP SRAM (segments in order; uncovered words are 0).
+uint16_t fp_sram_word(const isa::MemoryImage& img, uint64_t word) {
+  uint16_t v = 0;
+  for (const isa::MemorySegment& seg : img.fp_sram)
+    if (2 * word >= seg.base && 2 * word + 1 < seg.base + seg.bytes.size())
+      v = static_cast<uint16_t>(seg.bytes[2 * word - seg.base] |
+                                (seg.bytes[2 * word + 1 - seg.base] << 8));
+  return v;
+}
+
+/// sigmoid on the scalar FP unit: RECI(bf16(EXP(bf16(0 - x)) + 1)) (docs/numerics.md §8).
+uint16_t sigmoid_bf16(uint16_t x) {
+  const uint16_t e = exp_bf16(bf(0.0f - f32(x)));
+  return reci_bf16(bf(f32(e) + 1.0f));
+}
+
+/// Indices 0..n-1 ordered by `key` descending, ties to the lower index.
+template <typename Key>
+std::vector<uint32_t> ranked(size_t n, Key key) {
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return key(a) > key(b); });
+  return order;
+}
+
 /// A dequantised MXFP8 matrix (rows x cols, row-major), values exact in FP32.
 struct Matrix {
   uint64_t rows = 0, cols = 0;
@@ -175,6 +201,9 @@ class LayerReference {
     if (L_.b1.rows != 0) b1_ = dequant(img, L_.b1, mxb_, "b1");
     if (L_.b2.rows != 0) b2_ = dequant(img, L_.b2, mxb_, "b2");
     clamped_ = model_.activation == Activation::clamped_swiglu;
+    input_scaled_ = L_.routing == Layout::Routing::input_scaled;
+    if (L_.routing == Layout::Routing::sigmoid_biased)
+      for (uint64_t e = 0; e < E; ++e) bias_.push_back(fp_sram_word(img, L_.fp_bias + e));
     limit_ = bf(static_cast<float>(model_.swiglu_limit));
     neg_alpha_ = static_cast<uint16_t>(bf(static_cast<float>(model_.swiglu_alpha)) ^ 0x8000);
     Matrix Ws1, Ws2, Wg;
@@ -212,10 +241,31 @@ class LayerReference {
         logits[e] = br_.v.empty() ? f : bf(f32(f) + br_.v[e]);  // V_ADD_VV router bias
         logits_d[e] = d;
       }
-      const Topk sel = topk(logits, L_.topk_select);
-      const std::vector<double> w_exact = exact_weights(logits_d, k);
+      Topk sel;
+      std::vector<double> w_exact;
       std::vector<uint32_t> sel_d(k);
-      for (uint64_t j = 0; j < k; ++j) sel_d[j] = exact_order_[j];
+      switch (L_.routing) {
+        case Layout::Routing::softmax:
+          sel = topk(logits, L_.topk_select);
+          w_exact = exact_weights(logits_d, k);
+          for (uint64_t j = 0; j < k; ++j) sel_d[j] = exact_order_[j];
+          break;
+        case Layout::Routing::sigmoid_biased:
+          sel = sigmoid_biased_route(logits);
+          sel_d = sigmoid_biased_exact(logits_d, w_exact);
+          break;
+        case Layout::Routing::input_scaled:
+          sel = topk(logits, k);
+          for (uint64_t j = 0; j < k; ++j) sel.weights[j] = sigmoid_bf16(logits[sel.ids[j]]);
+          {
+            const auto order = ranked(E, [&](uint32_t i) { return logits_d[i]; });
+            for (uint64_t j = 0; j < k; ++j) {
+              sel_d[j] = order[j];
+              w_exact.push_back(1 / (1 + std::exp(-logits_d[order[j]])));
+            }
+            break;
+          }
+      }
       if (!std::is_permutation(sel.ids.begin(), sel.ids.begin() + static_cast<std::ptrdiff_t>(k),
                                sel_d.begin()))
         ++res.selection_differs;
@@ -225,15 +275,26 @@ class LayerReference {
         route[t][sel.ids[j]] = sel.weights[j];
       }
       for (uint64_t j = 0; j < k; ++j) {
-        const std::vector<double> y = expert_exact(sel_d[j], xd);
-        for (uint64_t h = 0; h < H; ++h) res.exact[t * H + h] += w_exact[j] * y[h];
+        // Llama-4: y = E(score * x), unweighted; else y = w E(x).
+        std::vector<double> xin = xd;
+        if (input_scaled_)
+          for (double& v : xin) v *= w_exact[j];
+        const std::vector<double> y = expert_exact(sel_d[j], xin);
+        const double w = input_scaled_ ? 1.0 : w_exact[j];
+        for (uint64_t h = 0; h < H; ++h) res.exact[t * H + h] += w * y[h];
       }
     }
     // Routed experts, accumulated in the lowering's order: pair-major in rank order per token,
     // expert-major in expert index order over every token row (unrouted rows weighted +0).
-    auto combine = [&](uint64_t t, const Row& y, uint16_t w) {
+    // Input-scaled routing (Llama-4) multiplies the expert input by w (V_MUL_VF) and adds the
+    // output unweighted; otherwise the output is multiplied by w.
+    auto combine = [&](uint64_t t, uint64_t e, const Experts& we, uint16_t w) {
+      Row x = xs[t];
+      if (input_scaled_)
+        for (uint16_t& v : x) v = bf(f32(v) * f32(w));  // V_MUL_VF of the input
+      const Row y = expert(e, x, we);
       for (uint64_t h = 0; h < H; ++h) {
-        const uint16_t scaled = bf(f32(y[h]) * f32(w));  // V_MUL_VF
+        const uint16_t scaled = input_scaled_ ? y[h] : bf(f32(y[h]) * f32(w));  // V_MUL_VF
         uint16_t& a = res.acc_bf16[t * H + h];
         a = bf(f32(a) + f32(scaled));  // V_SCATTER_ADD / V_ADD_VV
       }
@@ -242,12 +303,12 @@ class LayerReference {
       for (uint64_t t = 0; t < T; ++t)
         for (uint64_t j = 0; j < k; ++j) {
           const uint32_t e = res.expert_ids[t * k + j];
-          combine(t, expert(e, xs[t]), res.route_weights[t * k + j]);
+          combine(t, e, expert_weights(e), res.route_weights[t * k + j]);
         }
     } else {
       for (uint64_t e = 0; e < E; ++e) {
         const Experts w = expert_weights(e);
-        for (uint64_t t = 0; t < T; ++t) combine(t, expert(e, xs[t], w), route[t][e]);
+        for (uint64_t t = 0; t < T; ++t) combine(t, e, w, route[t][e]);
       }
     }
     if (L_.shared_intermediate != 0) shared(xs, xds, Ws1, Ws2, Wg, res);
@@ -269,6 +330,85 @@ class LayerReference {
       f = bf(f32(f) + tree_sum(prod));
     }
     return f;
+  }
+
+  /// DeepSeek-V3 routing with the machine's rounding (builder.hpp): s = sigmoid(l),
+  /// s' = bf16(s + b); group score = bf16(top-2 s' sum); the top topk_group groups (V_TOPK
+  /// order) kept, s' of the others + -inf, the kept + 0; V_TOPK's top-k of s' (its weights
+  /// replaced): w_j = bf16(bf16(s_j * RECI(bf16(rank-order sum of s + bf16(1e-20)))) * rsf).
+  Topk sigmoid_biased_route(const Row& logits) const {
+    const uint64_t E = L_.experts, k = L_.top_k;
+    Row s(E), sp(E);
+    for (uint64_t e = 0; e < E; ++e) {
+      s[e] = sigmoid_bf16(logits[e]);
+      sp[e] = bf(f32(s[e]) + f32(bias_[e]));
+    }
+    if (L_.group_limited()) {
+      const uint64_t gs = E / L_.n_group;
+      Row score(L_.n_group);
+      for (uint64_t g = 0; g < L_.n_group; ++g) {
+        std::vector<float> v(gs);
+        for (uint64_t i = 0; i < gs; ++i) v[i] = f32(sp[g * gs + i]);
+        std::partial_sort(v.begin(), v.begin() + 2, v.end(), std::greater<>());
+        score[g] = bf(v[0] + v[1]);
+      }
+      const Topk groups = topk(score, L_.topk_group);
+      for (uint64_t e = 0; e < E; ++e) {
+        const bool kept =
+            std::find(groups.ids.begin(), groups.ids.end(), e / gs) != groups.ids.end();
+        sp[e] = bf(f32(sp[e]) + (kept ? 0.0f : -INFINITY));
+      }
+    }
+    Topk sel = topk(sp, k);
+    const uint16_t rsf = bf(static_cast<float>(model_.routed_scaling_factor));
+    uint16_t r = 0;
+    if (model_.norm_topk_prob) {
+      uint16_t sum = s[sel.ids[0]];
+      for (uint64_t j = 1; j < k; ++j) sum = bf(f32(sum) + f32(s[sel.ids[j]]));
+      r = reci_bf16(bf(f32(sum) + f32(bf(1e-20f))));
+    }
+    for (uint64_t j = 0; j < k; ++j) {
+      uint16_t w = s[sel.ids[j]];
+      if (model_.norm_topk_prob) w = bf(f32(w) * f32(r));
+      if (model_.routed_scaling_factor != 1.0) w = bf(f32(w) * f32(rsf));
+      sel.weights[j] = w;
+    }
+    return sel;
+  }
+
+  /// DeepSeek-V3 routing in float64 (models.md §2.5, the reference's -inf mask): the selected
+  /// experts in rank order, their weights in `w`.
+  std::vector<uint32_t> sigmoid_biased_exact(const std::vector<double>& l,
+                                             std::vector<double>& w) const {
+    const uint64_t E = L_.experts, k = L_.top_k;
+    std::vector<double> s(E), sp(E);
+    for (uint64_t e = 0; e < E; ++e) {
+      s[e] = 1 / (1 + std::exp(-l[e]));
+      sp[e] = s[e] + f32(bias_[e]);
+    }
+    if (L_.group_limited()) {
+      const uint64_t gs = E / L_.n_group;
+      std::vector<double> score(L_.n_group);
+      for (uint64_t g = 0; g < L_.n_group; ++g) {
+        std::vector<double> v(sp.begin() + static_cast<std::ptrdiff_t>(g * gs),
+                              sp.begin() + static_cast<std::ptrdiff_t>((g + 1) * gs));
+        std::partial_sort(v.begin(), v.begin() + 2, v.end(), std::greater<>());
+        score[g] = v[0] + v[1];
+      }
+      const auto groups = ranked(L_.n_group, [&](uint32_t g) { return score[g]; });
+      for (uint64_t e = 0; e < E; ++e)
+        if (std::find(groups.begin(), groups.begin() + L_.topk_group, e / gs) ==
+            groups.begin() + L_.topk_group)
+          sp[e] = -INFINITY;
+    }
+    const auto order = ranked(E, [&](uint32_t e) { return sp[e]; });
+    std::vector<uint32_t> sel(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
+    double den = 1e-20;
+    for (uint32_t e : sel) den += s[e];
+    w.clear();
+    for (uint32_t e : sel)
+      w.push_back(s[e] / (model_.norm_topk_prob ? den : 1.0) * model_.routed_scaling_factor);
+    return sel;
   }
 
   /// The float64 route weights of the k experts ranked first (exact_order_ keeps the ranking):
@@ -347,7 +487,6 @@ class LayerReference {
       for (uint64_t h = 0; h < H; ++h) y[h] = bf(f32(y[h]) + b2_.v[e * H + h]);
     return y;
   }
-  Row expert(uint64_t e, const Row& x) const { return expert(e, x, expert_weights(e)); }
 
   std::vector<double> expert_exact(uint64_t e, const std::vector<double>& x) const {
     const uint64_t H = L_.hidden, I = L_.intermediate;
@@ -415,7 +554,8 @@ class LayerReference {
   const Layout& L_;
   uint64_t vlen_, mxb_;
   Matrix br_, b1_, b2_;  ///< biases, empty when the model has none
-  bool clamped_ = false;
+  Row bias_;             ///< e_score_correction_bias (sigmoid_biased routing), else empty
+  bool clamped_ = false, input_scaled_ = false;
   uint16_t limit_ = 0, neg_alpha_ = 0;
   std::vector<uint32_t> exact_order_;  ///< float64 ranking of the current token's experts
 };

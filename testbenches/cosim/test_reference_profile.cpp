@@ -333,3 +333,132 @@ BOOST_AUTO_TEST_CASE(reference_guard_fails_a_saturated_shared_gate) {
   BOOST_REQUIRE(c.guard_failures.size() == 1u);
   BOOST_TEST(c.guard_failures[0].find("exactly 1.0 on 4 of 4 tokens") != std::string::npos);
 }
+
+namespace {
+
+/// Token t's expert ids and BF16 route weights from the golden model's SRAMs.
+struct Routes {
+  std::vector<std::vector<uint32_t>> ids;
+  std::vector<std::vector<double>> weights;
+};
+Routes golden_routes(const sim::Layout& L) {
+  const auto ids = golden().read(isa::Space::IntSram, L.int_ids, uint64_t{L.tokens} * L.top_k);
+  const auto w = golden().read(isa::Space::FpSram, L.fp_weights, uint64_t{L.tokens} * L.top_k);
+  Routes r;
+  for (unsigned t = 0; t < L.tokens; ++t) {
+    r.ids.emplace_back();
+    r.weights.emplace_back();
+    for (unsigned j = 0; j < L.top_k; ++j) {
+      const unsigned p = t * L.top_k + j;
+      r.ids.back().push_back(ids[4 * p] | (ids[4 * p + 1] << 8));
+      r.weights.back().push_back(
+          num::bf16_to_f32(static_cast<uint16_t>(w[2 * p] | (w[2 * p + 1] << 8))));
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(reference_equals_golden_deepseek_v3_routing) {
+  const auto& m = sim::find_model("deepseek-v3");
+  for (const auto lowering : {sim::Lowering::pair, sim::Lowering::expert}) {
+    const auto b = build("deepseek-v3", 4, 64, 64, 5, true, lowering);
+    const auto ref = sim::reference_layer(machine(), m, b);
+    const auto c = golden_vs_reference(b, ref, b.image);
+    BOOST_TEST(c.ok());
+    for (const sim::ErrorRow& e : c.errors) BOOST_TEST(e.cosine > 0.99, e.what);
+    // From the model's definition (models.md §2.5), not from the code under test: the 8
+    // experts of a token lie in at most topk_group = 4 of the 8 groups of 32, and the weights
+    // sum to routed_scaling_factor 2.5 (up to BF16 rounding).
+    const Routes r = golden_routes(b.layout);
+    for (unsigned t = 0; t < 4; ++t) {
+      std::set<uint32_t> groups;
+      double sum = 0;
+      for (unsigned j = 0; j < 8; ++j) {
+        groups.insert(r.ids[t][j] / 32);
+        sum += r.weights[t][j];
+        BOOST_TEST(r.ids[t][j] == ref.expert_ids[t * 8 + j]);
+      }
+      BOOST_TEST(groups.size() <= 4u, "token " << t);
+      BOOST_TEST(std::fabs(sum - 2.5) < 0.05, "token " << t << " sum " << sum);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reference_catches_deepseek_v3_routing_faults) {
+  const auto& m = sim::find_model("deepseek-v3");
+  const auto good = build("deepseek-v3", 4, 64, 64, 5);
+  const auto ref = sim::reference_layer(machine(), m, good);
+  BOOST_TEST(golden_vs_reference(good, ref, good.image).ok());
+  const Routes right = golden_routes(good.layout);
+  for (const auto fault :
+       {sim::ProgramFault::correction_bias_dropped, sim::ProgramFault::group_mask_dropped,
+        sim::ProgramFault::weights_from_biased_scores}) {
+    BOOST_TEST_CONTEXT("fault " << static_cast<int>(fault)) {
+      auto b = good;
+      sim::apply_program_fault(spec(), fault, b);
+      BOOST_TEST(!golden_vs_reference(b, ref, b.image).bit_exact());
+      const Routes wrong = golden_routes(b.layout);
+      if (fault == sim::ProgramFault::weights_from_biased_scores) {
+        // The same experts, other weights.
+        BOOST_TEST((wrong.ids == right.ids));
+        BOOST_TEST((wrong.weights != right.weights));
+      } else {
+        // The bias and the group mask each change which experts some token selects.
+        BOOST_TEST((wrong.ids != right.ids));
+      }
+    }
+  }
+  auto softmax = build("qwen3-30b-a3b", 2, 64, 64, 5);
+  BOOST_CHECK_THROW(
+      sim::apply_program_fault(spec(), sim::ProgramFault::correction_bias_dropped, softmax),
+      sim::UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(reference_equals_golden_llama4_input_scaled) {
+  const auto& m = sim::find_model("llama-4-scout");
+  for (const auto lowering : {sim::Lowering::pair, sim::Lowering::expert}) {
+    const auto b = build("llama-4-scout", 4, 64, 64, 5, true, lowering);
+    const auto ref = sim::reference_layer(machine(), m, b);
+    const auto c = golden_vs_reference(b, ref, b.image);
+    BOOST_TEST(c.ok());
+    for (const sim::ErrorRow& e : c.errors) BOOST_TEST(e.cosine > 0.99, e.what);
+    // The route weight is sigmoid(l_i*) in (0, 1), away from 1 on most tokens: scaling the
+    // input and scaling the output give different layers (SwiGLU is not linear).
+    const Routes r = golden_routes(b.layout);
+    unsigned mid = 0;
+    for (unsigned t = 0; t < 4; ++t) {
+      BOOST_TEST(r.ids[t][0] == ref.expert_ids[t]);
+      BOOST_TEST(r.weights[t][0] > 0.0);
+      BOOST_TEST(r.weights[t][0] < 1.0);
+      mid += r.weights[t][0] < 0.9;
+    }
+    BOOST_TEST(mid >= 2u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reference_equals_golden_one_group_sigmoid_routing) {
+  // Kimi-K2 / GLM-4.5 routing (models.md §2.6-2.7): DeepSeek-V3's with n_group = topk_group = 1
+  // (no group step); Kimi's rsf 2.827 (bf16 2.828125) and GLM-4.5-Air's 1.0.
+  for (const double rsf : {2.827, 1.0}) {
+    sim::ModelPreset m = sim::find_model("deepseek-v3");
+    m.n_group = m.topk_group = 1;
+    m.routed_scaling_factor = rsf;
+    sim::BuildOptions o;
+    o.model = &m;
+    o.tokens = 3;
+    o.hidden = o.intermediate = 64;
+    o.seed = 9;
+    const auto b = sim::build_moe_layer(spec(), machine(), o);
+    BOOST_TEST(!b.layout.group_limited());
+    const auto ref = sim::reference_layer(machine(), m, b);
+    BOOST_TEST(golden_vs_reference(b, ref, b.image).ok(), "rsf " << rsf);
+    const Routes r = golden_routes(b.layout);
+    for (unsigned t = 0; t < 3; ++t) {
+      double sum = 0;
+      for (double w : r.weights[t]) sum += w;
+      BOOST_TEST(std::fabs(sum - rsf) < 0.02 * rsf, "rsf " << rsf << " token " << t);
+    }
+  }
+}

@@ -413,20 +413,52 @@ BOOST_AUTO_TEST_CASE(workload_config_json_rejects_what_changes_the_math) {
 }
 
 BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
-  const std::string v3 = build_error(sim::find_model("deepseek-v3"));
-  BOOST_TEST(v3.find("scoring_func 'sigmoid'") != std::string::npos, v3);
-  sim::ModelPreset m = sim::find_model("deepseek-v3");
-  m.scoring_func = "softmax";
-  BOOST_TEST(build_error(m).find("e_score_correction_bias (topk_method 'noaux_tc')") !=
-             std::string::npos);
-  m.correction_bias = false;
-  BOOST_TEST(build_error(m).find("n_group 8 / topk_group 4") != std::string::npos);
-  m.n_group = m.topk_group = 1;
-  BOOST_TEST(build_error(m).find("routed_scaling_factor 2.5") != std::string::npos);
-  m.routed_scaling_factor = 1.0;
-  BOOST_TEST(build_error(m).empty());  // now a softmax top-8 of 256
-  const std::string l4 = build_error(sim::find_model("llama-4-scout"));
-  BOOST_TEST(l4.find("model_type 'llama4_text' router") != std::string::npos, l4);
+  // Every preset's routing is lowered now, DeepSeek-V3's and Llama-4's included.
+  for (const auto& preset : sim::model_presets())
+    BOOST_TEST(build_error(preset).empty(), preset.name);
+  struct Case {
+    const char* base;
+    std::function<void(sim::ModelPreset&)> change;
+    const char* expect;
+  };
+  const Case cases[] = {
+      {"deepseek-v3", [](sim::ModelPreset& m) { m.scoring_func = "sqrtsoftplus"; },
+       "scoring_func 'sqrtsoftplus'"},
+      {"deepseek-v3", [](sim::ModelPreset& m) { m.n_group = 7; },
+       "n_group 7 (sigmoid, + e_score_correction_bias for selection, group-limited top-k (8/4), "
+       "renormalised, times 2.5): does not divide the 256 routed experts"},
+      {"deepseek-v3", [](sim::ModelPreset& m) { m.topk_group = 9; }, "topk_group 9"},
+      {"deepseek-v3", [](sim::ModelPreset& m) { m.n_group = 256; }, "2 experts per group"},
+      {"deepseek-v3", [](sim::ModelPreset& m) { m.n_group = 64, m.topk_group = 1; },
+       "topk_group 1 (sigmoid"},
+      {"deepseek-v3",
+       [](sim::ModelPreset& m) {
+         m.correction_bias = false;
+         m.topk_method = "greedy";
+       },
+       "topk_method 'greedy'"},
+      {"deepseek-v2-lite",
+       [](sim::ModelPreset& m) {
+         m.n_group = 8;
+         m.topk_group = 3;
+         m.topk_method = "group_limited_greedy";
+       },
+       "n_group 8 / topk_group 3 (topk_method 'group_limited_greedy')"},
+      {"deepseek-v2-lite", [](sim::ModelPreset& m) { m.routed_scaling_factor = 16; },
+       "routed_scaling_factor 16"},
+      {"deepseek-v2-lite", [](sim::ModelPreset& m) { m.correction_bias = true; },
+       "e_score_correction_bias"},
+      {"llama-4-scout", [](sim::ModelPreset& m) { m.routed_scaling_factor = 2; },
+       "model_type 'llama4_text' router"},
+      {"llama-4-scout", [](sim::ModelPreset& m) { m.scoring_func = "softmax"; },
+       "scoring_func 'softmax'"},
+  };
+  for (const Case& c : cases) {
+    sim::ModelPreset m = sim::find_model(c.base);
+    c.change(m);
+    const std::string err = build_error(m);
+    BOOST_TEST(err.find(c.expect) != std::string::npos, c.base << ": " << err);
+  }
   // norm_topk_prob false needs V_TOPK over all E: at most 255.
   sim::ModelPreset wide = shape(256, 8);
   wide.norm_topk_prob = false;
@@ -435,6 +467,43 @@ BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
   BOOST_TEST(build_error(sim::find_model("qwen3-30b-a3b"), true)
                  .find("--shared: model qwen3-30b-a3b has no shared expert") != std::string::npos);
   BOOST_TEST(build_error(sim::find_model("deepseek-v2-lite"), true).empty());
+}
+
+BOOST_AUTO_TEST_CASE(workload_glm_and_kimi_configs_route_like_deepseek_v3) {
+  // GLM-4.5-Air (models.md §1, §2.7): no scoring_func / topk_method keys, one group.
+  const fs::path dir = fs::path(MOESIM_TEST_WORK_DIR) / "configs";
+  fs::create_directories(dir);
+  std::ofstream(dir / "glm.json") << R"({"model_type": "glm4_moe", "hidden_size": 4096,
+      "intermediate_size": 10944, "moe_intermediate_size": 1408, "n_routed_experts": 128,
+      "num_experts_per_tok": 8, "n_shared_experts": 1, "n_group": 1, "topk_group": 1,
+      "norm_topk_prob": true, "routed_scaling_factor": 1.0, "first_k_dense_replace": 1,
+      "partial_rotary_factor": 0.5})";
+  std::vector<std::string> ignored;
+  const sim::ModelPreset glm = sim::load_model_config((dir / "glm.json").string(), &ignored);
+  BOOST_TEST(glm.scoring_func == "sigmoid");
+  BOOST_TEST(glm.correction_bias);
+  BOOST_TEST(glm.n_group == 1u);
+  BOOST_TEST(ignored == std::vector<std::string>{"partial_rotary_factor"});
+  const auto b = build(glm, 2, true);
+  BOOST_TEST(!b.layout.group_limited());
+  BOOST_TEST((b.layout.routing == sim::Layout::Routing::sigmoid_biased));
+  // One V_TOPK per token (no group selection), on 128/8's hardwired rmask 1.
+  const TopkEncodingSeen seen = topk_encoding(b.program);
+  BOOST_TEST(seen.rmasks == std::vector<unsigned>(2, 1u), boost::test_tools::per_element());
+  BOOST_TEST(seen.policies.empty());
+  // Kimi-K2: 384 experts are more than V_TOPK's MAX_TOPK_EXPERTS (256).
+  std::ofstream(dir / "kimi.json") << R"({"model_type": "kimi_k2", "hidden_size": 7168,
+      "moe_intermediate_size": 2048, "n_routed_experts": 384, "num_experts_per_tok": 8,
+      "n_shared_experts": 1, "n_group": 1, "topk_group": 1, "norm_topk_prob": true,
+      "routed_scaling_factor": 2.827, "topk_method": "noaux_tc", "scoring_func": "sigmoid"})";
+  const sim::ModelPreset kimi = sim::load_model_config((dir / "kimi.json").string());
+  BOOST_TEST(build_error(kimi).find("V_TOPK cannot select 8 of 384") != std::string::npos);
+  // DeepSeek-V3's groups: per token a group V_TOPK (8 groups, keep 4), then the top-8 of 256.
+  const auto v3 = build(sim::find_model("deepseek-v3"), 2);
+  BOOST_TEST(v3.layout.group_limited());
+  const std::vector<uint32_t> v3_policies = {(8u << 8) | 4u, (256u << 8) | 8u, (8u << 8) | 4u,
+                                             (256u << 8) | 8u};
+  BOOST_TEST(topk_encoding(v3.program).policies == v3_policies, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(workload_topk_encodings_read_back_from_the_words) {

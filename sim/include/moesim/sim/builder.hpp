@@ -8,6 +8,12 @@
 //   norm_topk_prob true:  S, w = V_TOPK(l) with (E, k): top-k, softmax over the selected logits
 //   norm_topk_prob false: V_TOPK with (E, E): the softmax over all E logits in rank order; the
 //                         first k ranks are S and their weights p_i are used as they are
+//   sigmoid scores with e_score_correction_bias (DeepSeek-V3, docs/workloads.md): s =
+//                         sigmoid(l), s' = s + b, group scores (top-2 s' sum), the top
+//                         topk_group groups kept and the others masked with -inf, S = V_TOPK
+//                         top-k of s', w_i = s_i / (sum_S s + 1e-20) * rsf (unbiased s)
+//   input-scaled (Llama-4): S = V_TOPK top-k of l, score_i = sigmoid(l_i) scales the expert
+//                         input (e_i = E_i(bf16(score_i * x))), the output is added with w = 1
 //   per selected expert i: [g, u] = W1_i x (+ b1_i);  e_i = W2_i h (+ b2_i) with
 //     swiglu:          h = u * (g * sigmoid(g))
 //     clamped_swiglu:  g = min(g, limit); u = clamp(u, -limit, limit);
@@ -39,11 +45,17 @@
 //                          f-reg zeroed by S_LD_FP from a zero FP SRAM word, S_ST_FP, then
 //                          S_MAP_V_FP into a logit row, V_ADD_VV router bias, V_TOPK (ids to
 //                          INT SRAM, weights to FP SRAM); C_SET_TOPK_REG once before the first
-//                          V_TOPK when the policy is the register (rmask 15)
+//                          V_TOPK when the policy is the register (rmask 15). Sigmoid routing
+//                          (DeepSeek-V3) first computes s, s', the group scores, a group V_TOPK
+//                          and the -inf mask on the scalar FP unit and maps the masked s' into
+//                          the logit row (C_SET_TOPK_REG per V_TOPK when groups alternate the
+//                          policy), then overwrites V_TOPK's weights with the sigmoid weights;
+//                          Llama-4 overwrites them with sigmoid(l_i)
 //   accumulator_init       S_MAP_V_FP of a zero FP SRAM row into the T_pad x H accumulator and
 //                          into rows 1..BLEN-1 of the pair slots
 //   per pair p = t*k + j (unrolled; loops inside):
 //     gather               V_GATHER per H/VLEN block into row 0 of the BLEN-row input slot
+//     expert_route_weight  (input-scaled routing only) S_LD_FP w_p, V_MUL_VF of the input row
 //     expert_weight_address  S_LD_INT id, S_MUL_INT by the expert's byte stride, S_ADD_INT base,
 //                          C_SET_ADDR_REG, C_SET_SCALE_REG, C_SET_STRIDE_REG
 //     expert_weight_prefetch H_PREFETCH_M, one MLEN x MLEN tile per K chunk of an output tile
@@ -51,7 +63,7 @@
 //     expert_bias          V_ADD_VV of the expert's bias rows onto row 0 (expert_bias only)
 //     expert_activation    the activation on row 0 into the BLEN-row activation slot
 //     (down projection: the same stages with W2)
-//     expert_route_weight  S_LD_FP w_p, V_MUL_VF
+//     expert_route_weight  S_LD_FP w_p, V_MUL_VF (not for input-scaled routing)
 //     scatter_combine      V_SCATTER_ADD per block into the accumulator row of token t
 //   expert-major (--lowering expert, see Lowering): the router also scatters the weights into
 //   R[t][e] (router_topk), and per expert e: expert_weight_address (static), prefetch and
@@ -140,6 +152,14 @@ struct Layout {
   Lowering lowering = Lowering::pair;
   unsigned shared_intermediate = 0;  ///< I_s (0: no shared expert in the program)
   bool shared_gate = false;          ///< the shared expert output is gated
+  /// Routing kind (docs/workloads.md): softmax (V_TOPK's weights), sigmoid_biased
+  /// (DeepSeek-V3 / Kimi-K2 / GLM-4.5: sigmoid, correction bias, groups, weights from the
+  /// unbiased scores) or input_scaled (Llama-4: the route weight sigmoid(l_i) scales the
+  /// expert input; the output is added unweighted).
+  enum class Routing { softmax, sigmoid_biased, input_scaled } routing = Routing::softmax;
+  /// DeepSeek-V3 groups; the group step is emitted only when topk_group < n_group.
+  unsigned n_group = 1, topk_group = 1, group_rows = 0;
+  bool group_limited() const { return topk_group < n_group; }
 
   // HBM
   MxMatrix x;   ///< T_pad x H input
@@ -157,6 +177,8 @@ struct Layout {
 
   // VRAM (element addresses)
   uint64_t v_x = 0, v_wr = 0, v_br = 0, v_b1 = 0, v_b2 = 0, v_logits = 0, v_tmp = 0;
+  uint64_t v_groups = 0;  ///< DeepSeek-V3 group scores (group_rows rows; 0: no group step)
+  uint64_t v_ein = 0;     ///< expert-major input_scaled: the scaled token rows (T_pad x H)
   // pair-major slots (BLEN rows per block; 0 for expert-major), the accumulator (T_pad x H)
   uint64_t v_in = 0, v_h1 = 0, v_act = 0, v_out = 0, v_acc = 0;
   // expert-major: [g, u] (T_pad x 2I), activation (T_pad x I), expert output (T_pad x H)
@@ -174,11 +196,20 @@ struct Layout {
   /// uses rank j = p % k)
   uint64_t fp_weights = 0;
   uint64_t fp_dense = 0;  ///< expert-major: R[t][e] at fp_dense + t*E + e (0: pair-major)
+  // Sigmoid routing (scoring_func sigmoid; 0 when unused). DeepSeek-V3: s = sigmoid(l) is
+  // written over the logits at fp_logits, s' = s + b at fp_biased (masked in place by the group
+  // step), b at fp_bias (BF16, part of the initial image like the constants).
+  uint64_t fp_biased = 0, fp_bias = 0;
+  uint64_t fp_groups = 0;   ///< group scores, group_rows*VLEN words (V_TOPK reads whole rows)
+  uint64_t fp_penalty = 0;  ///< per group: +0 (kept) or -inf (masked)
+  uint64_t fp_group_w = 0;  ///< the group V_TOPK's softmax weights (not used)
+  uint64_t fp_neg_inf = 0, fp_eps = 0, fp_rsf = 0;  ///< -inf, bf16(1e-20), bf16(rsf)
   uint64_t fp_words_used = 0;
 
   // INT SRAM (words)
   uint64_t int_ids = 0;     ///< V_TOPK ids: rank j of token t at int_ids + t*topk_select + j
   uint64_t int_tokens = 0;  ///< token index of pair p at int_tokens + p (static table)
+  uint64_t int_groups = 0;  ///< DeepSeek-V3: ids of the kept groups (topk_group words)
   uint64_t int_words_used = 0;
 
   uint16_t alpha_bf16 = 0;  ///< bf16(alpha) bits (1.0 for swiglu)
@@ -202,10 +233,11 @@ struct BuiltProgram {
 /// Builds the program and image. Throws UsageError naming the flag for sizes the machine preset
 /// cannot hold (hidden/intermediate not multiples of VLEN, MRAM/VRAM/SRAM/HBM/IMEM too small,
 /// tokens = 0), for --shared on a model without a shared expert, and naming the config.json
-/// field and value for routing the builder cannot lower (scoring_func other than softmax,
-/// e_score_correction_bias / topk_method noaux_tc, n_group/topk_group limits,
-/// routed_scaling_factor != 1, expert-input scaling, norm_topk_prob false with E > 255). Assembly
-/// errors are internal (std::logic_error): the text is generated.
+/// field and value for routing the builder cannot lower (docs/workloads.md: scoring_func other
+/// than softmax / sigmoid; softmax with e_score_correction_bias, group limits or
+/// routed_scaling_factor != 1; sigmoid without topk_method noaux_tc or with group limits it
+/// cannot honour; norm_topk_prob false with E > 255). Assembly errors are internal
+/// (std::logic_error): the text is generated.
 BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,
                              const BuildOptions& options);
 

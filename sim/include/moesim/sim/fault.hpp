@@ -43,9 +43,19 @@ enum class ProgramFault {
   /// expert_projection, shared_expert_activation -> expert_activation, shared_expert_gate ->
   /// expert_route_weight).
   shared_as_routed,
+  /// DeepSeek-V3 routing: s' = s + b computed as s + 0 (selection without
+  /// e_score_correction_bias).
+  correction_bias_dropped,
+  /// DeepSeek-V3 routing: the group penalty add (s' + 0 / -inf) made s' + 0, so the top-k runs
+  /// over every group.
+  group_mask_dropped,
+  /// DeepSeek-V3 routing: the route weights read the biased s' instead of the unbiased s.
+  weights_from_biased_scores,
 };
 
-/// "topk-shift-7", "no-stage-markers", "shared-gate-dropped", "shared-as-routed".
+/// "topk-shift-7", "no-stage-markers", "shared-gate-dropped", "shared-as-routed",
+/// "correction-bias-dropped", "group-mask-dropped", "weights-from-biased-scores" (in enum
+/// order).
 std::vector<std::string> program_fault_names();
 
 /// Parses a --plant-fault name. Throws UsageError listing the names.

@@ -38,10 +38,12 @@ struct ModelPreset {
   bool router_bias = false;   ///< router Linear has a bias (l = W_r x + b_r)
   bool expert_bias = false;   ///< gate_up_proj_bias and down_proj_bias
 
-  // Routing (models.md §2). Lowerable: scoring_func "softmax" with group_limit off, no
-  // correction bias, scaling factor 1, scores_scale_input false; norm_topk_prob true (softmax
-  // over the k selected logits, = V_TOPK) or false (the full softmax over E, taken from V_TOPK
-  // with k = E; needs E <= 255).
+  // Routing (models.md §2; docs/workloads.md lists what build_moe_layer refuses). Lowerable:
+  // scoring_func "softmax" with no groups, no correction bias and scaling factor 1,
+  // norm_topk_prob true (softmax over the k selected logits, = V_TOPK) or false (the full
+  // softmax over E, taken from V_TOPK with k = E; needs E <= 255); scoring_func "sigmoid" with
+  // the correction bias (DeepSeek-V3 noaux_tc: groups, renormalisation, scaling factor); and
+  // scores_scale_input (Llama-4: sigmoid of the selected logits scales the expert input).
   std::string scoring_func = "softmax";  ///< "softmax" or "sigmoid" (DeepSeek-V3, Llama-4)
   bool norm_topk_prob = true;            ///< renormalise the k selected probabilities
   double routed_scaling_factor = 1.0;    ///< weights *= rsf (DeepSeek)

@@ -19,7 +19,11 @@
 //    its BF16 constant; exact sigmoid and softmax; its own top-k selection), for the error table.
 //
 // The layer (builder.hpp): router (with bias when the model has one), V_TOPK over k or, for
-// norm_topk_prob false, over all E (the first k ranks' probabilities used as they are), routed
+// norm_topk_prob false, over all E (the first k ranks' probabilities used as they are); for
+// DeepSeek-V3 routing the sigmoid scores, correction bias (read from the image's FP SRAM),
+// group scores, -inf group mask, V_TOPK of the masked scores and weights from the unbiased
+// scores (float64: the same steps in double, docs/workloads.md); for Llama-4 V_TOPK of the
+// logits and sigmoid(l_i) scaling the expert input (float64: sigmoid(l_i) * x); routed
 // SwiGLU or clamped-SwiGLU experts (with biases when the model has them) accumulated in the
 // lowering's order (pair-major: per token in rank order; expert-major: per expert in index order
 // over every token row, unrouted rows weighted +0), then the shared SwiGLU expert (times its

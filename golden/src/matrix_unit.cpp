@@ -27,7 +27,8 @@ MatrixUnit::MatrixUnit(sc_core::sc_module_name name, const Geometry& g)
     : sc_module(name), g_(g), acc_(g.blen * g.blen, 0.0f), vacc_(g.blen, 0.0f) {}
 
 bool MatrixUnit::implements(Opcode op) const {
-  return op == Opcode::M_MM || op == Opcode::M_MM_WO || is_mv(op) || op == Opcode::M_MV_WO;
+  return op == Opcode::M_MM || op == Opcode::M_TMM || op == Opcode::M_MM_WO || is_mv(op) ||
+         op == Opcode::M_MV_WO;
 }
 
 void MatrixUnit::reset() {
@@ -45,6 +46,14 @@ TrapSet MatrixUnit::check(const Issue& is) {
     check_range(t, w / g_.mlen, g_.blen, g_.mram_rows());
     // Activations: BLEN VRAM rows from gp[rs2].
     check_vram_rows(t, g_, is.gp(is.d.rs2), g_.blen);
+  } else if (is.op == Opcode::M_TMM) {
+    // Weights: all MLEN rows of tile T = gp[rs2] / MLEN^2, column offset c as M_MM.
+    const Addr w = is.gp(is.d.rs2);
+    const Addr column = (w / g_.mlen) % g_.mlen;
+    t.add_if(w % g_.mlen != 0 || column % g_.blen != 0, TrapCause::address_misaligned);
+    t.add_if(w / (Addr{g_.mlen} * g_.mlen) >= g_.mram_tiles, TrapCause::address_out_of_range);
+    // Activations: BLEN VRAM rows from gp[rs1].
+    check_vram_rows(t, g_, is.gp(is.d.rs1), g_.blen);
   } else if (is.op == Opcode::M_MM_WO) {
     const WriteOut wo = write_out_args(is);
     t.add_if((wo.d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
@@ -72,6 +81,9 @@ void MatrixUnit::execute(const Issue& is, Effects& fx) {
   switch (is.op) {
     case Opcode::M_MM:
       mm(is);
+      break;
+    case Opcode::M_TMM:
+      tmm(is);
       break;
     case Opcode::M_MM_WO:
       write_out(is, fx);
@@ -114,6 +126,41 @@ void MatrixUnit::mm(const Issue& is) {
   }
 }
 
+void MatrixUnit::tmm(const Issue& is) {
+  const uint64_t blen = g_.blen;
+  const uint64_t k = g_.mlen;
+  const uint64_t w = is.gp(is.d.rs2);
+  const std::vector<uint8_t> tile = read_tile(w / (k * k));
+  const std::vector<uint16_t> a =
+      vram.read_u16(is.gp(is.d.rs1) / g_.vlen * g_.vram_row_bytes(), blen * g_.vlen);
+  const uint64_t c = (w % (k * k)) / k;
+  for (uint64_t i = 0; i < blen; ++i)
+    for (uint64_t j = 0; j < blen; ++j)
+      for (uint64_t b = 0; b < k / g_.mx_block; ++b)
+        acc_[i * blen + j] =
+            num::add(acc_[i * blen + j], tdot_block(tile, a.data() + i * g_.vlen, c + j, b));
+}
+
+std::vector<uint8_t> MatrixUnit::read_tile(uint64_t t) {
+  const uint64_t row_bytes = g_.mram_row_bytes();
+  std::vector<uint8_t> tile(g_.mlen * row_bytes);
+  mram.read(t * g_.mlen * row_bytes, tile.data(), tile.size());
+  return tile;
+}
+
+float MatrixUnit::tdot_block(const std::vector<uint8_t>& tile, const uint16_t* a, uint64_t col,
+                             uint64_t b) const {
+  const uint64_t row_bytes = g_.mram_row_bytes();
+  uint8_t codes[8];
+  uint8_t scales[8];
+  for (uint64_t t = 0; t < 8; ++t) {
+    const uint8_t* row = tile.data() + (b * g_.mx_block + t) * row_bytes;
+    codes[t] = row[col];
+    scales[t] = row[g_.mlen + col / g_.mx_block];
+  }
+  return num::mx_block_tdot8(a + b * g_.mx_block, codes, scales);
+}
+
 void MatrixUnit::write_out(const Issue& is, Effects& fx) {
   const WriteOut wo = write_out_args(is);
   const auto row0 = static_cast<uint64_t>(wo.d / g_.vlen);
@@ -151,21 +198,10 @@ void MatrixUnit::mv(const Issue& is, bool transposed) {
     return;
   }
   // Transposed: K runs over the MLEN tile rows; column c+j of row r has its own scale.
-  std::vector<uint8_t> tile(k * row_bytes);
-  mram.read(tile_row0 * row_bytes, tile.data(), tile.size());
-  for (uint64_t j = 0; j < blen; ++j) {
-    const uint64_t col = c + j;
-    for (uint64_t b = 0; b < nb; ++b) {
-      uint8_t codes[8];
-      uint8_t scales[8];
-      for (uint64_t t = 0; t < 8; ++t) {
-        const uint8_t* row = tile.data() + (b * g_.mx_block + t) * row_bytes;
-        codes[t] = row[col];
-        scales[t] = row[k + col / g_.mx_block];
-      }
-      vacc_[j] = num::add(vacc_[j], num::mx_block_tdot8(a.data() + b * g_.mx_block, codes, scales));
-    }
-  }
+  const std::vector<uint8_t> tile = read_tile(w / (k * k));
+  for (uint64_t j = 0; j < blen; ++j)
+    for (uint64_t b = 0; b < nb; ++b)
+      vacc_[j] = num::add(vacc_[j], tdot_block(tile, a.data(), c + j, b));
 }
 
 void MatrixUnit::write_out_v(const Issue& is, Effects& fx) {

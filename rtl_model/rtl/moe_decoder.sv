@@ -89,8 +89,8 @@ module moe_decoder
 
   // Matrix unit operands
   output mm_op_e                mm_op_o,
-  output logic [31:0]           mm_mat_row_o,   // MRAM global tile row of column c (M_TMV: row 0)
-  output logic [31:0]           mm_mat_col_o,   // M_TMV: first tile column c
+  output logic [31:0]           mm_mat_row_o,   // MRAM global tile row of column c (M_T*: row 0)
+  output logic [31:0]           mm_mat_col_o,   // M_TMV / M_TMM: first tile column c
   output logic [31:0]           mm_act_row_o,   // first VRAM row of the activation block
   output logic [31:0]           mm_wo_row_o,    // M_MM_WO / M_MV_WO first VRAM row
   output logic [31:0]           mm_wo_col_o,    // M_MM_WO element column in the row
@@ -244,6 +244,11 @@ module moe_decoder
   assign mv_tile = rs1_v / (Mlen64 * Mlen64);
   assign mv_col  = rs1_v % (Mlen64 * Mlen64);
 
+  // M_TMM: tile T = gp[rs2] / MLEN^2, column offset c = (gp[rs2] mod MLEN^2) / MLEN.
+  logic [63:0] tmm_tile, tmm_col;
+  assign tmm_tile = rs2_v / (Mlen64 * Mlen64);
+  assign tmm_col  = (rs2_v % (Mlen64 * Mlen64)) / Mlen64;
+
   //////////////
   // Decode   //
   //////////////
@@ -282,6 +287,11 @@ module moe_decoder
         mis    = ((rs1_v % Mlen64) != 64'd0) ||
                  ((((rs1_v % (Mlen64 * Mlen64)) / Mlen64) % Blen64) != 64'd0) ||
                  vrow_mis(rs2_v);
+      end
+      OP_M_TMM: begin
+        unit_o = UNIT_MATRIX;
+        oor    = (tmm_tile >= 64'(MRAM_TILES)) || vrows_oob(rs1_v, Blen64);
+        mis    = ((rs2_v % Mlen64) != 64'd0) || ((tmm_col % Blen64) != 64'd0) || vrow_mis(rs1_v);
       end
       OP_M_MM_WO: begin
         unit_o = UNIT_MATRIX;
@@ -492,11 +502,13 @@ module moe_decoder
   assign mm_op_o        = (opcode == OP_M_MM_WO) ? MM_MM_WO :
                           (opcode == OP_M_MV)    ? MM_MV :
                           (opcode == OP_M_TMV)   ? MM_TMV :
-                          (opcode == OP_M_MV_WO) ? MM_MV_WO : MM_MM;
+                          (opcode == OP_M_MV_WO) ? MM_MV_WO :
+                          (opcode == OP_M_TMM)   ? MM_TMM : MM_MM;
   assign mm_mat_row_o   = (opcode == OP_M_MV)  ? 32'(mv_tile * Mlen64 + mv_col) :
-                          (opcode == OP_M_TMV) ? 32'(mv_tile * Mlen64) : 32'(rs1_v / Mlen64);
-  assign mm_mat_col_o   = 32'(mv_col);
-  assign mm_act_row_o   = 32'(rs2_v / Vlen64);
+                          (opcode == OP_M_TMV) ? 32'(mv_tile * Mlen64) :
+                          (opcode == OP_M_TMM) ? 32'(tmm_tile * Mlen64) : 32'(rs1_v / Mlen64);
+  assign mm_mat_col_o   = (opcode == OP_M_TMM) ? 32'(tmm_col) : 32'(mv_col);
+  assign mm_act_row_o   = (opcode == OP_M_TMM) ? 32'(rs1_v / Vlen64) : 32'(rs2_v / Vlen64);
   assign mm_wo_row_o    = 32'(wo_d / Vlen64);
   assign mm_wo_col_o    = 32'(wo_d % Vlen64);
   assign mm_wo_stride_o = 32'(wo_n);

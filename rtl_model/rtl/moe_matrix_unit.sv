@@ -1,15 +1,15 @@
-// moesim RTL: matrix unit (M_MM / M_MV / M_TMV MX multiply-accumulate, M_MM_WO / M_MV_WO
+// moesim RTL: matrix unit (M_MM / M_TMM / M_MV / M_TMV MX multiply-accumulate, M_MM_WO / M_MV_WO
 // accumulator write-back).
 
 /**
- * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_MM_WO, M_MV, M_TMV, M_MV_WO;
+ * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO;
  * DESIGN.md §4).
  *
  * State: an FP32 accumulator of BLEN x BLEN (acc[i][j], activation row i, output column j),
- * kept across M_MMs and cleared to +0.0 by M_MM_WO; an FP32 vector accumulator of BLEN (vacc[j])
+ * kept across M_MM / M_TMM and cleared to +0.0 by M_MM_WO; an FP32 vector accumulator of BLEN (vacc[j])
  * kept across M_MV / M_TMV and cleared by M_MV_WO; operand registers holding BLEN weight tile
  * rows (MLEN E4M3 codes + MLEN/MX_BLOCK E8M0 scales each), BLEN activation rows, and for M_TMV
- * the BLEN codes and scales of columns [col, col+BLEN) of all MLEN tile rows.
+ * / M_TMM the BLEN codes and scales of columns [col, col+BLEN) of all MLEN tile rows.
  *
  * M_MM (latency BLEN + MLEN / MX_BLOCK + 1 cycles, start cycle included):
  *   cycles 0 .. BLEN-1        read MRAM row mat_row_i + t and VRAM row act_row_i + t (one
@@ -28,6 +28,11 @@
  *   cycles MLEN+1 ..          one K block of 8 tile rows per cycle, b in order: BLEN
  *     MLEN+MLEN/MX_BLOCK      moe_mx_dot8 #(PER_ELEM_SCALE) (each product scaled by its own row's
  *                             scale) and BLEN moe_fp32_add into vacc[j]; the last raises done_o.
+ * M_TMM (latency MLEN + BLEN * MLEN / MX_BLOCK + 1): M_TMV's load, which also reads VRAM rows
+ *   act_row_i + t in cycles 0 .. BLEN-1 (captured in 1 .. BLEN); then cycles MLEN+1 .. are
+ *   BLEN * MLEN/MX_BLOCK MAC cycles, activation row i = n / (MLEN/MX_BLOCK) and K block
+ *   b = n mod (MLEN/MX_BLOCK) in cycle MLEN+1+n: M_TMV's BLEN column dots of row i added into
+ *   acc[i][j] (the same adders, their first operand switched from vacc to acc row i).
  * M_MV_WO (latency 1): the start cycle writes bf16_rne(vacc) to VRAM row wo_row_i elements
  *   [wo_col_i, +BLEN), raises done_o and clears vacc at its clock edge.
  * M_MM_WO (latency BLEN cycles): cycle i writes bf16_rne(acc[i][0..BLEN)) to VRAM row
@@ -84,8 +89,10 @@ module moe_matrix_unit
 );
 
   localparam int unsigned NumBlocks = MLEN / MX_BLOCK;
-  // MLEN >= NumBlocks and MLEN >= BLEN (BLEN divides VLEN = MLEN): the M_TMV load bounds cnt.
-  localparam int unsigned CntMax    = MLEN;
+  // MLEN >= NumBlocks and MLEN >= BLEN (BLEN divides VLEN = MLEN): the M_TMV load and the M_TMM
+  // MAC phase bound cnt.
+  localparam int unsigned TmmMacs   = BLEN * NumBlocks;
+  localparam int unsigned CntMax    = (MLEN > TmmMacs) ? MLEN : TmmMacs;
   localparam int unsigned CntW      = $clog2(CntMax + 1);
   localparam int unsigned ScaleW    = NumBlocks * 8;
 
@@ -107,8 +114,8 @@ module moe_matrix_unit
     StWrite
   } state_e;
 
-  logic              is_mm_q, is_mm_d;      // the M_MM of StLoad / StMac (else M_MV / M_TMV)
-  logic              is_t_q, is_t_d;        // M_TMV
+  logic              is_mm_q, is_mm_d;      // M_MM / M_TMM in StLoad / StMac (else M_MV / M_TMV)
+  logic              is_t_q, is_t_d;        // M_TMV / M_TMM (tile read transposed)
   logic [31:0]       mat_col_q, mat_col_d;
 
   state_e            state_q, state_d;
@@ -130,7 +137,7 @@ module moe_matrix_unit
   logic [31:0]        acc_d      [BLEN][BLEN];
   logic [31:0]        vacc_q     [BLEN] /*verilator public_flat_rd*/;
   logic [31:0]        vacc_d     [BLEN];
-  // M_TMV operands: tile row k's codes and scales of columns col+j (j at bits [8*j +: 8]).
+  // M_TMV / M_TMM operands: tile row k's codes and scales of columns col+j (j at bits [8*j +: 8]).
   logic [BLEN*8-1:0]  t_codes_q  [MLEN];
   logic [BLEN*8-1:0]  t_codes_d  [MLEN];
   logic [BLEN*8-1:0]  t_scales_q [MLEN];
@@ -141,6 +148,7 @@ module moe_matrix_unit
   //////////////////
 
   // Block b = cnt_q of every operand row, then the BLEN x BLEN block dots and accumulations.
+  // (M_MM's MAC phase has cnt_q < NumBlocks; M_TMM's cnt_q = row * NumBlocks + block.)
   logic [8*16-1:0] act_blk   [BLEN];
   logic [8*8-1:0]  w_blk     [BLEN];
   logic [7:0]      scale_blk [BLEN];
@@ -153,27 +161,52 @@ module moe_matrix_unit
     assign scale_blk[r] = w_scales_q[r][32'(cnt_q) * 8 +: 8];
   end
 
-  // M_TMV: block b = cnt_q is tile rows 8b .. 8b+7 of column col+j.
+  // M_TMV / M_TMM: block b = t_blk is tile rows 8b .. 8b+7 of column col+j, times activation row
+  // t_row's block b (M_TMV: row 0, b = cnt_q).
+  logic [CntW-1:0] t_blk, t_row;
+  logic [8*16-1:0] tact_blk;
+  logic [31:0]     tacc      [BLEN];
   logic [8*8-1:0]  tw_blk    [BLEN];
   logic [8*8-1:0]  ts_blk    [BLEN];
   logic [31:0]     tdot      [BLEN];
   logic [31:0]     vacc_sum  [BLEN];
 
+  assign t_blk = CntW'(32'(cnt_q) % NumBlocks);
+  assign t_row = CntW'(32'(cnt_q) / NumBlocks);
+
+  always_comb begin
+    tact_blk = act_q[0][32'(t_blk) * 128 +: 128];
+    tacc     = vacc_q;
+    for (int unsigned r = 1; r < BLEN; r++) begin
+      if (32'(t_row) == r) begin
+        tact_blk = act_q[r][32'(t_blk) * 128 +: 128];
+      end
+    end
+    if (is_mm_q) begin
+      tacc = acc_q[0];
+      for (int unsigned r = 1; r < BLEN; r++) begin
+        if (32'(t_row) == r) begin
+          tacc = acc_q[r];
+        end
+      end
+    end
+  end
+
   for (genvar j = 0; j < BLEN; j++) begin : g_tcol
     for (genvar t = 0; t < 8; t++) begin : g_trow
-      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(cnt_q) * 8 + t][8*j +: 8];
-      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(cnt_q) * 8 + t][8*j +: 8];
+      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(t_blk) * 8 + t][8*j +: 8];
+      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(t_blk) * 8 + t][8*j +: 8];
     end
     moe_mx_dot8 #(
       .PER_ELEM_SCALE(1'b1)
     ) u_tdot (
-      .a_i    (act_blk[0]),
+      .a_i    (tact_blk),
       .w_i    (tw_blk[j]),
       .scale_i(ts_blk[j]),
       .y_o    (tdot[j])
     );
     moe_fp32_add u_vacc (
-      .a_i(vacc_q[j]),
+      .a_i(tacc[j]),
       .b_i(is_t_q ? tdot[j] : dot[0][j]),
       .y_o(vacc_sum[j])
     );
@@ -261,7 +294,7 @@ module moe_matrix_unit
     unique case (state_q)
       StIdle: begin
         // Idle: wait for start_i; the issue cycle already reads row 0 / writes row 0.
-        if (start_i && (op_i == MM_MM || op_i == MM_MV || op_i == MM_TMV)) begin
+        if (start_i && (op_i == MM_MM || op_i == MM_TMM || op_i == MM_MV || op_i == MM_TMV)) begin
           mram_re_o  = 1'b1;
           mram_row_o = mat_row_i;
           vram_re_o  = 1'b1;
@@ -269,8 +302,8 @@ module moe_matrix_unit
           mat_row_d  = mat_row_i;
           mat_col_d  = mat_col_i;
           act_row_d  = act_row_i;
-          is_mm_d    = (op_i == MM_MM);
-          is_t_d     = (op_i == MM_TMV);
+          is_mm_d    = (op_i == MM_MM || op_i == MM_TMM);
+          is_t_d     = (op_i == MM_TMV || op_i == MM_TMM);
           cnt_d      = CntW'(1);
           state_d    = StLoad;
         end else if (start_i && op_i == MM_MV_WO) begin
@@ -296,9 +329,12 @@ module moe_matrix_unit
 
       StLoad: begin
         // Load: capture operand row cnt_q-1 (read last cycle), read row cnt_q while < BLEN
-        // (M_MM, M_MV) or < MLEN (M_TMV). Only M_MM reads more than one activation row.
-        if (cnt_q == CntW'(1)) begin
-          act_d[0] = vram_rdata_i;
+        // (M_MM, M_MV) or < MLEN (M_TMV, M_TMM). M_MM and M_TMM read BLEN activation rows, in
+        // cycles 0 .. BLEN-1; M_MV and M_TMV one.
+        for (int unsigned r = 0; r < BLEN; r++) begin
+          if (32'(cnt_q) == r + 1 && (is_mm_q || r == 0)) begin
+            act_d[r] = vram_rdata_i;
+          end
         end
         if (is_t_q) begin
           for (int unsigned k = 0; k < MLEN; k++) begin
@@ -314,15 +350,12 @@ module moe_matrix_unit
             if (32'(cnt_q) == r + 1) begin
               w_codes_d[r]  = mram_codes_i;
               w_scales_d[r] = mram_scales_i;
-              if (is_mm_q) begin
-                act_d[r] = vram_rdata_i;
-              end
             end
           end
         end
         if (32'(cnt_q) < (is_t_q ? MLEN : BLEN)) begin
           mram_re_o = 1'b1;
-          vram_re_o = is_mm_q;
+          vram_re_o = is_mm_q && (32'(cnt_q) < BLEN);
           cnt_d     = cnt_q + CntW'(1);
         end else begin
           cnt_d   = '0;
@@ -331,14 +364,21 @@ module moe_matrix_unit
       end
 
       StMac: begin
-        // Mac: accumulate the dots of block cnt_q; the last block retires the instruction.
-        if (is_mm_q) begin
+        // Mac: accumulate the dots of block cnt_q (M_TMM: row t_row, block t_blk); the last
+        // retires the instruction.
+        if (is_mm_q && !is_t_q) begin
           acc_d = acc_sum;
+        end else if (is_mm_q) begin
+          for (int unsigned r = 0; r < BLEN; r++) begin
+            if (32'(t_row) == r) begin
+              acc_d[r] = vacc_sum;
+            end
+          end
         end else begin
           vacc_d = vacc_sum;
         end
         cnt_d = cnt_q + CntW'(1);
-        if (32'(cnt_q) == NumBlocks - 1) begin
+        if (32'(cnt_q) == ((is_mm_q && is_t_q) ? TmmMacs : NumBlocks) - 1) begin
           done_o  = 1'b1;
           cnt_d   = '0;
           state_d = StIdle;

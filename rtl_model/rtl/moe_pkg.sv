@@ -40,7 +40,8 @@ package moe_pkg;
     MM_MM_WO = 3'd1,
     MM_MV    = 3'd2,
     MM_TMV   = 3'd3,
-    MM_MV_WO = 3'd4
+    MM_MV_WO = 3'd4,
+    MM_TMM   = 3'd5
   } mm_op_e;
 
   // DMA unit operations.

@@ -1,4 +1,4 @@
-// RTL unit bench: moe_matrix_unit (M_MM, M_MM_WO, M_MV, M_TMV, M_MV_WO) Verilated for each
+// RTL unit bench: moe_matrix_unit (M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO) Verilated for each
 // machine preset, driven cycle by cycle with the MRAM and VRAM modelled in C++. Checks, against a
 // reference built from the golden numerics (moesim::num::mx_block_dot8, mx_block_tdot8, add,
 // f32_to_bf16) and the isa.yaml semantics: both FP32 accumulators (acc, vacc) bit for bit after
@@ -37,7 +37,7 @@ namespace {
 constexpr unsigned kVramRows = 96;
 
 /// moe_pkg::mm_op_e, the matrix unit's op_i encoding (an RTL-internal port, not ISA state).
-enum MmOp : uint8_t { kMm = 0, kMmWo = 1, kMv = 2, kTmv = 3, kMvWo = 4 };
+enum MmOp : uint8_t { kMm = 0, kMmWo = 1, kMv = 2, kTmv = 3, kMvWo = 4, kTmm = 5 };
 constexpr unsigned kMramTiles = 3;
 
 /// Operand distributions: realistic (moderate exponents, scales near 2^0, no NaN) or wild
@@ -64,6 +64,7 @@ class MatrixBench {
     BOOST_REQUIRE_EQUAL(port_bits(top_->vram_wmask_o), size_t{vlen_});
     BOOST_REQUIRE_EQUAL(preset_.mx_block(), 8);
     lat_mm_ = spec_.latency(*spec_.by_mnemonic("M_MM"), preset_);
+    lat_tmm_ = spec_.latency(*spec_.by_mnemonic("M_TMM"), preset_);
     lat_wo_ = spec_.latency(*spec_.by_mnemonic("M_MM_WO"), preset_);
     lat_mv_ = spec_.latency(*spec_.by_mnemonic("M_MV"), preset_);
     lat_tmv_ = spec_.latency(*spec_.by_mnemonic("M_TMV"), preset_);
@@ -109,6 +110,38 @@ class MatrixBench {
     compare_acc();
   }
 
+  /// TXDOT block b of activation row a against column col of tile row0 (isa.yaml M_TMV: K over
+  /// tile rows, each with its own scale).
+  float tdot(unsigned row0, unsigned col, const std::vector<uint16_t>& a, unsigned b) const {
+    uint8_t codes[8], scales[8];
+    for (unsigned t = 0; t < 8; ++t) {
+      codes[t] = codes_[row0 + 8 * b + t][col];
+      scales[t] = scales_[row0 + 8 * b + t][col / 8];
+    }
+    return num::mx_block_tdot8(&a[8 * b], codes, scales);
+  }
+
+  /// M_TMM with tile t, column offset c (multiple of BLEN), activation rows from VRAM row a.
+  void tmm(unsigned tile, unsigned col, unsigned act_row) {
+    const uint32_t row0 = tile * mlen_;
+    // Reference (isa.yaml M_TMM): acc[i][j] += TXDOT(A[i], column c+j) block by block in K order.
+    for (unsigned i = 0; i < blen_; ++i)
+      for (unsigned j = 0; j < blen_; ++j)
+        for (unsigned b = 0; b < nb_; ++b) {
+          float& a = acc_[i * blen_ + j];
+          a = num::add(a, tdot(row0, col + j, vram_[act_row + i], b));
+        }
+    top_->op_i = kTmm;
+    top_->mat_row_i = row0;
+    top_->mat_col_i = col;
+    top_->act_row_i = act_row;
+    const int64_t cycles = run(false);
+    BOOST_TEST(cycles == lat_tmm_,
+               "M_TMM took " << cycles << " cycles, isa.yaml latency says " << lat_tmm_);
+    ++n_instr_;
+    compare_acc();
+  }
+
   /// M_MM_WO to VRAM row r0 + i*stride, columns [col, col+BLEN).
   void wo(unsigned row0, unsigned col, unsigned stride) {
     for (unsigned i = 0; i < blen_; ++i)
@@ -133,18 +166,9 @@ class MatrixBench {
     const std::vector<uint16_t>& a = vram_[act_row];
     for (unsigned j = 0; j < blen_; ++j)
       for (unsigned b = 0; b < nb_; ++b) {
-        float dot;
-        if (transposed) {  // isa.yaml M_TMV: K over tile rows, each with its own scale
-          uint8_t codes[8], scales[8];
-          for (unsigned t = 0; t < 8; ++t) {
-            codes[t] = codes_[row0 + 8 * b + t][col + j];
-            scales[t] = scales_[row0 + 8 * b + t][(col + j) / 8];
-          }
-          dot = num::mx_block_tdot8(&a[8 * b], codes, scales);
-        } else {
-          dot = num::mx_block_dot8(&a[8 * b], &codes_[row0 + col + j][8 * b],
-                                   scales_[row0 + col + j][b]);
-        }
+        const float dot = transposed ? tdot(row0, col + j, a, b)
+                                     : num::mx_block_dot8(&a[8 * b], &codes_[row0 + col + j][8 * b],
+                                                          scales_[row0 + col + j][b]);
         vacc_[j] = num::add(vacc_[j], dot);
       }
     top_->op_i = transposed ? kTmv : kMv;
@@ -207,14 +231,17 @@ class MatrixBench {
          blen_ * static_cast<unsigned>(rng_() % (vlen_ / blen_)));
   }
 
-  /// A random legal instruction sequence: 1..3 M_MMs then an M_MM_WO.
+  /// A random legal instruction sequence: 1..3 M_MM / M_TMM then an M_MM_WO.
   void random_group() {
     const unsigned n_mm = 1 + static_cast<unsigned>(rng_() % 3);
     for (unsigned k = 0; k < n_mm; ++k) {
       const unsigned tile = static_cast<unsigned>(rng_() % kMramTiles);
       const unsigned col = blen_ * static_cast<unsigned>(rng_() % (mlen_ / blen_));
       const unsigned act = static_cast<unsigned>(rng_() % (kVramRows - blen_ + 1));
-      mm(tile, col, act);
+      if (rng_() % 2)
+        tmm(tile, col, act);
+      else
+        mm(tile, col, act);
       if (rng_() % 2) idle(static_cast<unsigned>(rng_() % 3));
     }
     const unsigned stride = 1 + static_cast<unsigned>(rng_() % 5);
@@ -371,7 +398,7 @@ class MatrixBench {
   std::mt19937_64 rng_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> top_;
-  int64_t lat_mm_ = 0, lat_wo_ = 0, lat_mv_ = 0, lat_tmv_ = 0, lat_mv_wo_ = 0;
+  int64_t lat_mm_ = 0, lat_tmm_ = 0, lat_wo_ = 0, lat_mv_ = 0, lat_tmv_ = 0, lat_mv_wo_ = 0;
   std::vector<std::vector<uint16_t>> vram_, ref_vram_;
   std::vector<std::vector<uint8_t>> codes_, scales_;
   std::vector<float> acc_, vacc_;
@@ -500,4 +527,21 @@ void tmv_scale_case(const std::string& preset) {
 }
 
 BOOST_AUTO_TEST_CASE(default_tmv_scale) { tmv_scale_case<Vmoe_matrix_unit_default>("default"); }
+
+// M_TMM shares M_MM's accumulator (an M_MM then an M_TMM accumulate into the same acc, one
+// M_MM_WO writes both) and leaves vacc alone; back-to-back M_TMM / M_MM / M_TMV.
+BOOST_AUTO_TEST_CASE(default_tmm_shares_acc) {
+  MatrixBench<Vmoe_matrix_unit_default> b("default", 17);
+  b.fill(Dist::Realistic);
+  b.mv(0, 8, 2, true);
+  b.mm(1, 4, 0);
+  b.tmm(2, 60, 5);
+  b.tmm(0, 0, 0);
+  b.wo(20, 8, 3);
+  b.tmm(1, 32, 9);
+  b.mv(2, 4, 1, false);
+  b.wo(40, 0, 1);
+  b.wo_v(60, 4);
+  BOOST_TEST(b.mismatches() == 0u);
+}
 BOOST_AUTO_TEST_CASE(tiny_tmv_scale) { tmv_scale_case<Vmoe_matrix_unit_tiny>("tiny"); }

@@ -636,7 +636,7 @@ BOOST_AUTO_TEST_CASE(generator_reports_spec_errors) {
   Run r = run_gen(bad, bad / "out");
   BOOST_TEST(r.status == 1);
   BOOST_TEST(
-      r.out.find("instructions[6].opcode: opcode 13 already used by V_ADD_VV") != std::string::npos,
+      r.out.find("instructions[7].opcode: opcode 13 already used by V_ADD_VV") != std::string::npos,
       r.out);
   BOOST_TEST(!fs::exists(bad / "out"));
   Run u = run_gen(bad, "");

@@ -227,13 +227,13 @@ BOOST_AUTO_TEST_CASE(encoder_checks_operands) {
 
 BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: x6"),
-              "isa.yaml: instructions[1].opcode: expected an integer, got 'x6'");
+              "isa.yaml: instructions[2].opcode: expected an integer, got 'x6'");
   CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x0F", "opcode: 0x0D"),
-              "isa.yaml: instructions[6].opcode: opcode 13 already used by V_ADD_VV");
+              "isa.yaml: instructions[7].opcode: opcode 13 already used by V_ADD_VV");
   CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: 0x40"),
-              "isa.yaml: instructions[1].opcode: value 64 outside [1, 63]");
+              "isa.yaml: instructions[2].opcode: value 64 outside [1, 63]");
   CHECK_ERROR(BadSpec("isa.yaml", "mnemonic: V_SUB_VV", "mnemonic: V_ADD_VV"),
-              "isa.yaml: instructions[6].mnemonic: duplicate mnemonic 'V_ADD_VV'");
+              "isa.yaml: instructions[7].mnemonic: duplicate mnemonic 'V_ADD_VV'");
   CHECK_ERROR(BadSpec("isa.yaml", "imm22: {hi: 31", "imm22: {hi: 32"),
               "isa.yaml: fields.imm22.hi: value 32 outside [0, 31]");
   CHECK_ERROR(BadSpec("isa.yaml", "funct: {hi: 25, lo: 22}", "funct: {hi: 21, lo: 22}"),
@@ -247,31 +247,31 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(
       BadSpec("isa.yaml", "{name: rmask, field: r3, kind: imm, optional: true}]",
               "{name: rmask, field: r3, kind: imm, optional: maybe}]"),
-      "isa.yaml: instructions[5].operands[3].optional: expected true or false, got 'maybe'");
+      "isa.yaml: instructions[6].operands[3].optional: expected true or false, got 'maybe'");
   CHECK_ERROR(
       BadSpec("isa.yaml", "{name: imm, field: imm18, kind: imm}]",
               "{name: imm, field: imm22, kind: imm}]"),
-      "isa.yaml: instructions[1].operands[2].field: field 'imm22' overlaps another operand");
+      "isa.yaml: instructions[2].operands[2].field: field 'imm22' overlaps another operand");
   CHECK_ERROR(BadSpec("isa.yaml", "latency: \"BLEN\"", "latency: \"BLENN\""),
-              "isa.yaml: instructions[1].latency: unknown name 'BLENN' (not a machine parameter or "
+              "isa.yaml: instructions[2].latency: unknown name 'BLENN' (not a machine parameter or "
               "latency_var)");
   CHECK_ERROR(
       BadSpec("isa.yaml", "latency: \"BLEN\"", "latency: \"BLEN +\""),
-      "isa.yaml: instructions[1].latency: formula 'BLEN +': column 7: unexpected end of formula");
+      "isa.yaml: instructions[2].latency: formula 'BLEN +': column 7: unexpected end of formula");
   CHECK_ERROR(
       BadSpec("isa.yaml", "latency: \"log2(VLEN) + 2\"", "latency: \"log2(BLEN + 1)\""),
-      "isa.yaml: instructions[14].latency: formula 'log2(BLEN + 1)': log2 of 5, not a power "
+      "isa.yaml: instructions[15].latency: formula 'log2(BLEN + 1)': log2 of 5, not a power "
       "of two on preset 'bench'");
   CHECK_ERROR(BadSpec("isa.yaml", "    latency: \"BLEN\"", "    latncy: \"BLEN\""),
-              "isa.yaml: instructions[1].latncy: unknown key");
+              "isa.yaml: instructions[2].latncy: unknown key");
   CHECK_ERROR(BadSpec("isa.yaml",
                       "traps: [address_out_of_range, address_misaligned]\n    latency: \"BLEN\"",
                       "traps: [address_out_of_range, bogus_trap]\n    latency: \"BLEN\""),
-              "isa.yaml: instructions[1].traps[1]: unknown trap 'bogus_trap'");
+              "isa.yaml: instructions[2].traps[1]: unknown trap 'bogus_trap'");
   CHECK_ERROR(BadSpec("isa.yaml", "code: 7,", "code: 6,"),
               "isa.yaml: traps[6].code: duplicate trap code 6");
   CHECK_ERROR(BadSpec("isa.yaml", "unit: dma\n    operands: *h", "unit: dmx\n    operands: *h"),
-              "isa.yaml: instructions[40].unit: unknown unit 'dmx'");
+              "isa.yaml: instructions[41].unit: unknown unit 'dmx'");
   CHECK_ERROR(BadSpec("isa.yaml", "word_bits: 32", "word_bits: 64"),
               "isa.yaml: word_bits: value 64 outside [32, 32]");
   CHECK_ERROR(
@@ -280,7 +280,7 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(BadSpec("isa.yaml", "    unit: matrix\n", "    unit: [matrix\n"), "isa.yaml:");
   CHECK_ERROR(
       BadSpec("isa.yaml", "  - mnemonic: M_MM_WO\n    opcode: 0x06\n", "  - mnemonic: M_MM_WO\n"),
-      "isa.yaml: instructions[1].opcode: missing required key");
+      "isa.yaml: instructions[2].opcode: missing required key");
   CHECK_ERROR(BadSpec("stages.yaml", "code: 2,", "code: 1,"),
               "stages.yaml: stages[2].code: duplicate stage code 1");
   CHECK_ERROR(BadSpec("stages.yaml", "name: router_topk", "name: residual_setup"),
@@ -362,15 +362,15 @@ BOOST_AUTO_TEST_CASE(loader_errors_topk_policies_and_allowed_values) {
               "isa.yaml: topk_policies: needs one register policy");
   CHECK_ERROR(BadSpec("isa.yaml", "{name: rmask, field: r3, kind: imm}]",
                       "{name: rmask, field: r3, kind: imm, allowed: [0]}]"),
-              "isa.yaml: instructions[19].operands[3].allowed: V_TOPK rmask takes its allowed "
+              "isa.yaml: instructions[20].operands[3].allowed: V_TOPK rmask takes its allowed "
               "values from topk_policies");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0]}", "allowed: [16]}"),
-              "isa.yaml: instructions[39].operands[4].allowed[0]: value 16 outside [0, 15]");
+              "isa.yaml: instructions[40].operands[4].allowed[0]: value 16 outside [0, 15]");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0, 1]}", "allowed: [1, 1]}"),
-              "isa.yaml: instructions[39].operands[3].allowed[1]: value 1 listed twice");
+              "isa.yaml: instructions[40].operands[3].allowed[1]: value 1 listed twice");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0]}", "allowed: []}"),
-              "isa.yaml: instructions[39].operands[4].allowed: empty list");
+              "isa.yaml: instructions[40].operands[4].allowed: empty list");
   CHECK_ERROR(BadSpec("isa.yaml", "{name: an, field: rs2, kind: addr}",
                       "{name: an, field: rs2, kind: addr, allowed: [0]}"),
-              "isa.yaml: instructions[39].operands[2].allowed: only imm operands take");
+              "isa.yaml: instructions[40].operands[2].allowed: only imm operands take");
 }

@@ -21,7 +21,7 @@ class MatrixUnit : public sc_core::sc_module, public UnitIf {
   std::map<std::string, int64_t> latency_vars(const Issue& is) const override;
   void execute(const Issue& is, Effects& fx) override;
 
-  /// Clears both accumulators to +0.0 (program load).
+  /// Clears every accumulator to +0.0 (program load).
   void reset();
 
  private:
@@ -35,10 +35,14 @@ class MatrixUnit : public sc_core::sc_module, public UnitIf {
   void write_out(const Issue& is, Effects& fx);
   void mv(const Issue& is, bool transposed);
   void write_out_v(const Issue& is, Effects& fx);
+  void bmv(const Issue& is, bool transposed);
+  void write_out_hv(const Issue& is, Effects& fx);
 
   const Geometry& g_;
   std::vector<float> acc_;   ///< acc[i][j] at i * BLEN + j
   std::vector<float> vacc_;  ///< vacc[j] (M_MV / M_TMV)
+  std::vector<float> hv_;    ///< hv[b][c] at b * MLEN + c (M_BMV / M_BTMV)
+  float bmm_scale_;          ///< isa.yaml fp32_constants BMM_SCALE
 };
 
 }  // namespace moesim::golden

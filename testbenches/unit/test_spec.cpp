@@ -229,11 +229,11 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: x6"),
               "isa.yaml: instructions[2].opcode: expected an integer, got 'x6'");
   CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x0F", "opcode: 0x0D"),
-              "isa.yaml: instructions[7].opcode: opcode 13 already used by V_ADD_VV");
+              "isa.yaml: instructions[10].opcode: opcode 13 already used by V_ADD_VV");
   CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: 0x40"),
               "isa.yaml: instructions[2].opcode: value 64 outside [1, 63]");
   CHECK_ERROR(BadSpec("isa.yaml", "mnemonic: V_SUB_VV", "mnemonic: V_ADD_VV"),
-              "isa.yaml: instructions[7].mnemonic: duplicate mnemonic 'V_ADD_VV'");
+              "isa.yaml: instructions[10].mnemonic: duplicate mnemonic 'V_ADD_VV'");
   CHECK_ERROR(BadSpec("isa.yaml", "imm22: {hi: 31", "imm22: {hi: 32"),
               "isa.yaml: fields.imm22.hi: value 32 outside [0, 31]");
   CHECK_ERROR(BadSpec("isa.yaml", "funct: {hi: 25, lo: 22}", "funct: {hi: 21, lo: 22}"),
@@ -247,7 +247,7 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(
       BadSpec("isa.yaml", "{name: rmask, field: r3, kind: imm, optional: true}]",
               "{name: rmask, field: r3, kind: imm, optional: maybe}]"),
-      "isa.yaml: instructions[6].operands[3].optional: expected true or false, got 'maybe'");
+      "isa.yaml: instructions[9].operands[3].optional: expected true or false, got 'maybe'");
   CHECK_ERROR(
       BadSpec("isa.yaml", "{name: imm, field: imm18, kind: imm}]",
               "{name: imm, field: imm22, kind: imm}]"),
@@ -260,7 +260,7 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
       "isa.yaml: instructions[2].latency: formula 'BLEN +': column 7: unexpected end of formula");
   CHECK_ERROR(
       BadSpec("isa.yaml", "latency: \"log2(VLEN) + 2\"", "latency: \"log2(BLEN + 1)\""),
-      "isa.yaml: instructions[15].latency: formula 'log2(BLEN + 1)': log2 of 5, not a power "
+      "isa.yaml: instructions[18].latency: formula 'log2(BLEN + 1)': log2 of 5, not a power "
       "of two on preset 'bench'");
   CHECK_ERROR(BadSpec("isa.yaml", "    latency: \"BLEN\"", "    latncy: \"BLEN\""),
               "isa.yaml: instructions[2].latncy: unknown key");
@@ -271,7 +271,7 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(BadSpec("isa.yaml", "code: 7,", "code: 6,"),
               "isa.yaml: traps[6].code: duplicate trap code 6");
   CHECK_ERROR(BadSpec("isa.yaml", "unit: dma\n    operands: *h", "unit: dmx\n    operands: *h"),
-              "isa.yaml: instructions[41].unit: unknown unit 'dmx'");
+              "isa.yaml: instructions[44].unit: unknown unit 'dmx'");
   CHECK_ERROR(BadSpec("isa.yaml", "word_bits: 32", "word_bits: 64"),
               "isa.yaml: word_bits: value 64 outside [32, 32]");
   CHECK_ERROR(
@@ -291,6 +291,15 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
               "machine.yaml: presets.tiny.VLEN: VLEN must equal MLEN");
   CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", ""),
               "machine.yaml: presets.tiny: missing parameter 'HLEN'");
+  // HLEN divides VLEN, a power of two, so it is one too (the per-head ops need B = MLEN / HLEN).
+  CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", "    HLEN: 3\n"),
+              "machine.yaml: presets.tiny.HLEN: must divide VLEN");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: BMM_SCALE, value: 0x3E800000",
+                      "{name: bmm_scale, value: 0x3E800000"),
+              "isa.yaml: fp32_constants[0].name: must be an upper-case identifier");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: BMM_SCALE, value: 0x3E800000",
+                      "{name: BMM_SCALE, value: 0x13E800000"),
+              "isa.yaml: fp32_constants[0].value: value 5343543296 outside [0, 4294967295]");
   CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", "    HLEN: 4\n    HLENX: 4\n"),
               "machine.yaml: presets.tiny.HLENX: not a parameter declared under 'parameters'");
   CHECK_ERROR(BadSpec("machine.yaml", "    MX_BLOCK: 8\n    VRAM_ROWS: 2048",
@@ -362,15 +371,15 @@ BOOST_AUTO_TEST_CASE(loader_errors_topk_policies_and_allowed_values) {
               "isa.yaml: topk_policies: needs one register policy");
   CHECK_ERROR(BadSpec("isa.yaml", "{name: rmask, field: r3, kind: imm}]",
                       "{name: rmask, field: r3, kind: imm, allowed: [0]}]"),
-              "isa.yaml: instructions[20].operands[3].allowed: V_TOPK rmask takes its allowed "
+              "isa.yaml: instructions[23].operands[3].allowed: V_TOPK rmask takes its allowed "
               "values from topk_policies");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0]}", "allowed: [16]}"),
-              "isa.yaml: instructions[40].operands[4].allowed[0]: value 16 outside [0, 15]");
+              "isa.yaml: instructions[43].operands[4].allowed[0]: value 16 outside [0, 15]");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0, 1]}", "allowed: [1, 1]}"),
-              "isa.yaml: instructions[40].operands[3].allowed[1]: value 1 listed twice");
+              "isa.yaml: instructions[43].operands[3].allowed[1]: value 1 listed twice");
   CHECK_ERROR(BadSpec("isa.yaml", "allowed: [0]}", "allowed: []}"),
-              "isa.yaml: instructions[40].operands[4].allowed: empty list");
+              "isa.yaml: instructions[43].operands[4].allowed: empty list");
   CHECK_ERROR(BadSpec("isa.yaml", "{name: an, field: rs2, kind: addr}",
                       "{name: an, field: rs2, kind: addr, allowed: [0]}"),
-              "isa.yaml: instructions[40].operands[2].allowed: only imm operands take");
+              "isa.yaml: instructions[43].operands[2].allowed: only imm operands take");
 }

@@ -21,18 +21,28 @@ WriteOut write_out_args(const Issue& is) {
   return {Addr{is.gp(is.d.rd)} + is.d.imm18, n == 0 ? 1u : n};
 }
 bool is_mv(Opcode op) { return op == Opcode::M_MV || op == Opcode::M_TMV; }
+bool is_bmv(Opcode op) { return op == Opcode::M_BMV || op == Opcode::M_BTMV; }
+/// M_BMV / M_BTMV matrix address a = gp[rs1] + gp[rd] (exact).
+Addr bmv_addr(const Issue& is) { return Addr{is.gp(is.d.rs1)} + is.gp(is.d.rd); }
 }  // namespace
 
 MatrixUnit::MatrixUnit(sc_core::sc_module_name name, const Geometry& g)
-    : sc_module(name), g_(g), acc_(g.blen * g.blen, 0.0f), vacc_(g.blen, 0.0f) {}
+    : sc_module(name),
+      g_(g),
+      acc_(g.blen * g.blen, 0.0f),
+      vacc_(g.blen, 0.0f),
+      hv_(g.mlen / g.hlen * g.mlen, 0.0f),
+      bmm_scale_(num::f32_from_bits(isa::kFp32_BMM_SCALE)) {}
 
 bool MatrixUnit::implements(Opcode op) const {
-  return op == Opcode::M_MM || op == Opcode::M_MM_WO || is_mv(op) || op == Opcode::M_MV_WO;
+  return op == Opcode::M_MM || op == Opcode::M_TMM || op == Opcode::M_MM_WO || is_mv(op) ||
+         op == Opcode::M_MV_WO || is_bmv(op) || op == Opcode::M_BMV_WO;
 }
 
 void MatrixUnit::reset() {
   std::fill(acc_.begin(), acc_.end(), 0.0f);
   std::fill(vacc_.begin(), vacc_.end(), 0.0f);
+  std::fill(hv_.begin(), hv_.end(), 0.0f);
 }
 
 TrapSet MatrixUnit::check(const Issue& is) {
@@ -45,6 +55,14 @@ TrapSet MatrixUnit::check(const Issue& is) {
     check_range(t, w / g_.mlen, g_.blen, g_.mram_rows());
     // Activations: BLEN VRAM rows from gp[rs2].
     check_vram_rows(t, g_, is.gp(is.d.rs2), g_.blen);
+  } else if (is.op == Opcode::M_TMM) {
+    // Weights: all MLEN rows of tile T = gp[rs2] / MLEN^2, column offset c as M_MM.
+    const Addr w = is.gp(is.d.rs2);
+    const Addr column = (w / g_.mlen) % g_.mlen;
+    t.add_if(w % g_.mlen != 0 || column % g_.blen != 0, TrapCause::address_misaligned);
+    t.add_if(w / (Addr{g_.mlen} * g_.mlen) >= g_.mram_tiles, TrapCause::address_out_of_range);
+    // Activations: BLEN VRAM rows from gp[rs1].
+    check_vram_rows(t, g_, is.gp(is.d.rs1), g_.blen);
   } else if (is.op == Opcode::M_MM_WO) {
     const WriteOut wo = write_out_args(is);
     t.add_if((wo.d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
@@ -62,6 +80,17 @@ TrapSet MatrixUnit::check(const Issue& is) {
     const Addr d = Addr{is.gp(is.d.rd)} + is.d.imm18;
     t.add_if((d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
     t.add_if(d / g_.vlen >= g_.vram_rows, TrapCause::address_out_of_range);
+  } else if (is_bmv(is.op)) {
+    // Tile T = a / MLEN^2 with row offset r0 = a mod MLEN^2 (a multiple of HLEN below MLEN).
+    const Addr a = bmv_addr(is);
+    const Addr tile_elems = Addr{g_.mlen} * g_.mlen;
+    const Addr r0 = a % tile_elems;
+    t.add_if(r0 >= g_.mlen || r0 % g_.hlen != 0, TrapCause::address_misaligned);
+    t.add_if(a / tile_elems >= g_.mram_tiles, TrapCause::address_out_of_range);
+    check_vram_rows(t, g_, is.gp(is.d.rs2), 1);
+  } else if (is.op == Opcode::M_BMV_WO) {
+    const Addr d = Addr{is.gp(is.d.rd)} + is.d.imm18;
+    check_vram_rows(t, g_, d, g_.mlen / g_.hlen);
   }
   return t;
 }
@@ -72,6 +101,9 @@ void MatrixUnit::execute(const Issue& is, Effects& fx) {
   switch (is.op) {
     case Opcode::M_MM:
       mm(is);
+      break;
+    case Opcode::M_TMM:
+      tmm(is);
       break;
     case Opcode::M_MM_WO:
       write_out(is, fx);
@@ -84,6 +116,15 @@ void MatrixUnit::execute(const Issue& is, Effects& fx) {
       break;
     case Opcode::M_MV_WO:
       write_out_v(is, fx);
+      break;
+    case Opcode::M_BMV:
+      bmv(is, false);
+      break;
+    case Opcode::M_BTMV:
+      bmv(is, true);
+      break;
+    case Opcode::M_BMV_WO:
+      write_out_hv(is, fx);
       break;
     default:
       throw std::logic_error("golden: matrix unit cannot execute opcode " +
@@ -112,6 +153,41 @@ void MatrixUnit::mm(const Issue& is) {
       }
     }
   }
+}
+
+void MatrixUnit::tmm(const Issue& is) {
+  const uint64_t blen = g_.blen;
+  const uint64_t k = g_.mlen;
+  const uint64_t w = is.gp(is.d.rs2);
+  const std::vector<uint8_t> tile = read_tile(w / (k * k));
+  const std::vector<uint16_t> a =
+      vram.read_u16(is.gp(is.d.rs1) / g_.vlen * g_.vram_row_bytes(), blen * g_.vlen);
+  const uint64_t c = (w % (k * k)) / k;
+  for (uint64_t i = 0; i < blen; ++i)
+    for (uint64_t j = 0; j < blen; ++j)
+      for (uint64_t b = 0; b < k / g_.mx_block; ++b)
+        acc_[i * blen + j] =
+            num::add(acc_[i * blen + j], tdot_block(tile, a.data() + i * g_.vlen, c + j, b));
+}
+
+std::vector<uint8_t> MatrixUnit::read_tile(uint64_t t) {
+  const uint64_t row_bytes = g_.mram_row_bytes();
+  std::vector<uint8_t> tile(g_.mlen * row_bytes);
+  mram.read(t * g_.mlen * row_bytes, tile.data(), tile.size());
+  return tile;
+}
+
+float MatrixUnit::tdot_block(const std::vector<uint8_t>& tile, const uint16_t* a, uint64_t col,
+                             uint64_t b) const {
+  const uint64_t row_bytes = g_.mram_row_bytes();
+  uint8_t codes[8];
+  uint8_t scales[8];
+  for (uint64_t t = 0; t < 8; ++t) {
+    const uint8_t* row = tile.data() + (b * g_.mx_block + t) * row_bytes;
+    codes[t] = row[col];
+    scales[t] = row[g_.mlen + col / g_.mx_block];
+  }
+  return num::mx_block_tdot8(a + b * g_.mx_block, codes, scales);
 }
 
 void MatrixUnit::write_out(const Issue& is, Effects& fx) {
@@ -151,21 +227,10 @@ void MatrixUnit::mv(const Issue& is, bool transposed) {
     return;
   }
   // Transposed: K runs over the MLEN tile rows; column c+j of row r has its own scale.
-  std::vector<uint8_t> tile(k * row_bytes);
-  mram.read(tile_row0 * row_bytes, tile.data(), tile.size());
-  for (uint64_t j = 0; j < blen; ++j) {
-    const uint64_t col = c + j;
-    for (uint64_t b = 0; b < nb; ++b) {
-      uint8_t codes[8];
-      uint8_t scales[8];
-      for (uint64_t t = 0; t < 8; ++t) {
-        const uint8_t* row = tile.data() + (b * g_.mx_block + t) * row_bytes;
-        codes[t] = row[col];
-        scales[t] = row[k + col / g_.mx_block];
-      }
-      vacc_[j] = num::add(vacc_[j], num::mx_block_tdot8(a.data() + b * g_.mx_block, codes, scales));
-    }
-  }
+  const std::vector<uint8_t> tile = read_tile(w / (k * k));
+  for (uint64_t j = 0; j < blen; ++j)
+    for (uint64_t b = 0; b < nb; ++b)
+      vacc_[j] = num::add(vacc_[j], tdot_block(tile, a.data(), c + j, b));
 }
 
 void MatrixUnit::write_out_v(const Issue& is, Effects& fx) {
@@ -177,6 +242,44 @@ void MatrixUnit::write_out_v(const Issue& is, Effects& fx) {
   vram.write_u16(row * g_.vram_row_bytes() + 2 * col, v);
   fx.wrote(isa::Space::Vram, row, row + 1);
   std::fill(vacc_.begin(), vacc_.end(), 0.0f);
+}
+
+void MatrixUnit::bmv(const Issue& is, bool transposed) {
+  const uint64_t k = g_.mlen;
+  const uint64_t heads = g_.mlen / g_.hlen;
+  const uint64_t row_bytes = g_.mram_row_bytes();
+  const Addr a = bmv_addr(is);
+  const uint64_t r0 = static_cast<uint64_t>(a % (k * k));
+  const std::vector<uint8_t> tile = read_tile(static_cast<uint64_t>(a / (k * k)));
+  const std::vector<uint16_t> act =
+      vram.read_u16(is.gp(is.d.rs2) / g_.vlen * g_.vram_row_bytes(), g_.vlen);
+  std::vector<float> q(g_.hlen);
+  for (uint64_t b = 0; b < heads; ++b)
+    for (uint64_t c = 0; c < k; ++c) {
+      for (uint64_t d = 0; d < g_.hlen; ++d) {
+        // M_BMV: W[r0+d][c], activation [HLEN][B]; M_BTMV: W[c][r0+d], activation [B][HLEN].
+        const uint64_t row = transposed ? c : r0 + d;
+        const uint64_t col = transposed ? r0 + d : c;
+        const uint16_t x = act[transposed ? b * g_.hlen + d : d * heads + b];
+        const uint8_t* r = tile.data() + row * row_bytes;
+        q[d] = num::mul(num::mul(num::bf16_to_f32(x), num::e4m3_to_f32(r[col])),
+                        num::e8m0_to_f32(r[k + col / g_.mx_block]));
+      }
+      float& h = hv_[b * k + c];
+      h = num::add(h, num::mul(num::tree_sum(q.data(), q.size()), bmm_scale_));
+    }
+}
+
+void MatrixUnit::write_out_hv(const Issue& is, Effects& fx) {
+  const auto row0 = static_cast<uint64_t>((Addr{is.gp(is.d.rd)} + is.d.imm18) / g_.vlen);
+  const uint64_t heads = g_.mlen / g_.hlen;
+  for (uint64_t b = 0; b < heads; ++b) {
+    std::vector<uint16_t> v(g_.mlen);
+    for (uint64_t c = 0; c < g_.mlen; ++c) v[c] = num::f32_to_bf16(hv_[b * g_.mlen + c]);
+    vram.write_u16((row0 + b) * g_.vram_row_bytes(), v);
+  }
+  fx.wrote(isa::Space::Vram, row0, row0 + heads);
+  std::fill(hv_.begin(), hv_.end(), 0.0f);
 }
 
 }  // namespace moesim::golden

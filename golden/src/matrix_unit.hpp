@@ -1,5 +1,6 @@
 // Matrix unit (isa.yaml unit: matrix): M_MM, the MX (E4M3 x BF16) multiply-accumulate into a
-// BLEN x BLEN FP32 accumulator, and M_MM_WO, the BF16 write-back that clears it; M_MV / M_TMV,
+// BLEN x BLEN FP32 accumulator, M_TMM, the same with the tile read transposed, and M_MM_WO,
+// the BF16 write-back that clears it; M_MV / M_TMV,
 // the matrix-vector forms (tile read as stored / transposed) into a separate FP32 vector
 // accumulator of BLEN, and M_MV_WO, its write-back.
 #pragma once
@@ -20,18 +21,28 @@ class MatrixUnit : public sc_core::sc_module, public UnitIf {
   std::map<std::string, int64_t> latency_vars(const Issue& is) const override;
   void execute(const Issue& is, Effects& fx) override;
 
-  /// Clears both accumulators to +0.0 (program load).
+  /// Clears every accumulator to +0.0 (program load).
   void reset();
 
  private:
   void mm(const Issue& is);
+  void tmm(const Issue& is);
+  /// The MLEN rows (codes and scales) of MRAM tile t.
+  std::vector<uint8_t> read_tile(uint64_t t);
+  /// TXDOT block b of activation row a against tile column col (isa.yaml M_TMV).
+  float tdot_block(const std::vector<uint8_t>& tile, const uint16_t* a, uint64_t col,
+                   uint64_t b) const;
   void write_out(const Issue& is, Effects& fx);
   void mv(const Issue& is, bool transposed);
   void write_out_v(const Issue& is, Effects& fx);
+  void bmv(const Issue& is, bool transposed);
+  void write_out_hv(const Issue& is, Effects& fx);
 
   const Geometry& g_;
   std::vector<float> acc_;   ///< acc[i][j] at i * BLEN + j
   std::vector<float> vacc_;  ///< vacc[j] (M_MV / M_TMV)
+  std::vector<float> hv_;    ///< hv[b][c] at b * MLEN + c (M_BMV / M_BTMV)
+  float bmm_scale_;          ///< isa.yaml fp32_constants BMM_SCALE
 };
 
 }  // namespace moesim::golden

@@ -128,6 +128,10 @@ std::string gen_tables_hpp(const Spec& s) {
     o << "constexpr unsigned kField" << camel_name(f.name) << "Lo = " << f.lo << ", kField"
       << camel_name(f.name) << "Hi = " << f.hi << ";\n";
   }
+  o << "\n// Numeric constants (isa.yaml `fp32_constants`) as FP32 bits.\n";
+  for (const auto& c : s.fp32_constants())
+    o << "constexpr uint32_t kFp32_" << c.name << " = " << hex(c.bits, 8) << "u;  ///< " << c.doc
+      << "\n";
   o << "\nconstexpr int kNumOpcodes = " << s.instructions().size() << ";\n"
     << "constexpr int kNumTraps = " << s.traps().size() << ";\n"
     << "constexpr int kNumStages = " << s.stages().size() << ";\n\n";
@@ -240,6 +244,11 @@ std::string gen_pkg_sv(const Spec& s) {
     << "  localparam int unsigned NUM_UNITS = " << s.units().size() << ";\n";
   for (size_t u = 0; u < s.units().size(); ++u)
     o << "  localparam int unsigned UNIT_IDX_" << upper_name(s.units()[u]) << " = " << u << ";\n";
+  o << "\n  // Numeric constants (isa.yaml `fp32_constants`) as FP32 bits.\n";
+  for (const auto& c : s.fp32_constants()) {
+    std::snprintf(buf, sizeof buf, "32'h%08X", c.bits);
+    o << "  localparam logic [31:0] FP32_" << c.name << " = " << buf << ";\n";
+  }
   o << "\n";
 
   // The loader guarantees V_TOPK and its rmask operand (the key of `topk_policies`).

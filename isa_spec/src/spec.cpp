@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "moesim/isa/naming.hpp"
+
 namespace moesim::isa {
 
 namespace {
@@ -128,7 +130,7 @@ class SpecLoader {
 
 void SpecLoader::isa(Spec& s, const At& top) {
   top.only_keys({"version", "word_bits", "fields", "operand_kinds", "units", "traps",
-                 "latency_vars", "instructions", "topk_policies"});
+                 "latency_vars", "instructions", "topk_policies", "fp32_constants"});
   s.version_ = top.req("version").integer_in(1, 1000000);
   s.word_bits_ = static_cast<unsigned>(top.req("word_bits").integer_in(32, 32));
 
@@ -366,6 +368,24 @@ void SpecLoader::isa(Spec& s, const At& top) {
   }
   if (!have_register) tp.fail("needs one register policy {rmask: N, register: TOPK_POLICY}");
   std::sort(rmask->allowed.begin(), rmask->allowed.end());
+
+  if (top.has("fp32_constants")) {
+    At fc = top.key("fp32_constants");
+    fc.seq();
+    for (size_t i = 0; i < fc.node.size(); ++i) {
+      At e = fc.idx(i);
+      e.only_keys({"name", "value", "doc"});
+      Fp32Constant c;
+      c.name = e.req("name").str();
+      if (!is_identifier(c.name) || upper_name(c.name) != c.name)
+        e.key("name").fail("must be an upper-case identifier");
+      for (const auto& q : s.fp32_constants_)
+        if (q.name == c.name) e.key("name").fail("duplicate constant '" + c.name + "'");
+      c.bits = static_cast<uint32_t>(e.req("value").integer_in(0, 0xFFFFFFFF));
+      c.doc = e.req("doc").str();
+      s.fp32_constants_.push_back(c);
+    }
+  }
 }
 
 void SpecLoader::machine(Spec& s, const At& top) {
@@ -604,6 +624,12 @@ const TopkPolicySpec* Spec::topk_register_policy() const {
   for (const auto& p : topk_policies_)
     if (!p.hardwired()) return &p;
   return nullptr;
+}
+
+uint32_t Spec::fp32_constant(const std::string& name) const {
+  for (const auto& c : fp32_constants_)
+    if (c.name == name) return c.bits;
+  throw SpecError("isa.yaml: fp32_constants: no constant '" + name + "'");
 }
 
 const OperandKindSpec& Spec::operand_kind(OperandKind k) const {

@@ -28,6 +28,7 @@ module moe_decoder
   parameter int unsigned MLEN               = 64,
   parameter int unsigned VLEN               = 64,
   parameter int unsigned BLEN               = 4,
+  parameter int unsigned HLEN               = 16,
   parameter int unsigned MX_BLOCK           = 8,
   parameter int unsigned VRAM_ROWS          = 8192,
   parameter int unsigned MRAM_TILES         = 16,
@@ -89,8 +90,8 @@ module moe_decoder
 
   // Matrix unit operands
   output mm_op_e                mm_op_o,
-  output logic [31:0]           mm_mat_row_o,   // MRAM global tile row of column c (M_TMV: row 0)
-  output logic [31:0]           mm_mat_col_o,   // M_TMV: first tile column c
+  output logic [31:0]           mm_mat_row_o,   // MRAM global tile row of column c (M_T*: row 0)
+  output logic [31:0]           mm_mat_col_o,   // M_TMV / M_TMM: first tile column c; M_BTMV: r0
   output logic [31:0]           mm_act_row_o,   // first VRAM row of the activation block
   output logic [31:0]           mm_wo_row_o,    // M_MM_WO / M_MV_WO first VRAM row
   output logic [31:0]           mm_wo_col_o,    // M_MM_WO element column in the row
@@ -117,6 +118,8 @@ module moe_decoder
   localparam logic [63:0] Vlen64    = 64'(VLEN);
   localparam logic [63:0] Mlen64    = 64'(MLEN);
   localparam logic [63:0] Blen64    = 64'(BLEN);
+  localparam logic [63:0] Hlen64    = 64'(HLEN);
+  localparam logic [63:0] Heads64   = 64'(MLEN) / 64'(HLEN);
 
   ///////////////////
   // Word fields   //
@@ -244,6 +247,17 @@ module moe_decoder
   assign mv_tile = rs1_v / (Mlen64 * Mlen64);
   assign mv_col  = rs1_v % (Mlen64 * Mlen64);
 
+  // M_TMM: tile T = gp[rs2] / MLEN^2, column offset c = (gp[rs2] mod MLEN^2) / MLEN.
+  logic [63:0] tmm_tile, tmm_col;
+  assign tmm_tile = rs2_v / (Mlen64 * Mlen64);
+  assign tmm_col  = (rs2_v % (Mlen64 * Mlen64)) / Mlen64;
+
+  // M_BMV / M_BTMV: a = gp[rs1] + gp[rd]; tile T = a / MLEN^2, row offset r0 = a mod MLEN^2.
+  logic [63:0] bm_a, bm_tile, bm_r0;
+  assign bm_a    = rs1_v + rd_v;
+  assign bm_tile = bm_a / (Mlen64 * Mlen64);
+  assign bm_r0   = bm_a % (Mlen64 * Mlen64);
+
   //////////////
   // Decode   //
   //////////////
@@ -283,6 +297,11 @@ module moe_decoder
                  ((((rs1_v % (Mlen64 * Mlen64)) / Mlen64) % Blen64) != 64'd0) ||
                  vrow_mis(rs2_v);
       end
+      OP_M_TMM: begin
+        unit_o = UNIT_MATRIX;
+        oor    = (tmm_tile >= 64'(MRAM_TILES)) || vrows_oob(rs1_v, Blen64);
+        mis    = ((rs2_v % Mlen64) != 64'd0) || ((tmm_col % Blen64) != 64'd0) || vrow_mis(rs1_v);
+      end
       OP_M_MM_WO: begin
         unit_o = UNIT_MATRIX;
         oor    = outside(wo_d / Vlen64, (Blen64 - 64'd1) * wo_n + 64'd1, VramRows);
@@ -297,6 +316,16 @@ module moe_decoder
         unit_o = UNIT_MATRIX;
         oor    = vrow_oob(wo_d);
         mis    = ((wo_d % Vlen64) % Blen64) != 64'd0;
+      end
+      OP_M_BMV, OP_M_BTMV: begin
+        unit_o = UNIT_MATRIX;
+        oor    = (bm_tile >= 64'(MRAM_TILES)) || vrow_oob(rs2_v);
+        mis    = (bm_r0 >= Mlen64) || ((bm_r0 % Hlen64) != 64'd0) || vrow_mis(rs2_v);
+      end
+      OP_M_BMV_WO: begin
+        unit_o = UNIT_MATRIX;
+        oor    = vrows_oob(wo_d, Heads64);
+        mis    = vrow_mis(wo_d);
       end
 
       ////////////////////
@@ -492,11 +521,19 @@ module moe_decoder
   assign mm_op_o        = (opcode == OP_M_MM_WO) ? MM_MM_WO :
                           (opcode == OP_M_MV)    ? MM_MV :
                           (opcode == OP_M_TMV)   ? MM_TMV :
-                          (opcode == OP_M_MV_WO) ? MM_MV_WO : MM_MM;
+                          (opcode == OP_M_MV_WO) ? MM_MV_WO :
+                          (opcode == OP_M_TMM)   ? MM_TMM :
+                          (opcode == OP_M_BMV)   ? MM_BMV :
+                          (opcode == OP_M_BTMV)  ? MM_BTMV :
+                          (opcode == OP_M_BMV_WO) ? MM_BMV_WO : MM_MM;
   assign mm_mat_row_o   = (opcode == OP_M_MV)  ? 32'(mv_tile * Mlen64 + mv_col) :
-                          (opcode == OP_M_TMV) ? 32'(mv_tile * Mlen64) : 32'(rs1_v / Mlen64);
-  assign mm_mat_col_o   = 32'(mv_col);
-  assign mm_act_row_o   = 32'(rs2_v / Vlen64);
+                          (opcode == OP_M_TMV) ? 32'(mv_tile * Mlen64) :
+                          (opcode == OP_M_TMM) ? 32'(tmm_tile * Mlen64) :
+                          (opcode == OP_M_BMV) ? 32'(bm_tile * Mlen64 + bm_r0) :
+                          (opcode == OP_M_BTMV) ? 32'(bm_tile * Mlen64) : 32'(rs1_v / Mlen64);
+  assign mm_mat_col_o   = (opcode == OP_M_TMM)  ? 32'(tmm_col) :
+                          (opcode == OP_M_BTMV) ? 32'(bm_r0) : 32'(mv_col);
+  assign mm_act_row_o   = (opcode == OP_M_TMM) ? 32'(rs1_v / Vlen64) : 32'(rs2_v / Vlen64);
   assign mm_wo_row_o    = 32'(wo_d / Vlen64);
   assign mm_wo_col_o    = 32'(wo_d % Vlen64);
   assign mm_wo_stride_o = 32'(wo_n);

@@ -1,15 +1,16 @@
-// moesim RTL: matrix unit (M_MM / M_MV / M_TMV MX multiply-accumulate, M_MM_WO / M_MV_WO
-// accumulator write-back).
+// moesim RTL: matrix unit (M_MM / M_TMM / M_MV / M_TMV / M_BMV / M_BTMV MX multiply-accumulate,
+// M_MM_WO / M_MV_WO / M_BMV_WO accumulator write-back).
 
 /**
- * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_MM_WO, M_MV, M_TMV, M_MV_WO;
+ * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO,
+ * M_BMV, M_BTMV, M_BMV_WO;
  * DESIGN.md §4).
  *
  * State: an FP32 accumulator of BLEN x BLEN (acc[i][j], activation row i, output column j),
- * kept across M_MMs and cleared to +0.0 by M_MM_WO; an FP32 vector accumulator of BLEN (vacc[j])
+ * kept across M_MM / M_TMM and cleared to +0.0 by M_MM_WO; an FP32 vector accumulator of BLEN (vacc[j])
  * kept across M_MV / M_TMV and cleared by M_MV_WO; operand registers holding BLEN weight tile
  * rows (MLEN E4M3 codes + MLEN/MX_BLOCK E8M0 scales each), BLEN activation rows, and for M_TMV
- * the BLEN codes and scales of columns [col, col+BLEN) of all MLEN tile rows.
+ * / M_TMM the BLEN codes and scales of columns [col, col+BLEN) of all MLEN tile rows.
  *
  * M_MM (latency BLEN + MLEN / MX_BLOCK + 1 cycles, start cycle included):
  *   cycles 0 .. BLEN-1        read MRAM row mat_row_i + t and VRAM row act_row_i + t (one
@@ -28,6 +29,22 @@
  *   cycles MLEN+1 ..          one K block of 8 tile rows per cycle, b in order: BLEN
  *     MLEN+MLEN/MX_BLOCK      moe_mx_dot8 #(PER_ELEM_SCALE) (each product scaled by its own row's
  *                             scale) and BLEN moe_fp32_add into vacc[j]; the last raises done_o.
+ * M_TMM (latency MLEN + BLEN * MLEN / MX_BLOCK + 1): M_TMV's load, which also reads VRAM rows
+ *   act_row_i + t in cycles 0 .. BLEN-1 (captured in 1 .. BLEN); then cycles MLEN+1 .. are
+ *   BLEN * MLEN/MX_BLOCK MAC cycles, activation row i = n / (MLEN/MX_BLOCK) and K block
+ *   b = n mod (MLEN/MX_BLOCK) in cycle MLEN+1+n: M_TMV's BLEN column dots of row i added into
+ *   acc[i][j] (the same adders, their first operand switched from vacc to acc row i).
+ * M_BMV (latency HLEN + B * MLEN + 1, B = MLEN / HLEN heads): cycles 0 .. HLEN-1 read MRAM rows
+ *   mat_row_i + t (tile rows r0 + t) and, in cycle 0, the VRAM activation row; cycles 1 .. HLEN
+ *   capture each column's HLEN codes and scales (h_codes_q / h_scales_q) and, in cycle 1, each
+ *   head's HLEN activations (h_act_q: element d*B + b of the row); then B * MLEN MAC cycles, one
+ *   output per cycle, n = b * MLEN + c in order: moe_mx_hdot over the HLEN products, times
+ *   FP32_BMM_SCALE (moesim_isa_pkg), added into hv_q[n]; the last raises done_o.
+ * M_BTMV (latency MLEN + B * MLEN + 1): as M_BMV, but the load reads all MLEN tile rows (row c
+ *   gives column c's codes [mat_col_i, +HLEN) and their scales) and head b's activations are
+ *   elements b*HLEN .. b*HLEN+HLEN-1.
+ * M_BMV_WO (latency B): cycle b writes bf16_rne(hv[b][0..MLEN)) to VRAM row wo_row_i + b (every
+ *   element) and clears those hv words at its clock edge; the last raises done_o.
  * M_MV_WO (latency 1): the start cycle writes bf16_rne(vacc) to VRAM row wo_row_i elements
  *   [wo_col_i, +BLEN), raises done_o and clears vacc at its clock edge.
  * M_MM_WO (latency BLEN cycles): cycle i writes bf16_rne(acc[i][0..BLEN)) to VRAM row
@@ -42,11 +59,13 @@
  * fixed at 8 elements (moe_mx_dot8), so MX_BLOCK must be 8; K = MLEN = VLEN.
  */
 module moe_matrix_unit
+  import moesim_isa_pkg::*;
   import moe_pkg::*;
 #(
   parameter int unsigned MLEN     = 64,
   parameter int unsigned VLEN     = 64,
   parameter int unsigned BLEN     = 4,
+  parameter int unsigned HLEN     = 16,
   parameter int unsigned MX_BLOCK = 8
 ) (
   input  logic                       clk_i,
@@ -84,16 +103,25 @@ module moe_matrix_unit
 );
 
   localparam int unsigned NumBlocks = MLEN / MX_BLOCK;
-  // MLEN >= NumBlocks and MLEN >= BLEN (BLEN divides VLEN = MLEN): the M_TMV load bounds cnt.
-  localparam int unsigned CntMax    = MLEN;
+  // MLEN >= NumBlocks and MLEN >= BLEN (BLEN divides VLEN = MLEN): the M_TMV load and the M_TMM
+  // MAC phase bound cnt.
+  localparam int unsigned TmmMacs   = BLEN * NumBlocks;
+  localparam int unsigned Heads     = MLEN / HLEN;
+  localparam int unsigned HeadMacs  = Heads * MLEN;
+  localparam int unsigned CntMax0   = (MLEN > TmmMacs) ? MLEN : TmmMacs;
+  localparam int unsigned CntMax    = (CntMax0 > HeadMacs) ? CntMax0 : HeadMacs;
+  localparam int unsigned ColW      = $clog2(MLEN);
+  localparam int unsigned HeadW     = (Heads > 1) ? $clog2(Heads) : 1;
+  localparam int unsigned HvW       = $clog2(HeadMacs);
   localparam int unsigned CntW      = $clog2(CntMax + 1);
   localparam int unsigned ScaleW    = NumBlocks * 8;
 
   if (MX_BLOCK != 8) begin : g_bad_block
     $error("moe_matrix_unit: MX_BLOCK must be 8 (moe_mx_dot8), got %0d", MX_BLOCK);
   end
-  if (MLEN != VLEN || (MLEN % MX_BLOCK) != 0 || (VLEN % BLEN) != 0) begin : g_bad_shape
-    $error("moe_matrix_unit: need MLEN == VLEN, MX_BLOCK | MLEN and BLEN | VLEN");
+  if (MLEN != VLEN || (MLEN % MX_BLOCK) != 0 || (VLEN % BLEN) != 0 || (MLEN % HLEN) != 0)
+  begin : g_bad_shape
+    $error("moe_matrix_unit: need MLEN == VLEN, MX_BLOCK | MLEN, BLEN | VLEN and HLEN | MLEN");
   end
 
   //////////////////
@@ -107,8 +135,11 @@ module moe_matrix_unit
     StWrite
   } state_e;
 
-  logic              is_mm_q, is_mm_d;      // the M_MM of StLoad / StMac (else M_MV / M_TMV)
-  logic              is_t_q, is_t_d;        // M_TMV
+  logic              is_mm_q, is_mm_d;      // M_MM / M_TMM in StLoad / StMac (else M_MV / M_TMV)
+  logic              is_t_q, is_t_d;        // M_TMV / M_TMM (tile read transposed)
+  logic              is_h_q, is_h_d;        // M_BMV / M_BTMV in StLoad / StMac
+  logic              is_ht_q, is_ht_d;      // M_BTMV
+  logic              is_hwo_q, is_hwo_d;    // M_BMV_WO in StWrite
   logic [31:0]       mat_col_q, mat_col_d;
 
   state_e            state_q, state_d;
@@ -130,7 +161,7 @@ module moe_matrix_unit
   logic [31:0]        acc_d      [BLEN][BLEN];
   logic [31:0]        vacc_q     [BLEN] /*verilator public_flat_rd*/;
   logic [31:0]        vacc_d     [BLEN];
-  // M_TMV operands: tile row k's codes and scales of columns col+j (j at bits [8*j +: 8]).
+  // M_TMV / M_TMM operands: tile row k's codes and scales of columns col+j (j at bits [8*j +: 8]).
   logic [BLEN*8-1:0]  t_codes_q  [MLEN];
   logic [BLEN*8-1:0]  t_codes_d  [MLEN];
   logic [BLEN*8-1:0]  t_scales_q [MLEN];
@@ -141,6 +172,7 @@ module moe_matrix_unit
   //////////////////
 
   // Block b = cnt_q of every operand row, then the BLEN x BLEN block dots and accumulations.
+  // (M_MM's MAC phase has cnt_q < NumBlocks; M_TMM's cnt_q = row * NumBlocks + block.)
   logic [8*16-1:0] act_blk   [BLEN];
   logic [8*8-1:0]  w_blk     [BLEN];
   logic [7:0]      scale_blk [BLEN];
@@ -153,27 +185,52 @@ module moe_matrix_unit
     assign scale_blk[r] = w_scales_q[r][32'(cnt_q) * 8 +: 8];
   end
 
-  // M_TMV: block b = cnt_q is tile rows 8b .. 8b+7 of column col+j.
+  // M_TMV / M_TMM: block b = t_blk is tile rows 8b .. 8b+7 of column col+j, times activation row
+  // t_row's block b (M_TMV: row 0, b = cnt_q).
+  logic [CntW-1:0] t_blk, t_row;
+  logic [8*16-1:0] tact_blk;
+  logic [31:0]     tacc      [BLEN];
   logic [8*8-1:0]  tw_blk    [BLEN];
   logic [8*8-1:0]  ts_blk    [BLEN];
   logic [31:0]     tdot      [BLEN];
   logic [31:0]     vacc_sum  [BLEN];
 
+  assign t_blk = CntW'(32'(cnt_q) % NumBlocks);
+  assign t_row = CntW'(32'(cnt_q) / NumBlocks);
+
+  always_comb begin
+    tact_blk = act_q[0][32'(t_blk) * 128 +: 128];
+    tacc     = vacc_q;
+    for (int unsigned r = 1; r < BLEN; r++) begin
+      if (32'(t_row) == r) begin
+        tact_blk = act_q[r][32'(t_blk) * 128 +: 128];
+      end
+    end
+    if (is_mm_q) begin
+      tacc = acc_q[0];
+      for (int unsigned r = 1; r < BLEN; r++) begin
+        if (32'(t_row) == r) begin
+          tacc = acc_q[r];
+        end
+      end
+    end
+  end
+
   for (genvar j = 0; j < BLEN; j++) begin : g_tcol
     for (genvar t = 0; t < 8; t++) begin : g_trow
-      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(cnt_q) * 8 + t][8*j +: 8];
-      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(cnt_q) * 8 + t][8*j +: 8];
+      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(t_blk) * 8 + t][8*j +: 8];
+      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(t_blk) * 8 + t][8*j +: 8];
     end
     moe_mx_dot8 #(
       .PER_ELEM_SCALE(1'b1)
     ) u_tdot (
-      .a_i    (act_blk[0]),
+      .a_i    (tact_blk),
       .w_i    (tw_blk[j]),
       .scale_i(ts_blk[j]),
       .y_o    (tdot[j])
     );
     moe_fp32_add u_vacc (
-      .a_i(vacc_q[j]),
+      .a_i(tacc[j]),
       .b_i(is_t_q ? tdot[j] : dot[0][j]),
       .y_o(vacc_sum[j])
     );
@@ -193,6 +250,55 @@ module moe_matrix_unit
         .y_o(acc_sum[i][j])
       );
     end
+  end
+
+  // Per-head ops (M_BMV / M_BTMV): operands written only while loading, the accumulator hv one
+  // word per MAC cycle (memories, not operand registers copied every cycle).
+  logic [HLEN*8-1:0]  h_codes_q  [MLEN];   // column c's code of K element d at [8*d +: 8]
+  logic [HLEN*8-1:0]  h_scales_q [MLEN];   // ... and its E8M0 scale
+  logic [HLEN*16-1:0] h_act_q    [Heads];  // head b's activation d at [16*d +: 16]
+  logic [31:0]        hv_q       [HeadMacs] /*verilator public_flat_rd*/;  // hv[b][c] at b*MLEN+c
+  logic [31:0]        h_dot, h_scaled, h_sum;
+  logic [ColW-1:0]    h_col;
+  logic [HeadW-1:0]   h_head;
+  logic [HvW-1:0]     h_idx;
+
+  assign h_col  = ColW'(32'(cnt_q) % MLEN);
+  assign h_head = HeadW'(32'(cnt_q) / MLEN);
+  assign h_idx  = HvW'(cnt_q);
+
+  moe_mx_hdot #(
+    .N(HLEN)
+  ) u_hdot (
+    .a_i    (h_act_q[h_head]),
+    .w_i    (h_codes_q[h_col]),
+    .scale_i(h_scales_q[h_col]),
+    .y_o    (h_dot)
+  );
+  moe_fp32_mul u_hscale (
+    .a_i(h_dot),
+    .b_i(FP32_BMM_SCALE),
+    .y_o(h_scaled)
+  );
+  moe_fp32_add u_hacc (
+    .a_i(hv_q[h_idx]),
+    .b_i(h_scaled),
+    .y_o(h_sum)
+  );
+
+  // M_BMV_WO: head row h_wo_head (0 in the issue cycle) of hv, rounded to BF16.
+  logic              h_wo;
+  logic [CntW-1:0]   h_wo_head;
+  logic [VLEN*16-1:0] h_row_bf16;
+
+  assign h_wo      = (state_q == StWrite) ? is_hwo_q : (op_i == MM_BMV_WO);
+  assign h_wo_head = (state_q == StWrite) ? cnt_q : '0;
+
+  for (genvar c = 0; c < MLEN; c++) begin : g_h_round
+    moe_bf16_round u_round (
+      .f_i(hv_q[32'(h_wo_head) * MLEN + c]),
+      .y_o(h_row_bf16[16*c +: 16])
+    );
   end
 
   // Write-back row: accumulator row wr_idx (0 in the issue cycle), or vacc for M_MV_WO (issue
@@ -224,8 +330,8 @@ module moe_matrix_unit
     );
   end
 
-  assign vram_wdata_o = {(VLEN / BLEN){wr_row_bf16}};
-  assign vram_wmask_o = VLEN'({BLEN{1'b1}}) << wr_col;
+  assign vram_wdata_o = h_wo ? h_row_bf16 : {(VLEN / BLEN){wr_row_bf16}};
+  assign vram_wmask_o = h_wo ? {VLEN{1'b1}} : VLEN'({BLEN{1'b1}}) << wr_col;
 
   //////////////////
   // Control      //
@@ -246,6 +352,9 @@ module moe_matrix_unit
     vacc_d      = vacc_q;
     is_mm_d     = is_mm_q;
     is_t_d      = is_t_q;
+    is_h_d      = is_h_q;
+    is_ht_d     = is_ht_q;
+    is_hwo_d    = is_hwo_q;
     mat_col_d   = mat_col_q;
     t_codes_d   = t_codes_q;
     t_scales_d  = t_scales_q;
@@ -261,7 +370,8 @@ module moe_matrix_unit
     unique case (state_q)
       StIdle: begin
         // Idle: wait for start_i; the issue cycle already reads row 0 / writes row 0.
-        if (start_i && (op_i == MM_MM || op_i == MM_MV || op_i == MM_TMV)) begin
+        if (start_i && (op_i == MM_MM || op_i == MM_TMM || op_i == MM_MV || op_i == MM_TMV ||
+                        op_i == MM_BMV || op_i == MM_BTMV)) begin
           mram_re_o  = 1'b1;
           mram_row_o = mat_row_i;
           vram_re_o  = 1'b1;
@@ -269,8 +379,10 @@ module moe_matrix_unit
           mat_row_d  = mat_row_i;
           mat_col_d  = mat_col_i;
           act_row_d  = act_row_i;
-          is_mm_d    = (op_i == MM_MM);
-          is_t_d     = (op_i == MM_TMV);
+          is_mm_d    = (op_i == MM_MM || op_i == MM_TMM);
+          is_t_d     = (op_i == MM_TMV || op_i == MM_TMM);
+          is_h_d     = (op_i == MM_BMV || op_i == MM_BTMV);
+          is_ht_d    = (op_i == MM_BTMV);
           cnt_d      = CntW'(1);
           state_d    = StLoad;
         end else if (start_i && op_i == MM_MV_WO) begin
@@ -278,6 +390,19 @@ module moe_matrix_unit
           vram_wrow_o = wo_row_i;
           done_o      = 1'b1;
           vacc_d      = '{default: 32'd0};
+        end else if (start_i && op_i == MM_BMV_WO) begin
+          // Head rows 0 .. B-1 to consecutive VRAM rows; hv rows cleared in h_state.
+          vram_we_o   = 1'b1;
+          vram_wrow_o = wo_row_i;
+          wo_row_d    = wo_row_i + 32'd1;
+          wo_stride_d = 32'd1;
+          cnt_d       = CntW'(1);
+          is_hwo_d    = 1'b1;
+          if (Heads == 1) begin
+            done_o = 1'b1;
+          end else begin
+            state_d = StWrite;
+          end
         end else if (start_i && op_i == MM_MM_WO) begin
           vram_we_o   = 1'b1;
           vram_wrow_o = wo_row_i;
@@ -285,6 +410,7 @@ module moe_matrix_unit
           wo_col_d    = wo_col_i;
           wo_stride_d = wo_stride_i;
           cnt_d       = CntW'(1);
+          is_hwo_d    = 1'b0;
           if (BLEN == 1) begin
             done_o = 1'b1;
             acc_d  = '{default: '{default: 32'd0}};
@@ -296,9 +422,12 @@ module moe_matrix_unit
 
       StLoad: begin
         // Load: capture operand row cnt_q-1 (read last cycle), read row cnt_q while < BLEN
-        // (M_MM, M_MV) or < MLEN (M_TMV). Only M_MM reads more than one activation row.
-        if (cnt_q == CntW'(1)) begin
-          act_d[0] = vram_rdata_i;
+        // (M_MM, M_MV) or < MLEN (M_TMV, M_TMM). M_MM and M_TMM read BLEN activation rows, in
+        // cycles 0 .. BLEN-1; M_MV and M_TMV one.
+        for (int unsigned r = 0; r < BLEN; r++) begin
+          if (32'(cnt_q) == r + 1 && (is_mm_q || r == 0)) begin
+            act_d[r] = vram_rdata_i;
+          end
         end
         if (is_t_q) begin
           for (int unsigned k = 0; k < MLEN; k++) begin
@@ -314,15 +443,12 @@ module moe_matrix_unit
             if (32'(cnt_q) == r + 1) begin
               w_codes_d[r]  = mram_codes_i;
               w_scales_d[r] = mram_scales_i;
-              if (is_mm_q) begin
-                act_d[r] = vram_rdata_i;
-              end
             end
           end
         end
-        if (32'(cnt_q) < (is_t_q ? MLEN : BLEN)) begin
+        if (32'(cnt_q) < (is_h_q ? (is_ht_q ? MLEN : HLEN) : (is_t_q ? MLEN : BLEN))) begin
           mram_re_o = 1'b1;
-          vram_re_o = is_mm_q;
+          vram_re_o = is_mm_q && (32'(cnt_q) < BLEN);
           cnt_d     = cnt_q + CntW'(1);
         end else begin
           cnt_d   = '0;
@@ -331,14 +457,23 @@ module moe_matrix_unit
       end
 
       StMac: begin
-        // Mac: accumulate the dots of block cnt_q; the last block retires the instruction.
-        if (is_mm_q) begin
+        // Mac: accumulate the dots of block cnt_q (M_TMM: row t_row, block t_blk); the last
+        // retires the instruction.
+        if (is_h_q) begin
+          // hv_q[cnt_q] is written in h_state.
+        end else if (is_mm_q && !is_t_q) begin
           acc_d = acc_sum;
+        end else if (is_mm_q) begin
+          for (int unsigned r = 0; r < BLEN; r++) begin
+            if (32'(t_row) == r) begin
+              acc_d[r] = vacc_sum;
+            end
+          end
         end else begin
           vacc_d = vacc_sum;
         end
         cnt_d = cnt_q + CntW'(1);
-        if (32'(cnt_q) == NumBlocks - 1) begin
+        if (32'(cnt_q) == (is_h_q ? HeadMacs : (is_mm_q && is_t_q) ? TmmMacs : NumBlocks) - 1) begin
           done_o  = 1'b1;
           cnt_d   = '0;
           state_d = StIdle;
@@ -346,13 +481,16 @@ module moe_matrix_unit
       end
 
       StWrite: begin
-        // Write: accumulator row cnt_q to VRAM row wo_row_q; the last row retires and clears.
+        // Write: accumulator row cnt_q (M_BMV_WO: head row) to VRAM row wo_row_q; the last row
+        // retires and clears (M_BMV_WO: each hv row as it is written, in h_state).
         vram_we_o = 1'b1;
         wo_row_d  = wo_row_q + wo_stride_q;
         cnt_d     = cnt_q + CntW'(1);
-        if (32'(cnt_q) == BLEN - 1) begin
+        if (32'(cnt_q) == (is_hwo_q ? Heads : BLEN) - 1) begin
           done_o  = 1'b1;
-          acc_d   = '{default: '{default: 32'd0}};
+          if (!is_hwo_q) begin
+            acc_d = '{default: '{default: 32'd0}};
+          end
           cnt_d   = '0;
           state_d = StIdle;
         end
@@ -381,6 +519,9 @@ module moe_matrix_unit
       wo_stride_q <= '0;
       is_mm_q     <= 1'b0;
       is_t_q      <= 1'b0;
+      is_h_q      <= 1'b0;
+      is_ht_q     <= 1'b0;
+      is_hwo_q    <= 1'b0;
       mat_col_q   <= '0;
       vacc_q      <= '{default: 32'd0};
       t_codes_q   <= '{default: '0};
@@ -399,6 +540,9 @@ module moe_matrix_unit
       wo_stride_q <= wo_stride_d;
       is_mm_q     <= is_mm_d;
       is_t_q      <= is_t_d;
+      is_h_q      <= is_h_d;
+      is_ht_q     <= is_ht_d;
+      is_hwo_q    <= is_hwo_d;
       mat_col_q   <= mat_col_d;
       vacc_q      <= vacc_d;
       t_codes_q   <= t_codes_d;
@@ -407,6 +551,50 @@ module moe_matrix_unit
       w_scales_q  <= w_scales_d;
       act_q       <= act_d;
       acc_q       <= acc_d;
+    end
+  end
+
+  // Per-head state, written a few words per cycle: operands while loading (M_BMV: tile row d of
+  // every column in cycle d+1; M_BTMV: tile row c's HLEN codes from column mat_col_q in cycle
+  // c+1; the activation row, split into heads, in cycle 1), hv_q[cnt_q] in each MAC cycle, and the
+  // head row M_BMV_WO writes cleared in its cycle.
+  logic h_load, h_mac, h_clear;
+  assign h_load  = (state_q == StLoad) && is_h_q;
+  assign h_mac   = (state_q == StMac) && is_h_q;
+  assign h_clear = h_wo && vram_we_o;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : h_state
+    if (!rst_ni) begin
+      hv_q <= '{default: 32'd0};
+    end else begin
+      if (h_load && cnt_q == CntW'(1)) begin
+        for (int unsigned b = 0; b < Heads; b++) begin
+          for (int unsigned d = 0; d < HLEN; d++) begin
+            h_act_q[b][16*d +: 16] <= is_ht_q ? vram_rdata_i[16*(b*HLEN + d) +: 16]
+                                              : vram_rdata_i[16*(d*Heads + b) +: 16];
+          end
+        end
+      end
+      if (h_load && !is_ht_q && cnt_q != '0 && 32'(cnt_q) <= HLEN) begin
+        for (int unsigned c = 0; c < MLEN; c++) begin
+          h_codes_q[c][8*(32'(cnt_q) - 1) +: 8]  <= mram_codes_i[8*c +: 8];
+          h_scales_q[c][8*(32'(cnt_q) - 1) +: 8] <= mram_scales_i[8*(c / MX_BLOCK) +: 8];
+        end
+      end
+      if (h_load && is_ht_q && cnt_q != '0) begin
+        h_codes_q[32'(cnt_q) - 1] <= mram_codes_i[8*mat_col_q +: HLEN*8];
+        for (int unsigned d = 0; d < HLEN; d++) begin
+          h_scales_q[32'(cnt_q) - 1][8*d +: 8] <= mram_scales_i[8*((mat_col_q + d) / MX_BLOCK) +: 8];
+        end
+      end
+      if (h_mac) begin
+        hv_q[h_idx] <= h_sum;
+      end
+      if (h_clear) begin
+        for (int unsigned c = 0; c < MLEN; c++) begin
+          hv_q[32'(h_wo_head) * MLEN + c] <= 32'd0;
+        end
+      end
     end
   end
 

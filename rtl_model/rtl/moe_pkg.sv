@@ -35,12 +35,16 @@ package moe_pkg;
   } vec_op_e;
 
   // Matrix unit operations.
-  typedef enum logic [2:0] {
-    MM_MM    = 3'd0,
-    MM_MM_WO = 3'd1,
-    MM_MV    = 3'd2,
-    MM_TMV   = 3'd3,
-    MM_MV_WO = 3'd4
+  typedef enum logic [3:0] {
+    MM_MM     = 4'd0,
+    MM_MM_WO  = 4'd1,
+    MM_MV     = 4'd2,
+    MM_TMV    = 4'd3,
+    MM_MV_WO  = 4'd4,
+    MM_TMM    = 4'd5,
+    MM_BMV    = 4'd6,
+    MM_BTMV   = 4'd7,
+    MM_BMV_WO = 4'd8
   } mm_op_e;
 
   // DMA unit operations.

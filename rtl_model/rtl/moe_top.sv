@@ -206,6 +206,7 @@ module moe_top
     .MLEN               (MLEN),
     .VLEN               (VLEN),
     .BLEN               (BLEN),
+    .HLEN               (HLEN),
     .MX_BLOCK           (MX_BLOCK),
     .VRAM_ROWS          (VRAM_ROWS),
     .MRAM_TILES         (MRAM_TILES),
@@ -450,6 +451,7 @@ module moe_top
     .MLEN     (MLEN),
     .VLEN     (VLEN),
     .BLEN     (BLEN),
+    .HLEN     (HLEN),
     .MX_BLOCK (MX_BLOCK)
   ) u_matrix (
     .clk_i,

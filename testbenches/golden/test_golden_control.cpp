@@ -126,8 +126,8 @@ BOOST_AUTO_TEST_CASE(control_loop_traps) {
 BOOST_AUTO_TEST_CASE(control_illegal_words) {
   Bench b;
   const uint32_t addi = isa::assemble(spec(), "S_ADDI_INT gp1, gp0, 9\n").words.at(0);
-  // Undefined opcodes: 0x3F, 0x00 and 0x02.
-  for (uint32_t word : {0x0000003Fu, 0x00000000u, 0xFFFFFF02u}) {
+  // Undefined opcodes: 0x3F, 0x00 and 0x3B (past the last one defined, 0x3A).
+  for (uint32_t word : {0x0000003Fu, 0x00000000u, 0xFFFFFF3Bu}) {
     isa::Program p;
     p.words = {addi, word, addi};
     p.stages = {0, 7, 0};

@@ -1,7 +1,8 @@
-// RTL unit bench: moe_matrix_unit (M_MM, M_MM_WO, M_MV, M_TMV, M_MV_WO) Verilated for each
+// RTL unit bench: moe_matrix_unit (M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO, M_BMV, M_BTMV,
+// M_BMV_WO) Verilated for each
 // machine preset, driven cycle by cycle with the MRAM and VRAM modelled in C++. Checks, against a
 // reference built from the golden numerics (moesim::num::mx_block_dot8, mx_block_tdot8, add,
-// f32_to_bf16) and the isa.yaml semantics: both FP32 accumulators (acc, vacc) bit for bit after
+// f32_to_bf16) and the isa.yaml semantics: the FP32 accumulators (acc, vacc, hv) bit for bit after
 // every instruction (read through their public_flat_rd arrays, so a change of the K or tree order
 // shows up even where BF16 write-back would hide it), every VRAM element after each M_*_WO
 // (masked columns written, everything else kept), each accumulator persisting across its
@@ -23,6 +24,7 @@
 #include "Vmoe_matrix_unit_tiny___024root.h"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/spec.hpp"
+#include "moesim/isa/tables.hpp"
 #include "rtlu_ports.hpp"
 #include "verilated.h"
 
@@ -37,7 +39,17 @@ namespace {
 constexpr unsigned kVramRows = 96;
 
 /// moe_pkg::mm_op_e, the matrix unit's op_i encoding (an RTL-internal port, not ISA state).
-enum MmOp : uint8_t { kMm = 0, kMmWo = 1, kMv = 2, kTmv = 3, kMvWo = 4 };
+enum MmOp : uint8_t {
+  kMm = 0,
+  kMmWo = 1,
+  kMv = 2,
+  kTmv = 3,
+  kMvWo = 4,
+  kTmm = 5,
+  kBmv = 6,
+  kBtmv = 7,
+  kBmvWo = 8
+};
 constexpr unsigned kMramTiles = 3;
 
 /// Operand distributions: realistic (moderate exponents, scales near 2^0, no NaN) or wild
@@ -53,6 +65,8 @@ class MatrixBench {
         mlen_(static_cast<unsigned>(preset_.mlen())),
         vlen_(static_cast<unsigned>(preset_.vlen())),
         blen_(static_cast<unsigned>(preset_.blen())),
+        hlen_(static_cast<unsigned>(preset_.hlen())),
+        heads_(mlen_ / hlen_),
         nb_(static_cast<unsigned>(preset_.mlen() / preset_.mx_block())),
         rng_(seed) {
     ctx_ = std::make_unique<VerilatedContext>();
@@ -64,10 +78,15 @@ class MatrixBench {
     BOOST_REQUIRE_EQUAL(port_bits(top_->vram_wmask_o), size_t{vlen_});
     BOOST_REQUIRE_EQUAL(preset_.mx_block(), 8);
     lat_mm_ = spec_.latency(*spec_.by_mnemonic("M_MM"), preset_);
+    lat_tmm_ = spec_.latency(*spec_.by_mnemonic("M_TMM"), preset_);
     lat_wo_ = spec_.latency(*spec_.by_mnemonic("M_MM_WO"), preset_);
     lat_mv_ = spec_.latency(*spec_.by_mnemonic("M_MV"), preset_);
     lat_tmv_ = spec_.latency(*spec_.by_mnemonic("M_TMV"), preset_);
     lat_mv_wo_ = spec_.latency(*spec_.by_mnemonic("M_MV_WO"), preset_);
+    lat_bmv_ = spec_.latency(*spec_.by_mnemonic("M_BMV"), preset_);
+    lat_btmv_ = spec_.latency(*spec_.by_mnemonic("M_BTMV"), preset_);
+    lat_bmv_wo_ = spec_.latency(*spec_.by_mnemonic("M_BMV_WO"), preset_);
+    hv_.assign(size_t{heads_} * mlen_, 0.0f);
     acc_.assign(size_t{blen_} * blen_, 0.0f);
     vacc_.assign(blen_, 0.0f);
     reset();
@@ -109,6 +128,38 @@ class MatrixBench {
     compare_acc();
   }
 
+  /// TXDOT block b of activation row a against column col of tile row0 (isa.yaml M_TMV: K over
+  /// tile rows, each with its own scale).
+  float tdot(unsigned row0, unsigned col, const std::vector<uint16_t>& a, unsigned b) const {
+    uint8_t codes[8], scales[8];
+    for (unsigned t = 0; t < 8; ++t) {
+      codes[t] = codes_[row0 + 8 * b + t][col];
+      scales[t] = scales_[row0 + 8 * b + t][col / 8];
+    }
+    return num::mx_block_tdot8(&a[8 * b], codes, scales);
+  }
+
+  /// M_TMM with tile t, column offset c (multiple of BLEN), activation rows from VRAM row a.
+  void tmm(unsigned tile, unsigned col, unsigned act_row) {
+    const uint32_t row0 = tile * mlen_;
+    // Reference (isa.yaml M_TMM): acc[i][j] += TXDOT(A[i], column c+j) block by block in K order.
+    for (unsigned i = 0; i < blen_; ++i)
+      for (unsigned j = 0; j < blen_; ++j)
+        for (unsigned b = 0; b < nb_; ++b) {
+          float& a = acc_[i * blen_ + j];
+          a = num::add(a, tdot(row0, col + j, vram_[act_row + i], b));
+        }
+    top_->op_i = kTmm;
+    top_->mat_row_i = row0;
+    top_->mat_col_i = col;
+    top_->act_row_i = act_row;
+    const int64_t cycles = run(false);
+    BOOST_TEST(cycles == lat_tmm_,
+               "M_TMM took " << cycles << " cycles, isa.yaml latency says " << lat_tmm_);
+    ++n_instr_;
+    compare_acc();
+  }
+
   /// M_MM_WO to VRAM row r0 + i*stride, columns [col, col+BLEN).
   void wo(unsigned row0, unsigned col, unsigned stride) {
     for (unsigned i = 0; i < blen_; ++i)
@@ -133,18 +184,9 @@ class MatrixBench {
     const std::vector<uint16_t>& a = vram_[act_row];
     for (unsigned j = 0; j < blen_; ++j)
       for (unsigned b = 0; b < nb_; ++b) {
-        float dot;
-        if (transposed) {  // isa.yaml M_TMV: K over tile rows, each with its own scale
-          uint8_t codes[8], scales[8];
-          for (unsigned t = 0; t < 8; ++t) {
-            codes[t] = codes_[row0 + 8 * b + t][col + j];
-            scales[t] = scales_[row0 + 8 * b + t][(col + j) / 8];
-          }
-          dot = num::mx_block_tdot8(&a[8 * b], codes, scales);
-        } else {
-          dot = num::mx_block_dot8(&a[8 * b], &codes_[row0 + col + j][8 * b],
-                                   scales_[row0 + col + j][b]);
-        }
+        const float dot = transposed ? tdot(row0, col + j, a, b)
+                                     : num::mx_block_dot8(&a[8 * b], &codes_[row0 + col + j][8 * b],
+                                                          scales_[row0 + col + j][b]);
         vacc_[j] = num::add(vacc_[j], dot);
       }
     top_->op_i = transposed ? kTmv : kMv;
@@ -175,6 +217,65 @@ class MatrixBench {
     compare_vram();
   }
 
+  /// M_BMV (transposed = false) or M_BTMV on tile t, row offset r0, activation row a.
+  void bmv(unsigned tile, unsigned r0, unsigned act_row, bool transposed) {
+    const uint32_t row0 = tile * mlen_;
+    const std::vector<uint16_t>& a = vram_[act_row];
+    const float bmm_scale = num::f32_from_bits(isa::kFp32_BMM_SCALE);
+    std::vector<float> q(hlen_);
+    // Reference (isa.yaml M_BMV / M_BTMV): hv[b][c] += tree(q_d) x BMM_SCALE.
+    for (unsigned b = 0; b < heads_; ++b)
+      for (unsigned c = 0; c < mlen_; ++c) {
+        for (unsigned d = 0; d < hlen_; ++d) {
+          const unsigned row = row0 + (transposed ? c : r0 + d);
+          const unsigned col = transposed ? r0 + d : c;
+          const uint16_t x = a[transposed ? b * hlen_ + d : d * heads_ + b];
+          q[d] = num::mul(num::mul(num::bf16_to_f32(x), num::e4m3_to_f32(codes_[row][col])),
+                          num::e8m0_to_f32(scales_[row][col / 8]));
+        }
+        float& h = hv_[b * mlen_ + c];
+        h = num::add(h, num::mul(num::tree_sum(q.data(), q.size()), bmm_scale));
+      }
+    top_->op_i = transposed ? kBtmv : kBmv;
+    top_->mat_row_i = transposed ? row0 : row0 + r0;
+    top_->mat_col_i = r0;
+    top_->act_row_i = act_row;
+    const int64_t cycles = run(false);
+    const int64_t lat = transposed ? lat_btmv_ : lat_bmv_;
+    BOOST_TEST(cycles == lat, (transposed ? "M_BTMV" : "M_BMV")
+                                  << " took " << cycles << " cycles, isa.yaml latency says "
+                                  << lat);
+    ++n_instr_;
+    compare_acc();
+  }
+
+  /// M_BMV_WO to VRAM rows row .. row + B - 1 (whole rows).
+  void wo_h(unsigned row) {
+    for (unsigned b = 0; b < heads_; ++b)
+      for (unsigned c = 0; c < mlen_; ++c)
+        ref_vram_[row + b][c] = num::f32_to_bf16(hv_[b * mlen_ + c]);
+    std::fill(hv_.begin(), hv_.end(), 0.0f);
+    top_->op_i = kBmvWo;
+    top_->wo_row_i = row;
+    const int64_t cycles = run(true);
+    BOOST_TEST(cycles == lat_bmv_wo_,
+               "M_BMV_WO took " << cycles << " cycles, isa.yaml latency says " << lat_bmv_wo_);
+    ++n_instr_;
+    compare_acc();
+    compare_vram();
+  }
+
+  /// A random legal instruction sequence: 1..2 M_BMV / M_BTMV then an M_BMV_WO.
+  void random_h_group() {
+    const unsigned n = 1 + static_cast<unsigned>(rng_() % 2);
+    for (unsigned k = 0; k < n; ++k) {
+      const unsigned tile = static_cast<unsigned>(rng_() % kMramTiles);
+      const unsigned r0 = hlen_ * static_cast<unsigned>(rng_() % heads_);
+      bmv(tile, r0, static_cast<unsigned>(rng_() % kVramRows), rng_() % 2 == 0);
+    }
+    wo_h(static_cast<unsigned>(rng_() % (kVramRows - heads_ + 1)));
+  }
+
   /// Direct access to the operand memories (both the bench's and the reference's copy).
   void set_vram(unsigned row, unsigned elem, uint16_t v) {
     vram_[row][elem] = ref_vram_[row][elem] = v;
@@ -186,6 +287,7 @@ class MatrixBench {
   unsigned nb() const { return nb_; }
   uint32_t acc_bits(unsigned i, unsigned j) const { return num::f32_bits(acc_[i * blen_ + j]); }
   uint32_t vacc_bits(unsigned j) const { return num::f32_bits(vacc_[j]); }
+  uint32_t hv_bits(unsigned b, unsigned c) const { return num::f32_bits(hv_[b * mlen_ + c]); }
 
   void idle(unsigned n) {
     for (unsigned k = 0; k < n; ++k) {
@@ -207,14 +309,17 @@ class MatrixBench {
          blen_ * static_cast<unsigned>(rng_() % (vlen_ / blen_)));
   }
 
-  /// A random legal instruction sequence: 1..3 M_MMs then an M_MM_WO.
+  /// A random legal instruction sequence: 1..3 M_MM / M_TMM then an M_MM_WO.
   void random_group() {
     const unsigned n_mm = 1 + static_cast<unsigned>(rng_() % 3);
     for (unsigned k = 0; k < n_mm; ++k) {
       const unsigned tile = static_cast<unsigned>(rng_() % kMramTiles);
       const unsigned col = blen_ * static_cast<unsigned>(rng_() % (mlen_ / blen_));
       const unsigned act = static_cast<unsigned>(rng_() % (kVramRows - blen_ + 1));
-      mm(tile, col, act);
+      if (rng_() % 2)
+        tmm(tile, col, act);
+      else
+        mm(tile, col, act);
       if (rng_() % 2) idle(static_cast<unsigned>(rng_() % 3));
     }
     const unsigned stride = 1 + static_cast<unsigned>(rng_() % 5);
@@ -341,6 +446,18 @@ class MatrixBench {
         ++mismatches_;
       }
     }
+    for (unsigned k = 0; k < heads_ * mlen_; ++k) {
+      ++acc_checked_;
+      const uint32_t rtl = top_->rootp->moe_matrix_unit__DOT__hv_q[k];
+      const uint32_t want = num::f32_bits(hv_[k]);
+      if (rtl != want) {
+        if (mismatches_ < 8)
+          BOOST_TEST_MESSAGE("hv[" << k / mlen_ << "][" << k % mlen_ << "]: rtl 0x" << std::hex
+                                   << rtl << " golden 0x" << want << std::dec);
+        ++mismatches_;
+      }
+      hv_[k] = num::f32_from_bits(rtl);
+    }
     // Continue from the RTL's value so one divergence is reported once.
     for (unsigned i = 0; i < blen_; ++i)
       for (unsigned j = 0; j < blen_; ++j)
@@ -367,14 +484,15 @@ class MatrixBench {
 
   const isa::Spec& spec_;
   const isa::MachinePreset& preset_;
-  unsigned mlen_, vlen_, blen_, nb_;
+  unsigned mlen_, vlen_, blen_, hlen_, heads_, nb_;
   std::mt19937_64 rng_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> top_;
-  int64_t lat_mm_ = 0, lat_wo_ = 0, lat_mv_ = 0, lat_tmv_ = 0, lat_mv_wo_ = 0;
+  int64_t lat_bmv_ = 0, lat_btmv_ = 0, lat_bmv_wo_ = 0;
+  int64_t lat_mm_ = 0, lat_tmm_ = 0, lat_wo_ = 0, lat_mv_ = 0, lat_tmv_ = 0, lat_mv_wo_ = 0;
   std::vector<std::vector<uint16_t>> vram_, ref_vram_;
   std::vector<std::vector<uint8_t>> codes_, scales_;
-  std::vector<float> acc_, vacc_;
+  std::vector<float> acc_, vacc_, hv_;
   uint64_t mismatches_ = 0, n_instr_ = 0, elements_checked_ = 0, acc_checked_ = 0;
 };
 
@@ -383,7 +501,8 @@ void run_preset(const std::string& preset, Dist dist, unsigned groups, uint64_t 
   MatrixBench<Model> b(preset, seed);
   b.fill(dist);
   for (unsigned g = 0; g < groups; ++g) {
-    if (g % 2) b.random_mv_group();  // interleaved: each accumulator survives the other's use
+    if (g % 2) b.random_mv_group();  // interleaved: each accumulator survives the others' use
+    if (g % 8 == 3) b.random_h_group();
     b.random_group();
     if (g % 16 == 15) b.fill(dist);  // fresh operands now and then (acc is empty after a WO)
   }
@@ -500,4 +619,53 @@ void tmv_scale_case(const std::string& preset) {
 }
 
 BOOST_AUTO_TEST_CASE(default_tmv_scale) { tmv_scale_case<Vmoe_matrix_unit_default>("default"); }
+
+// M_TMM shares M_MM's accumulator (an M_MM then an M_TMM accumulate into the same acc, one
+// M_MM_WO writes both) and leaves vacc alone; back-to-back M_TMM / M_MM / M_TMV.
+BOOST_AUTO_TEST_CASE(default_tmm_shares_acc) {
+  MatrixBench<Vmoe_matrix_unit_default> b("default", 17);
+  b.fill(Dist::Realistic);
+  b.mv(0, 8, 2, true);
+  b.mm(1, 4, 0);
+  b.tmm(2, 60, 5);
+  b.tmm(0, 0, 0);
+  b.wo(20, 8, 3);
+  b.tmm(1, 32, 9);
+  b.mv(2, 4, 1, false);
+  b.wo(40, 0, 1);
+  b.wo_v(60, 4);
+  BOOST_TEST(b.mismatches() == 0u);
+}
 BOOST_AUTO_TEST_CASE(tiny_tmv_scale) { tmv_scale_case<Vmoe_matrix_unit_tiny>("tiny"); }
+
+// The per-head accumulator is separate from acc and vacc (an M_MV_WO and an M_MM_WO between two
+// M_BMVs leave hv alone), M_BMV_WO right after M_BMV_WO writes zeros, and the layouts differ:
+// M_BMV reads head b's element d at d*B + b, M_BTMV at b*HLEN + d. Head 1 of an activation row
+// holding 1.0 only at index 1*HLEN (M_BTMV's head 1, element 0) against tile rows with code 1.0 in
+// column 0 gives hv[1][0] = 0.25 for M_BTMV; M_BMV reads index d*B + 1 there instead.
+template <typename Model>
+void head_case(const std::string& preset) {
+  MatrixBench<Model> b(preset, 19);
+  b.fill(Dist::Realistic);
+  const unsigned mlen = b.mlen();
+  b.bmv(1, 0, 4, false);
+  b.mv(0, 4, 5, false);
+  b.wo_v(40, 8);
+  b.mm(1, 8, 0);
+  b.wo(30, 0, 1);
+  b.bmv(2, mlen - mlen / 4, 6, true);
+  b.wo_h(50);
+  b.wo_h(60);  // cleared: zeros
+  for (unsigned e = 0; e < mlen; ++e) b.set_vram(7, e, e == mlen / 4 ? 0x3F80 : 0x0000);
+  for (unsigned r = 0; r < mlen; ++r)
+    for (unsigned c = 0; c < mlen; ++c) b.set_code(r, c, c == 0 ? 0x38 : 0x00);
+  for (unsigned r = 0; r < mlen; ++r)
+    for (unsigned k = 0; k < b.nb(); ++k) b.set_scale(r, k, 127);
+  b.bmv(0, 0, 7, true);
+  BOOST_TEST(b.hv_bits(1, 0) == 0x3E800000u);  // 0.25
+  b.wo_h(70);
+  BOOST_TEST(b.mismatches() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(default_heads) { head_case<Vmoe_matrix_unit_default>("default"); }
+BOOST_AUTO_TEST_CASE(tiny_heads) { head_case<Vmoe_matrix_unit_tiny>("tiny"); }

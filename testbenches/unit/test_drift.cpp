@@ -153,6 +153,13 @@ void add_policy(Table& t, const std::string& rmask, int64_t experts, int64_t k,
   t["rmask" + rmask + ".k"] = k;
 }
 
+/// isa.yaml `fp32_constants`: name -> FP32 bits.
+Table yaml_fp32_constants(const Spec& s) {
+  Table t;
+  for (const auto& c : s.fp32_constants()) t[c.name] = c.bits;
+  return t;
+}
+
 /// tables.hpp against the YAML.
 Problems check_tables_hpp(const Spec& s, const std::string& text) {
   const std::string file = "tables.hpp";
@@ -169,6 +176,10 @@ Problems check_tables_hpp(const Spec& s, const std::string& text) {
           hex_entries(block(text, "enum class StageCode : uint8_t {", "};"), 10, "stage"), p);
   compare("field", file, yaml_fields(s, false),
           collect(text, std::regex(R"(kField(\w+?(?:Lo|Hi)) = (\d+))"), 10, "field", file, p), p);
+  compare("fp32 constant", file, yaml_fp32_constants(s),
+          collect(text, std::regex(R"(constexpr uint32_t kFp32_(\w+) = 0x([0-9A-Fa-f]+)u;)"), 16,
+                  "fp32 constant", file, p),
+          p);
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(R"(constexpr int kNumOpcodes = (\d+);)")) ||
       std::stoul(m[1]) != s.instructions().size())
@@ -257,6 +268,10 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
   compare("field", file, yaml_fields(s, true),
           collect(text, std::regex(R"(localparam int unsigned (\w+_(?:LO|HI)) = (\d+);)"), 10,
                   "field", file, p),
+          p);
+  compare("fp32 constant", file, yaml_fp32_constants(s),
+          collect(text, std::regex(R"(localparam logic \[31:0\] FP32_(\w+) = 32'h([0-9A-Fa-f]+);)"),
+                  16, "fp32 constant", file, p),
           p);
 
   // Run-time parameters: <NAME>_BITS = the port width of machine.yaml `runtime`.
@@ -463,6 +478,30 @@ BOOST_AUTO_TEST_CASE(tables_hpp_guard_catches_planted_policy_and_allowed_drift) 
                  "kAllowedValues", "size does not equal");
 }
 
+// isa.yaml `fp32_constants` (BMM_SCALE) in both generated files, both directions.
+BOOST_AUTO_TEST_CASE(fp32_constant_guards_catch_planted_drift) {
+  const std::string t = slurp(kGen / "include/moesim/isa/tables.hpp");
+  auto c = [&](const std::string& text) { return check_tables_hpp(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "kFp32_BMM_SCALE = 0x3E800000u", "kFp32_BMM_SCALE = 0x3F000000u")),
+                 "BMM_SCALE", "tables.hpp 1056964608");
+  EXPECT_REPORTS(c(edit(t, "constexpr uint32_t kFp32_BMM_SCALE", "// ")), "BMM_SCALE",
+                 "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "constexpr uint32_t kFp32_BMM_SCALE",
+                        "constexpr uint32_t kFp32_EXTRA = 0x3F800000u;\n"
+                        "constexpr uint32_t kFp32_BMM_SCALE")),
+                 "EXTRA", "not in the YAML");
+  const std::string v = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto cv = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_REPORTS(cv(edit(v, "FP32_BMM_SCALE = 32'h3E800000", "FP32_BMM_SCALE = 32'h3E000000")),
+                 "BMM_SCALE", "moesim_isa_pkg.sv 1040187392");
+  EXPECT_REPORTS(cv(edit(v, "localparam logic [31:0] FP32_BMM_SCALE", "// ")), "BMM_SCALE",
+                 "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(cv(edit(v, "localparam logic [31:0] FP32_BMM_SCALE",
+                         "localparam logic [31:0] FP32_EXTRA = 32'h3F800000;\n"
+                         "  localparam logic [31:0] FP32_BMM_SCALE")),
+                 "EXTRA", "not in the YAML");
+}
+
 BOOST_AUTO_TEST_CASE(pkg_sv_matches_yaml) {
   EXPECT_CLEAN(check_pkg_sv(spec(), slurp(kGen / "rtl/moesim_isa_pkg.sv")));
 }
@@ -635,9 +674,9 @@ BOOST_AUTO_TEST_CASE(generator_reports_spec_errors) {
   std::ofstream(bad / "isa.yaml") << isa;
   Run r = run_gen(bad, bad / "out");
   BOOST_TEST(r.status == 1);
-  BOOST_TEST(
-      r.out.find("instructions[6].opcode: opcode 13 already used by V_ADD_VV") != std::string::npos,
-      r.out);
+  BOOST_TEST(r.out.find("instructions[10].opcode: opcode 13 already used by V_ADD_VV") !=
+                 std::string::npos,
+             r.out);
   BOOST_TEST(!fs::exists(bad / "out"));
   Run u = run_gen(bad, "");
   BOOST_TEST(u.status == 2);

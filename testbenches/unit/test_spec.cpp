@@ -299,6 +299,15 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
               "machine.yaml: presets.tiny.VLEN: VLEN must equal MLEN");
   CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", ""),
               "machine.yaml: presets.tiny: missing parameter 'HLEN'");
+  // HLEN divides VLEN, a power of two, so it is one too (the per-head ops need B = MLEN / HLEN).
+  CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", "    HLEN: 3\n"),
+              "machine.yaml: presets.tiny.HLEN: must divide VLEN");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: BMM_SCALE, value: 0x3E800000",
+                      "{name: bmm_scale, value: 0x3E800000"),
+              "isa.yaml: fp32_constants[0].name: must be an upper-case identifier");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: BMM_SCALE, value: 0x3E800000",
+                      "{name: BMM_SCALE, value: 0x13E800000"),
+              "isa.yaml: fp32_constants[0].value: value 5343543296 outside [0, 4294967295]");
   CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", "    HLEN: 4\n    HLENX: 4\n"),
               "machine.yaml: presets.tiny.HLENX: not a parameter declared under 'parameters'");
   CHECK_ERROR(BadSpec("machine.yaml", "    MX_BLOCK: 8\n    VRAM_ROWS: 2048",

@@ -81,6 +81,13 @@ struct TopkPolicySpec {
   bool hardwired() const { return reg.empty(); }
 };
 
+/// One entry of isa.yaml `fp32_constants`: a numeric constant both models use, as FP32 bits.
+struct Fp32Constant {
+  std::string name;  ///< upper-case identifier, e.g. BMM_SCALE
+  uint32_t bits = 0;
+  std::string doc;
+};
+
 struct TrapSpec {
   std::string name;
   uint8_t code = 0;
@@ -139,6 +146,10 @@ class Spec {
   const TopkPolicySpec* topk_hardwired(uint64_t experts, uint64_t k) const;
   /// The rmask that reads the policy register (the `register:` entry); nullptr if none.
   const TopkPolicySpec* topk_register_policy() const;
+  /// isa.yaml `fp32_constants` in file order.
+  const std::vector<Fp32Constant>& fp32_constants() const { return fp32_constants_; }
+  /// FP32 bits of constant `name`. Throws SpecError if isa.yaml does not define it.
+  uint32_t fp32_constant(const std::string& name) const;
   /// isa.yaml `operand_kinds`, by kind (every OperandKind is present after load()).
   const OperandKindSpec& operand_kind(OperandKind k) const;
   const std::vector<OperandKindSpec>& operand_kinds() const { return kinds_; }
@@ -170,6 +181,7 @@ class Spec {
   std::map<std::string, std::string> latency_vars_;
   std::vector<OperandKindSpec> kinds_;
   std::vector<TopkPolicySpec> topk_policies_;
+  std::vector<Fp32Constant> fp32_constants_;
   std::vector<std::pair<std::string, std::string>> params_;
   std::map<std::string, unsigned> runtime_;
   int64_t version_ = 0;

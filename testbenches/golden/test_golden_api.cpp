@@ -32,7 +32,7 @@ BOOST_AUTO_TEST_CASE(api_load_errors_and_sizes) {
   const isa::MachinePreset p = tiny();
   BOOST_TEST(b.model.size(Space::Vram) == 2048u);
   BOOST_TEST(b.model.size(Space::Mram) == 8u * 16u);
-  BOOST_TEST(b.model.size(Space::FpSram) == 1024u);
+  BOOST_TEST(b.model.size(Space::FpSram) == 2048u);
   BOOST_TEST(b.model.size(Space::IntSram) == 1024u);
   BOOST_TEST(b.model.size(Space::Hbm) == 16777216u);
   const isa::Program prog = isa::assemble(spec(), "S_ADDI_INT gp1, gp0, 1\n");

@@ -90,15 +90,15 @@ BOOST_AUTO_TEST_CASE(scalar_sram_and_map) {
 
 BOOST_AUTO_TEST_CASE(scalar_traps) {
   Bench b;
-  // FP SRAM has 1024 words (tiny): gp1 + imm = 1024 is past the end.
-  b.run("S_ADDI_INT gp1, gp0, 1000\nS_LD_FP f1, gp1, 24\n");
+  // FP SRAM has 2048 words (tiny): gp1 + imm = 2048 is past the end.
+  b.run("S_ADDI_INT gp1, gp0, 2024\nS_LD_FP f1, gp1, 24\n");
   b.check_trap(trap("address_out_of_range"), 1);
   BOOST_TEST(b.model.retired() == 1u);
   b.run("S_ADDI_INT gp1, gp0, 1023\nS_ST_INT gp1, gp1, 1\n");
   b.check_trap(trap("address_out_of_range"), 1);
   BOOST_TEST(b.int_word(0) == 0u);
-  // S_MAP_V_FP reads VLEN = 16 words: [1009, 1025) is past the end.
-  b.run("S_ADDI_INT gp1, gp0, 1009\nS_MAP_V_FP gp0, gp1, 0\n");
+  // S_MAP_V_FP reads VLEN = 16 words: [2033, 2049) is past the end.
+  b.run("S_ADDI_INT gp1, gp0, 2033\nS_MAP_V_FP gp0, gp1, 0\n");
   b.check_trap(trap("address_out_of_range"), 1);
   // ... and its VRAM row address must be row-aligned.
   b.run("S_ADDI_INT gp1, gp0, 8\nS_MAP_V_FP gp1, gp0, 0\n");

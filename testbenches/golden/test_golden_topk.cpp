@@ -120,10 +120,10 @@ BOOST_AUTO_TEST_CASE(topk_traps) {
   b.check_trap(trap("address_out_of_range"), 1);
   b.run("S_ADDI_INT gp1, gp0, 8\nV_TOPK gp0, gp1, gp0, 0\n");
   b.check_trap(trap("address_misaligned"), 1);
-  // ids INT[1022..1026) and weights FP[1021..1029) run past the end.
+  // ids INT[1022..1026) and weights FP[2045..2053) run past the end (1024 and 2048 words).
   b.run("S_ADDI_INT gp1, gp0, 1022\nV_TOPK gp0, gp0, gp1, 0\n");
   b.check_trap(trap("address_out_of_range"), 1);
-  b.run("S_ADDI_INT gp1, gp0, 1021\nV_TOPK gp1, gp0, gp0, 1\n");
+  b.run("S_ADDI_INT gp1, gp0, 2045\nV_TOPK gp1, gp0, gp0, 1\n");
   b.check_trap(trap("address_out_of_range"), 1);
   // Unset policy and a misaligned logit address: topk_policy_unset is listed first.
   b.run("S_ADDI_INT gp1, gp0, 8\nV_TOPK gp0, gp1, gp0, 15\n");

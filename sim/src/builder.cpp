@@ -194,6 +194,10 @@ class LayerBuilder {
           "input-scaled routing: V_TOPK top-" + std::to_string(L_.top_k) +
           " of the logits, score = sigmoid(l_i) on the scalar FP unit scales the expert input "
           "(bf16(score * x)); the expert output is added unweighted");
+    if (opt_.fault_score_scales_output)
+      out.notes.push_back(
+          "planted fault: the score scales the expert output (bf16(score * e)) instead of its "
+          "input");
     if (L_.shared_gate)
       out.notes.push_back(
           "the shared gate sigmoid runs on the scalar FP unit (S_SUB_FP from f0, S_EXP_FP, "
@@ -212,11 +216,20 @@ class LayerBuilder {
                      key + "=" + std::to_string(have));
   }
 
+  /// The route weight scales the expert input (Llama-4) rather than its output; the planted
+  /// fault score-scales-output moves it to the output.
+  bool scale_input() const {
+    return L_.routing == Layout::Routing::input_scaled && !opt_.fault_score_scales_output;
+  }
+
   void validate_and_lay_out() {
     const ModelPreset& model = *opt_.model;
     check_routing(model);
     if (opt_.shared && model.shared_experts == 0)
       throw UsageError("--shared: model " + model.name + " has no shared expert");
+    if (opt_.fault_score_scales_output && !model.scores_scale_input)
+      throw UsageError("--plant-fault score-scales-output: model " + model.name +
+                       "'s route weight does not scale the expert input (Llama-4's does)");
     if (mlen_ != vlen_)
       throw UsageError("--machine " + m_.name + ": MLEN != VLEN (machine.yaml requires equal)");
     if (static_cast<uint64_t>(m_.get("HBM_M_ROWS")) != mlen_)
@@ -954,7 +967,7 @@ class LayerBuilder {
     e_.addi(5, 5, blen_ * vlen_);
     e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
     e_.loop_end(kL1);
-    const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
+    const bool input_scaled = scale_input();
     if (input_scaled) {
       e_.stage("expert_route_weight");
       e_.comment("routed input = bf16(score * x) (Llama-4: the score scales the input)");
@@ -1095,7 +1108,7 @@ class LayerBuilder {
     const uint64_t hb = H / vlen_, ib = I / vlen_, tp = L_.tokens_padded;
     e_.comment("---- expert " + std::to_string(e) + " over all " + std::to_string(tp) + " rows");
     e_.pair({-1, -1, static_cast<int32_t>(e), -1});
-    const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
+    const bool input_scaled = scale_input();
     if (input_scaled) {
       e_.stage("expert_route_weight");
       e_.comment("input row t = bf16(R[t][" + std::to_string(e) +

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "moesim/isa/assembler.hpp"
@@ -100,7 +101,8 @@ const std::vector<std::pair<std::string, ProgramFault>>& program_faults() {
       {"shared-as-routed", ProgramFault::shared_as_routed},
       {"correction-bias-dropped", ProgramFault::correction_bias_dropped},
       {"group-mask-dropped", ProgramFault::group_mask_dropped},
-      {"weights-from-biased-scores", ProgramFault::weights_from_biased_scores}};
+      {"weights-from-biased-scores", ProgramFault::weights_from_biased_scores},
+      {"score-scales-output", ProgramFault::score_scales_output}};
   return faults;
 }
 
@@ -263,6 +265,10 @@ void apply_program_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram
                          "topk_group, weights-from-biased-scores needs a renormalised or "
                          "scaled weight)");
       break;
+    case ProgramFault::score_scales_output:
+      throw std::invalid_argument(
+          "score-scales-output is planted by build_moe_layer "
+          "(BuildOptions::fault_score_scales_output)");
   }
   std::string text;
   for (const std::string& l : lines) text += l + '\n';

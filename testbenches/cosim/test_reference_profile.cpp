@@ -438,6 +438,39 @@ BOOST_AUTO_TEST_CASE(reference_equals_golden_llama4_input_scaled) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(reference_catches_llama4_score_on_the_output) {
+  const auto& m = sim::find_model("llama-4-scout");
+  for (const auto lowering : {sim::Lowering::pair, sim::Lowering::expert}) {
+    BOOST_TEST_CONTEXT("lowering " << static_cast<int>(lowering)) {
+      sim::BuildOptions o;
+      o.model = &m;
+      o.tokens = 4;
+      o.hidden = o.intermediate = 64;
+      o.seed = 5;
+      o.lowering = lowering;
+      const auto good = sim::build_moe_layer(spec(), machine(), o);
+      const auto ref = sim::reference_layer(machine(), m, good);
+      BOOST_TEST(golden_vs_reference(good, ref, good.image).ok());
+      const Routes right = golden_routes(good.layout);  // read from the run just made
+      o.fault_score_scales_output = true;
+      const auto bad = sim::build_moe_layer(spec(), machine(), o);
+      BOOST_TEST(!golden_vs_reference(bad, ref, bad.image).bit_exact());
+      // The routing is untouched: the same experts and scores, used in the wrong place.
+      const Routes wrong = golden_routes(bad.layout);
+      BOOST_TEST((wrong.ids == right.ids));
+      BOOST_TEST((wrong.weights == right.weights));
+    }
+  }
+  sim::BuildOptions softmax;
+  softmax.model = &sim::find_model("qwen3-30b-a3b");
+  softmax.hidden = softmax.intermediate = 64;
+  softmax.fault_score_scales_output = true;
+  BOOST_CHECK_THROW(sim::build_moe_layer(spec(), machine(), softmax), sim::UsageError);
+  auto b = build("llama-4-scout", 2, 64, 64, 5);
+  BOOST_CHECK_THROW(sim::apply_program_fault(spec(), sim::ProgramFault::score_scales_output, b),
+                    std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(reference_equals_golden_one_group_sigmoid_routing) {
   // Kimi-K2 / GLM-4.5 routing (models.md §2.6-2.7): DeepSeek-V3's with n_group = topk_group = 1
   // (no group step); Kimi's rsf 2.827 (bf16 2.828125) and GLM-4.5-Air's 1.0.

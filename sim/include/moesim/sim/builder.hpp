@@ -116,6 +116,11 @@ struct BuildOptions {
   TopkEncoding topk = TopkEncoding::automatic;
   Lowering lowering = Lowering::pair;
   uint64_t seed = 1;
+  /// Planted fault `--plant-fault score-scales-output` (fault.hpp): the route weight of a router
+  /// whose score scales the expert input (Llama-4) scales the expert output instead. Both
+  /// engines run the program alike; the independent reference catches it. UsageError if the
+  /// model's router does not scale the input.
+  bool fault_score_scales_output = false;
 };
 
 /// Matrix-unit work of one part of the layer (routed experts or the shared expert), counted

@@ -51,11 +51,14 @@ enum class ProgramFault {
   group_mask_dropped,
   /// DeepSeek-V3 routing: the route weights read the biased s' instead of the unbiased s.
   weights_from_biased_scores,
+  /// Llama-4 routing: the score scales the expert output instead of its input. Planted by
+  /// build_moe_layer (BuildOptions::fault_score_scales_output), not by apply_program_fault.
+  score_scales_output,
 };
 
 /// "topk-shift-7", "no-stage-markers", "shared-gate-dropped", "shared-as-routed",
-/// "correction-bias-dropped", "group-mask-dropped", "weights-from-biased-scores" (in enum
-/// order).
+/// "correction-bias-dropped", "group-mask-dropped", "weights-from-biased-scores",
+/// "score-scales-output" (in enum order).
 std::vector<std::string> program_fault_names();
 
 /// Parses a --plant-fault name. Throws UsageError listing the names.
@@ -63,7 +66,8 @@ ProgramFault parse_program_fault(const std::string& name);
 
 /// Rewrites `b.asm_text` with the fault and re-assembles `b.program`. Throws UsageError if the
 /// program has nothing the fault applies to (e.g. topk-shift-7 on a program with no
-/// C_SET_TOPK_REG, shared-gate-dropped on one without a gated shared expert).
+/// C_SET_TOPK_REG, shared-gate-dropped on one without a gated shared expert), and
+/// std::invalid_argument for score_scales_output (a build option, see above).
 void apply_program_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram& b);
 
 }  // namespace moesim::sim

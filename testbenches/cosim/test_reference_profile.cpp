@@ -23,7 +23,8 @@ const isa::MachinePreset& machine() { return spec().preset("default"); }
 
 sim::BuiltProgram build(const std::string& model, unsigned tokens, unsigned hidden,
                         unsigned intermediate, uint64_t seed, bool shared = false,
-                        sim::Lowering lowering = sim::Lowering::pair) {
+                        sim::Lowering lowering = sim::Lowering::pair,
+                        bool fault_score_scales_output = false) {
   sim::BuildOptions o;
   o.model = &sim::find_model(model);
   o.tokens = tokens;
@@ -32,6 +33,7 @@ sim::BuiltProgram build(const std::string& model, unsigned tokens, unsigned hidd
   o.seed = seed;
   o.shared = shared;
   o.lowering = lowering;
+  o.fault_score_scales_output = fault_score_scales_output;
   return sim::build_moe_layer(spec(), machine(), o);
 }
 
@@ -442,18 +444,11 @@ BOOST_AUTO_TEST_CASE(reference_catches_llama4_score_on_the_output) {
   const auto& m = sim::find_model("llama-4-scout");
   for (const auto lowering : {sim::Lowering::pair, sim::Lowering::expert}) {
     BOOST_TEST_CONTEXT("lowering " << static_cast<int>(lowering)) {
-      sim::BuildOptions o;
-      o.model = &m;
-      o.tokens = 4;
-      o.hidden = o.intermediate = 64;
-      o.seed = 5;
-      o.lowering = lowering;
-      const auto good = sim::build_moe_layer(spec(), machine(), o);
+      const auto good = build("llama-4-scout", 4, 64, 64, 5, false, lowering);
       const auto ref = sim::reference_layer(machine(), m, good);
       BOOST_TEST(golden_vs_reference(good, ref, good.image).ok());
       const Routes right = golden_routes(good.layout);  // read from the run just made
-      o.fault_score_scales_output = true;
-      const auto bad = sim::build_moe_layer(spec(), machine(), o);
+      const auto bad = build("llama-4-scout", 4, 64, 64, 5, false, lowering, true);
       BOOST_TEST(!golden_vs_reference(bad, ref, bad.image).bit_exact());
       // The routing is untouched: the same experts and scores, used in the wrong place.
       const Routes wrong = golden_routes(bad.layout);
@@ -461,11 +456,8 @@ BOOST_AUTO_TEST_CASE(reference_catches_llama4_score_on_the_output) {
       BOOST_TEST((wrong.weights == right.weights));
     }
   }
-  sim::BuildOptions softmax;
-  softmax.model = &sim::find_model("qwen3-30b-a3b");
-  softmax.hidden = softmax.intermediate = 64;
-  softmax.fault_score_scales_output = true;
-  BOOST_CHECK_THROW(sim::build_moe_layer(spec(), machine(), softmax), sim::UsageError);
+  BOOST_CHECK_THROW(build("qwen3-30b-a3b", 2, 64, 64, 5, false, sim::Lowering::pair, true),
+                    sim::UsageError);
   auto b = build("llama-4-scout", 2, 64, 64, 5);
   BOOST_CHECK_THROW(sim::apply_program_fault(spec(), sim::ProgramFault::score_scales_output, b),
                     std::invalid_argument);

@@ -10,6 +10,7 @@
 
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/numerics.hpp"
+#include "program_fault_rewrite.hpp"
 
 namespace moesim::sim {
 namespace {
@@ -194,7 +195,7 @@ class LayerBuilder {
           "input-scaled routing: V_TOPK top-" + std::to_string(L_.top_k) +
           " of the logits, score = sigmoid(l_i) on the scalar FP unit scales the expert input "
           "(bf16(score * x)); the expert output is added unweighted");
-    if (opt_.fault_score_scales_output)
+    if (opt_.fault == ProgramFault::score_scales_output)
       out.notes.push_back(
           "planted fault: the score scales the expert output (bf16(score * e)) instead of its "
           "input");
@@ -219,7 +220,8 @@ class LayerBuilder {
   /// The route weight scales the expert input (Llama-4) rather than its output; the planted
   /// fault score-scales-output moves it to the output.
   bool scale_input() const {
-    return L_.routing == Layout::Routing::input_scaled && !opt_.fault_score_scales_output;
+    return L_.routing == Layout::Routing::input_scaled &&
+           opt_.fault != ProgramFault::score_scales_output;
   }
 
   void validate_and_lay_out() {
@@ -227,7 +229,7 @@ class LayerBuilder {
     check_routing(model);
     if (opt_.shared && model.shared_experts == 0)
       throw UsageError("--shared: model " + model.name + " has no shared expert");
-    if (opt_.fault_score_scales_output && !model.scores_scale_input)
+    if (opt_.fault == ProgramFault::score_scales_output && !model.scores_scale_input)
       throw UsageError("--plant-fault score-scales-output: model " + model.name +
                        "'s route weight does not scale the expert input (Llama-4's does)");
     if (mlen_ != vlen_)
@@ -1301,7 +1303,10 @@ class LayerBuilder {
 BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,
                              const BuildOptions& options) {
   if (options.model == nullptr) throw std::invalid_argument("build_moe_layer: no model");
-  return LayerBuilder(spec, preset, options).build();
+  BuiltProgram b = LayerBuilder(spec, preset, options).build();
+  if (options.fault && *options.fault != ProgramFault::score_scales_output)
+    rewrite_with_fault(spec, *options.fault, b);
+  return b;
 }
 
 }  // namespace moesim::sim

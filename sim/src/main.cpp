@@ -39,6 +39,7 @@
 #include "moesim/sim/html_report.hpp"
 #include "moesim/sim/presets.hpp"
 #include "moesim/sim/profile.hpp"
+#include "moesim/sim/program_fault.hpp"
 #include "moesim/sim/reference.hpp"
 #include "moesim/sim/report.hpp"
 #include "moesim/sim/trace_json.hpp"
@@ -190,16 +191,13 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
   o.hidden = f.hidden_opt->count() != 0 ? f.hidden : w.model->hidden;
   o.intermediate = f.intermediate_opt->count() != 0 ? f.intermediate : w.model->intermediate;
   o.seed = f.seed;
-  const std::optional<sim::ProgramFault> fault =
-      f.plant_fault.empty() ? std::nullopt : std::optional(sim::parse_program_fault(f.plant_fault));
-  o.fault_score_scales_output = fault == sim::ProgramFault::score_scales_output;
+  if (!f.plant_fault.empty()) o.fault = sim::parse_program_fault(f.plant_fault);
   w.built = sim::build_moe_layer(spec, *w.preset, o);
   if (!w.ignored_config_keys.empty()) {
     std::string keys;
     for (const auto& k : w.ignored_config_keys) keys += (keys.empty() ? "" : ", ") + k;
     w.built->notes.push_back("config.json keys accepted without effect on the layer: " + keys);
   }
-  if (fault && !o.fault_score_scales_output) sim::apply_program_fault(spec, *fault, *w.built);
   w.program = w.built->program;
   w.image = w.built->image;
   w.name = w.built->name;

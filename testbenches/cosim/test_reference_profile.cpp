@@ -4,6 +4,7 @@
 // those two can catch (both engines run the faulty program alike).
 #include <boost/test/unit_test.hpp>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "moesim/isa/numerics.hpp"
@@ -12,6 +13,7 @@
 #include "moesim/sim/engine.hpp"
 #include "moesim/sim/fault.hpp"
 #include "moesim/sim/profile.hpp"
+#include "moesim/sim/program_fault.hpp"
 #include "moesim/sim/reference.hpp"
 
 using namespace moesim;
@@ -24,7 +26,7 @@ const isa::MachinePreset& machine() { return spec().preset("default"); }
 sim::BuiltProgram build(const std::string& model, unsigned tokens, unsigned hidden,
                         unsigned intermediate, uint64_t seed, bool shared = false,
                         sim::Lowering lowering = sim::Lowering::pair,
-                        bool fault_score_scales_output = false) {
+                        std::optional<sim::ProgramFault> fault = std::nullopt) {
   sim::BuildOptions o;
   o.model = &sim::find_model(model);
   o.tokens = tokens;
@@ -33,7 +35,7 @@ sim::BuiltProgram build(const std::string& model, unsigned tokens, unsigned hidd
   o.seed = seed;
   o.shared = shared;
   o.lowering = lowering;
-  o.fault_score_scales_output = fault_score_scales_output;
+  o.fault = fault;
   return sim::build_moe_layer(spec(), machine(), o);
 }
 
@@ -187,8 +189,8 @@ BOOST_AUTO_TEST_CASE(profile_golden_equals_rtl_and_hbm_bytes_follow_the_layout) 
 }
 
 BOOST_AUTO_TEST_CASE(profile_catches_missing_stage_markers) {
-  auto b = build("gpt-oss-20b", 4, 64, 64, 3);
-  sim::apply_program_fault(spec(), sim::ProgramFault::no_stage_markers, b);
+  const auto b = build("gpt-oss-20b", 4, 64, 64, 3, false, sim::Lowering::pair,
+                       sim::ProgramFault::no_stage_markers);
   const sim::RunResult r = run_golden(b, b.image);
   const auto p = sim::make_profile(spec(), r.stages, 0, "golden");
   const auto problems = hbm_problems(p, b.layout);
@@ -233,17 +235,19 @@ BOOST_AUTO_TEST_CASE(reference_equals_golden_bit_for_bit_register_policy) {
 }
 
 BOOST_AUTO_TEST_CASE(reference_catches_topk_packing_shift_7) {
-  auto b = build("gpt-oss-120b", 4, 64, 64, 11);
-  const auto ref = sim::reference_layer(machine(), sim::find_model("gpt-oss-120b"), b);
-  sim::apply_program_fault(spec(), sim::ProgramFault::topk_shift_7, b);
+  const auto good = build("gpt-oss-120b", 4, 64, 64, 11);
+  const auto ref = sim::reference_layer(machine(), sim::find_model("gpt-oss-120b"), good);
+  BOOST_TEST(golden_vs_reference(good, ref, good.image).ok());
+  const auto b = build("gpt-oss-120b", 4, 64, 64, 11, false, sim::Lowering::pair,
+                       sim::ProgramFault::topk_shift_7);
   BOOST_TEST(b.asm_text.find("S_ADDI_INT gp13, gp0, " + std::to_string((128 << 7) | 4)) !=
              std::string::npos);
   const auto c = golden_vs_reference(b, ref, b.image);
   BOOST_TEST(!c.bit_exact());
   BOOST_TEST(c.acc_differing > 0u);
   // On a hardwired shape the fault has nothing to change.
-  auto small = build("gpt-oss-20b", 4, 64, 64, 11);
-  BOOST_CHECK_THROW(sim::apply_program_fault(spec(), sim::ProgramFault::topk_shift_7, small),
+  BOOST_CHECK_THROW(build("gpt-oss-20b", 4, 64, 64, 11, false, sim::Lowering::pair,
+                          sim::ProgramFault::topk_shift_7),
                     sim::UsageError);
 }
 
@@ -279,34 +283,32 @@ BOOST_AUTO_TEST_CASE(profile_of_shared_and_expert_major_layers_follows_the_layou
 }
 
 BOOST_AUTO_TEST_CASE(profile_catches_the_shared_branch_marked_as_routed) {
-  auto b = build("deepseek-v2-lite", 3, 64, 64, 2, true);
-  sim::apply_program_fault(spec(), sim::ProgramFault::shared_as_routed, b);
+  const auto b = build("deepseek-v2-lite", 3, 64, 64, 2, true, sim::Lowering::pair,
+                       sim::ProgramFault::shared_as_routed);
   const sim::RunResult r = run_golden(b, b.image);
   const auto p = sim::make_profile(spec(), r.stages, 0, "golden");
   const auto problems = hbm_problems(p, b.layout);
   for (const auto& s : problems) BOOST_TEST_MESSAGE(s);
   BOOST_TEST(!problems.empty());
   BOOST_TEST(group(p, "shared").cycles == 0u);
-  auto routed_only = build("qwen3-30b-a3b", 3, 64, 64, 2);
-  BOOST_CHECK_THROW(
-      sim::apply_program_fault(spec(), sim::ProgramFault::shared_as_routed, routed_only),
-      sim::UsageError);
+  BOOST_CHECK_THROW(build("qwen3-30b-a3b", 3, 64, 64, 2, false, sim::Lowering::pair,
+                          sim::ProgramFault::shared_as_routed),
+                    sim::UsageError);
 }
 
 BOOST_AUTO_TEST_CASE(reference_catches_a_dropped_shared_gate_multiply) {
-  auto b = build("qwen1.5-moe-a2.7b", 4, 64, 64, 3, true);
-  BOOST_REQUIRE(b.layout.shared_gate);
-  const auto ref = sim::reference_layer(machine(), sim::find_model("qwen1.5-moe-a2.7b"), b);
-  const auto good = golden_vs_reference(b, ref, b.image);
-  BOOST_TEST(good.ok());
+  const auto good = build("qwen1.5-moe-a2.7b", 4, 64, 64, 3, true);
+  BOOST_REQUIRE(good.layout.shared_gate);
+  const auto ref = sim::reference_layer(machine(), sim::find_model("qwen1.5-moe-a2.7b"), good);
+  BOOST_TEST(golden_vs_reference(good, ref, good.image).ok());
   BOOST_TEST(ref.shared_gate.size() == 4u);
-  sim::apply_program_fault(spec(), sim::ProgramFault::shared_gate_dropped, b);
+  const auto b = build("qwen1.5-moe-a2.7b", 4, 64, 64, 3, true, sim::Lowering::pair,
+                       sim::ProgramFault::shared_gate_dropped);
   const auto c = golden_vs_reference(b, ref, b.image);
   BOOST_TEST(!c.bit_exact());
-  auto ungated = build("deepseek-v2-lite", 4, 64, 64, 3, true);
-  BOOST_CHECK_THROW(
-      sim::apply_program_fault(spec(), sim::ProgramFault::shared_gate_dropped, ungated),
-      sim::UsageError);
+  BOOST_CHECK_THROW(build("deepseek-v2-lite", 4, 64, 64, 3, true, sim::Lowering::pair,
+                          sim::ProgramFault::shared_gate_dropped),
+                    sim::UsageError);
 }
 
 BOOST_AUTO_TEST_CASE(reference_guard_fails_a_saturated_shared_gate) {
@@ -398,8 +400,7 @@ BOOST_AUTO_TEST_CASE(reference_catches_deepseek_v3_routing_faults) {
        {sim::ProgramFault::correction_bias_dropped, sim::ProgramFault::group_mask_dropped,
         sim::ProgramFault::weights_from_biased_scores}) {
     BOOST_TEST_CONTEXT("fault " << static_cast<int>(fault)) {
-      auto b = good;
-      sim::apply_program_fault(spec(), fault, b);
+      const auto b = build("deepseek-v3", 4, 64, 64, 5, false, sim::Lowering::pair, fault);
       BOOST_TEST(!golden_vs_reference(b, ref, b.image).bit_exact());
       const Routes wrong = golden_routes(b.layout);
       if (fault == sim::ProgramFault::weights_from_biased_scores) {
@@ -412,10 +413,9 @@ BOOST_AUTO_TEST_CASE(reference_catches_deepseek_v3_routing_faults) {
       }
     }
   }
-  auto softmax = build("qwen3-30b-a3b", 2, 64, 64, 5);
-  BOOST_CHECK_THROW(
-      sim::apply_program_fault(spec(), sim::ProgramFault::correction_bias_dropped, softmax),
-      sim::UsageError);
+  BOOST_CHECK_THROW(build("qwen3-30b-a3b", 2, 64, 64, 5, false, sim::Lowering::pair,
+                          sim::ProgramFault::correction_bias_dropped),
+                    sim::UsageError);
 }
 
 BOOST_AUTO_TEST_CASE(reference_equals_golden_llama4_input_scaled) {
@@ -448,7 +448,8 @@ BOOST_AUTO_TEST_CASE(reference_catches_llama4_score_on_the_output) {
       const auto ref = sim::reference_layer(machine(), m, good);
       BOOST_TEST(golden_vs_reference(good, ref, good.image).ok());
       const Routes right = golden_routes(good.layout);  // read from the run just made
-      const auto bad = build("llama-4-scout", 4, 64, 64, 5, false, lowering, true);
+      const auto bad = build("llama-4-scout", 4, 64, 64, 5, false, lowering,
+                             sim::ProgramFault::score_scales_output);
       BOOST_TEST(!golden_vs_reference(bad, ref, bad.image).bit_exact());
       // The routing is untouched: the same experts and scores, used in the wrong place.
       const Routes wrong = golden_routes(bad.layout);
@@ -456,11 +457,9 @@ BOOST_AUTO_TEST_CASE(reference_catches_llama4_score_on_the_output) {
       BOOST_TEST((wrong.weights == right.weights));
     }
   }
-  BOOST_CHECK_THROW(build("qwen3-30b-a3b", 2, 64, 64, 5, false, sim::Lowering::pair, true),
+  BOOST_CHECK_THROW(build("qwen3-30b-a3b", 2, 64, 64, 5, false, sim::Lowering::pair,
+                          sim::ProgramFault::score_scales_output),
                     sim::UsageError);
-  auto b = build("llama-4-scout", 2, 64, 64, 5);
-  BOOST_CHECK_THROW(sim::apply_program_fault(spec(), sim::ProgramFault::score_scales_output, b),
-                    std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_CASE(reference_equals_golden_one_group_sigmoid_routing) {

@@ -80,12 +80,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/sim/presets.hpp"
+#include "moesim/sim/program_fault.hpp"
 
 namespace moesim::sim {
 
@@ -116,11 +118,11 @@ struct BuildOptions {
   TopkEncoding topk = TopkEncoding::automatic;
   Lowering lowering = Lowering::pair;
   uint64_t seed = 1;
-  /// Planted fault `--plant-fault score-scales-output` (fault.hpp): the route weight of a router
-  /// whose score scales the expert input (Llama-4) scales the expert output instead. Both
-  /// engines run the program alike; the independent reference catches it. UsageError if the
-  /// model's router does not scale the input.
-  bool fault_score_scales_output = false;
+  /// A lowering bug to plant (`--plant-fault`, program_fault.hpp); both engines run the program
+  /// alike and the independent reference or the stage profile must catch it. UsageError if the
+  /// layer has nothing the fault applies to (score-scales-output on a model whose router does
+  /// not scale the expert input, topk-shift-7 on a hardwired V_TOPK policy, ...).
+  std::optional<ProgramFault> fault;
 };
 
 /// Matrix-unit work of one part of the layer (routed experts or the shared expert), counted

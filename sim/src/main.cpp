@@ -353,9 +353,41 @@ int limit_error(const ProgramFlags& f) {
   return kExitUsage;
 }
 
+/// The report, trace and profile files `cosim` and `run` write, and --reference.
+struct OutputFlags {
+  std::string report, html, trace_json, vcd, trace_rtl, profile;
+  bool reference = false;
+};
+
+/// Registers OutputFlags on `app`; `both` says the command runs both engines (cosim).
+void add_output_flags(CLI::App* app, OutputFlags& o, bool both) {
+  app->add_option("--report", o.report, "write the report to FILE (.json, or .yaml/.yml)");
+  app->add_option("--html", o.html, "write a self-contained HTML report to FILE");
+  app->add_option("--trace-json", o.trace_json,
+                  "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE");
+  app->add_option("--vcd", o.vcd, "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
+  app->add_option("--trace-rtl", o.trace_rtl,
+                  both ? "write Verilator's FST of every RTL signal for the same run to FILE"
+                       : "with --engine rtl: write Verilator's FST of every RTL signal to FILE");
+  app->add_option(
+      "--profile", o.profile,
+      std::string(both ? "write both engines' stage profiles"
+                       : "write the engine's stage profile") +
+          " (per stage instructions, cycles, HBM bytes; shared/routed/plumbing split) to "
+          "FILE.json");
+  app->add_flag("--reference", o.reference,
+                std::string("also compare ") + (both ? "both engines' outputs" : "the output") +
+                    " with the independent reference (bit for bit) and print the error table "
+                    "against the float64 reference")
+      ->excludes("--program");
+}
+
 /// Output files of one run: each checked by check_output_path, and no two the same file (the
 /// VCD's .gtkw and .stages.filter included).
-void check_outputs(const std::vector<std::pair<std::string, std::string>>& flag_paths) {
+void check_outputs(const OutputFlags& o) {
+  const std::vector<std::pair<std::string, std::string>> flag_paths = {
+      {"--report", o.report},         {"--vcd", o.vcd},   {"--trace-rtl", o.trace_rtl},
+      {"--trace-json", o.trace_json}, {"--html", o.html}, {"--profile", o.profile}};
   std::vector<std::pair<std::string, fs::path>> files;
   for (const auto& [flag, path] : flag_paths) {
     if (path.empty()) continue;
@@ -468,24 +500,18 @@ std::unique_ptr<sim::Engine> make_rtl(const isa::Spec& spec, const isa::MachineP
 
 // ------------------------------------------------------------------------------------- cosim
 
-struct CosimFlags {
+struct CosimFlags : OutputFlags {
   ProgramFlags program;
-  std::string report, vcd, trace_json, html, trace_rtl, flip_bit, profile;
+  std::string flip_bit;
   size_t history = 8;
   bool quiet = false;
-  bool reference = false;
 };
 
 int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t0 = Clock::now();
   std::optional<sim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = sim::parse_bit_flip(f.flip_bit);
-  check_outputs({{"--report", f.report},
-                 {"--vcd", f.vcd},
-                 {"--trace-rtl", f.trace_rtl},
-                 {"--trace-json", f.trace_json},
-                 {"--html", f.html},
-                 {"--profile", f.profile}});
+  check_outputs(f);
   Workload w = make_workload(spec, f.program);
   cli::check_rtl_preset(w.preset->name);
 
@@ -613,11 +639,10 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
 
 // --------------------------------------------------------------------------------------- run
 
-struct RunFlags {
+struct RunFlags : OutputFlags {
   ProgramFlags program;
-  std::string engine, dump, report, vcd, trace_json, html, trace_rtl, profile;
+  std::string engine, dump;
   bool quiet = false;
-  bool reference = false;
 };
 
 void write_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
@@ -683,12 +708,7 @@ void dump_outputs(const fs::path& dir, const sim::Engine& e, const Workload& w) 
 
 int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
-  check_outputs({{"--report", f.report},
-                 {"--vcd", f.vcd},
-                 {"--trace-rtl", f.trace_rtl},
-                 {"--trace-json", f.trace_json},
-                 {"--html", f.html},
-                 {"--profile", f.profile}});
+  check_outputs(f);
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw sim::UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
   if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))
@@ -889,28 +909,13 @@ int cli_main(int argc, char** argv) {
   CosimFlags cf;
   CLI::App* cosim = app.add_subcommand("cosim", "co-simulate golden model and RTL in lockstep");
   add_program_flags(cosim, cf.program);
-  cosim->add_option("--report", cf.report, "write the report to FILE (.json, or .yaml/.yml)");
-  cosim->add_option("--html", cf.html, "write a self-contained HTML report to FILE");
-  cosim->add_option("--trace-json", cf.trace_json,
-                    "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE");
-  cosim->add_option("--vcd", cf.vcd,
-                    "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
-  cosim->add_option("--trace-rtl", cf.trace_rtl,
-                    "write Verilator's FST of every RTL signal for the same run to FILE");
+  add_output_flags(cosim, cf, true);
   cosim->add_option("--history", cf.history, "retired instructions shown before a divergence")
       ->capture_default_str()
       ->check(kNotNegative);
   cosim->add_option("--flip-bit", cf.flip_bit,
                     "plant a fault: ENGINE:SPACE:BYTE:BIT flips one bit of that engine's initial "
                     "image (SPACE vram|mram|fp_sram|int_sram|hbm)");
-  cosim->add_option("--profile", cf.profile,
-                    "write both engines' stage profiles (per stage instructions, cycles, HBM "
-                    "bytes; shared/routed/plumbing split) to FILE.json");
-  cosim
-      ->add_flag("--reference", cf.reference,
-                 "also compare both engines' outputs with the independent reference (bit for "
-                 "bit) and print the error table against the float64 reference")
-      ->excludes("--program");
   cosim->add_flag("--quiet", cf.quiet, "print only the verdict line");
 
   RunFlags rf;
@@ -921,21 +926,7 @@ int cli_main(int argc, char** argv) {
       ->check(CLI::IsMember({"golden", "rtl"}));
   run->add_option("--dump", rf.dump, "write the output accumulator and HBM output to DIR")
       ->excludes("--program");
-  run->add_option("--report", rf.report, "write the report to FILE (.json, or .yaml/.yml)");
-  run->add_option("--html", rf.html, "write a self-contained HTML report to FILE");
-  run->add_option("--trace-json", rf.trace_json,
-                  "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE");
-  run->add_option("--vcd", rf.vcd,
-                  "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
-  run->add_option("--trace-rtl", rf.trace_rtl,
-                  "with --engine rtl: write Verilator's FST of every RTL signal to FILE");
-  run->add_option("--profile", rf.profile,
-                  "write the engine's stage profile (per stage instructions, cycles, HBM bytes; "
-                  "shared/routed/plumbing split) to FILE.json");
-  run->add_flag("--reference", rf.reference,
-                "also compare the output with the independent reference (bit for bit) and print "
-                "the error table against the float64 reference")
-      ->excludes("--program");
+  add_output_flags(run, rf, false);
   run->add_flag("--quiet", rf.quiet, "do not print the stage table");
 
   BenchFlags bf;

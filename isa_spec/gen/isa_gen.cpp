@@ -522,6 +522,16 @@ std::string gen_isa_md(const Spec& s) {
         << " & 0xFF | register `" << p.reg << "` (`topk_policy_unset` before it is set) |\n";
   }
 
+  o << "\n## FP32 constants\n\nNumeric constants both models use (`fp32_constants`); the RTL "
+       "package holds them as `FP32_<name>`, the C++ tables as `kFp32_<name>`.\n\n"
+       "| name | FP32 bits | value | meaning |\n|---|---|---|---|\n";
+  for (const auto& c : s.fp32_constants()) {
+    float v = 0;
+    std::memcpy(&v, &c.bits, sizeof v);
+    o << "| `" << c.name << "` | `" << hex(c.bits, 8) << "` | " << v << " | " << cell(c.doc)
+      << " |\n";
+  }
+
   o << "\n## Traps\n\nA trapping instruction is detected at issue, writes nothing and stops the "
        "program (code 0 means no trap).\n\n| code | name | cause |\n|---|---|---|\n";
   for (const auto& t : s.traps())

@@ -384,6 +384,11 @@ Problems check_isa_md(const Spec& s, const std::string& text) {
                  std::regex(R"((\d+))"), file, p);
   }
   compare("allowed value", file, yaml_allowed(s, false), allowed, p);
+  const std::string constants = block(text, "## FP32 constants\n", "\n## ");
+  compare("fp32 constant", file, yaml_fp32_constants(s),
+          collect(constants, std::regex(R"(\| `(\w+)` \| `0x([0-9A-F]+)` \|)"), 16, "fp32 constant",
+                  file, p),
+          p);
   return p;
 }
 
@@ -627,6 +632,10 @@ BOOST_AUTO_TEST_CASE(isa_md_matches_yaml) {
                  "not in the YAML");
   EXPECT_REPORTS(c(edit(t, "| no | 0 (others", "| no | 1 (others")), "H_PREFETCH_M.prec=0",
                  "missing from isa.md");
+  EXPECT_REPORTS(c(edit(t, "| `BMM_SCALE` | `0x3E800000` |", "| `BMM_SCALE` | `0x3F000000` |")),
+                 "BMM_SCALE", "YAML 1048576000");
+  EXPECT_REPORTS(c(edit(t, "| `BMM_SCALE` | `0x3E800000` |", "| `BMM_SCALX` | `0x3E800000` |")),
+                 "BMM_SCALE", "missing");
 }
 
 namespace {

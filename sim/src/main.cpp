@@ -55,6 +55,17 @@ constexpr int kExitEqual = 0;
 constexpr int kExitMismatch = 1;
 constexpr int kExitUsage = 2;
 
+/// Runs `f`; an exception of type E it throws (a file that cannot be read or written, a bad
+/// assembly line) becomes a UsageError (exit 2) whose message starts with `prefix`.
+template <class E = std::runtime_error, class F>
+auto bad_input_of(const std::string& prefix, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const E& e) {
+    throw sim::UsageError(prefix + e.what());
+  }
+}
+
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -167,13 +178,11 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
   }
   w.preset = &it->second;
   if (!f.program_file.empty()) {
-    try {
-      w.program = fs::path(f.program_file).extension() == ".asm"
-                      ? isa::assemble_file(spec, f.program_file)
-                      : isa::read_program(f.program_file);
-    } catch (const std::runtime_error& e) {  // isa::AsmError (file:line:col) or a file error
-      throw sim::UsageError(std::string("--program: ") + e.what());
-    }
+    w.program = bad_input_of("--program: ", [&] {  // isa::AsmError (file:line:col) or a file error
+      return fs::path(f.program_file).extension() == ".asm"
+                 ? isa::assemble_file(spec, f.program_file)
+                 : isa::read_program(f.program_file);
+    });
     if (w.program.size() == 0)
       throw sim::UsageError("--program " + f.program_file + ": no instructions");
     w.name = f.program_file;
@@ -459,32 +468,24 @@ void write_profile(const std::string& path, const nlohmann::json& j) {
 
 void write_html(const std::string& path, const isa::Spec& spec, const sim::CosimResult* cosim,
                 const sim::RunResult* run, const nlohmann::json& context) {
-  try {
+  bad_input_of("--html: ", [&] {
     if (cosim != nullptr) sim::write_html_report(path, spec, *cosim, context);
     if (run != nullptr) sim::write_html_report(path, spec, *run, context);
-  } catch (const std::runtime_error& e) {
-    throw sim::UsageError(std::string("--html: ") + e.what());
-  }
+  });
 }
 
 std::unique_ptr<sim::TraceJsonSink> open_trace_json(const isa::Spec& spec, const std::string& path,
                                                     const std::vector<std::string>& engines) {
   if (path.empty()) return nullptr;
-  try {
-    return std::make_unique<sim::TraceJsonSink>(spec, path, engines);
-  } catch (const std::runtime_error& e) {
-    throw sim::UsageError(std::string("--trace-json: ") + e.what());
-  }
+  return bad_input_of("--trace-json: ",
+                      [&] { return std::make_unique<sim::TraceJsonSink>(spec, path, engines); });
 }
 
 std::unique_ptr<sim::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
                                        const std::vector<std::string>& scopes) {
   if (path.empty()) return nullptr;
-  try {
-    return std::make_unique<sim::VcdSink>(spec, path, scopes);
-  } catch (const std::runtime_error& e) {
-    throw sim::UsageError(std::string("--vcd: ") + e.what());
-  }
+  return bad_input_of("--vcd: ",
+                      [&] { return std::make_unique<sim::VcdSink>(spec, path, scopes); });
 }
 
 /// The RTL engine, writing Verilator's FST of every RTL signal to `fst` when non-empty.
@@ -870,32 +871,16 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
 
 int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
   if (out.empty()) out = fs::path(in).replace_extension(".hex").string();
-  isa::Program p;
-  try {
-    p = isa::assemble_file(spec, in);
-  } catch (const isa::AsmError& e) {
-    std::cerr << "moesim: error: " << e.what() << '\n';  // file:line:col: message
-    return kExitUsage;
-  } catch (const std::runtime_error& e) {
-    throw sim::UsageError(e.what());  // unreadable input file
-  }
-  try {
-    isa::write_program(p, out);
-  } catch (const std::exception& e) {
-    throw sim::UsageError(std::string("-o: ") + e.what());
-  }
+  // isa::AsmError (file:line:col: message) or an unreadable input file
+  const isa::Program p = bad_input_of("", [&] { return isa::assemble_file(spec, in); });
+  bad_input_of<std::exception>("-o: ", [&] { isa::write_program(p, out); });
   std::cout << in << ": " << p.size() << " instructions -> " << out << " (+ "
             << fs::path(out).replace_extension(".stages").string() << ")\n";
   return kExitEqual;
 }
 
 int cmd_disasm(const isa::Spec& spec, const std::string& in) {
-  isa::Program p;
-  try {
-    p = isa::read_program(in);
-  } catch (const std::runtime_error& e) {
-    throw sim::UsageError(e.what());
-  }
+  const isa::Program p = bad_input_of("", [&] { return isa::read_program(in); });
   std::cout << "; " << in << ": " << p.size() << " instructions\n";
   std::cout << isa::disassemble(spec, p);
   return kExitEqual;

@@ -9,65 +9,13 @@
 #include "moesim/sim/cosim.hpp"
 #include "moesim/sim/fault.hpp"
 #include "moesim/sim/presets.hpp"
+#include "moesim_test/scripted_engine.hpp"
 
 using namespace moesim;
 
 namespace {
 
-constexpr uint64_t kMemUnits = 64;
-
-/// An engine that replays a script. Every space is kMemUnits units of 2 bytes; each step
-/// applies that record's memory updates (space, unit, value) before returning it.
-class ScriptedEngine final : public sim::Engine {
- public:
-  struct Step {
-    isa::RetireRecord record;
-    std::vector<std::tuple<isa::Space, uint64_t, uint8_t>> updates;
-  };
-  ScriptedEngine(std::string name, std::vector<Step> script)
-      : name_(std::move(name)), script_(std::move(script)) {
-    for (isa::Space s : isa::kAllSpaces) mem_[s].assign(2 * kMemUnits, 0);
-  }
-  std::string name() const override { return name_; }
-  void load(const isa::Program&, const isa::MemoryImage&) override {}
-  void set_instruction_budget(uint64_t) override {}
-  bool step(isa::RetireRecord& out) override {
-    if (next_ >= script_.size()) return false;
-    const Step& s = script_[next_++];
-    for (const auto& [space, unit, value] : s.updates) {
-      mem_[space][2 * unit] = value;
-      if (space == isa::Space::Hbm) hbm_written_ += 1;
-    }
-    out = s.record;
-    cycles_ = out.end_cycle;
-    return true;
-  }
-  bool halted() const override { return next_ >= script_.size(); }
-  uint64_t cycles() const override { return cycles_; }
-  uint64_t retired() const override { return next_; }
-  uint64_t hbm_bytes_read() const override { return hbm_read_; }
-  uint64_t hbm_bytes_written() const override { return hbm_written_; }
-  isa::ArchRegs regs() const override { return regs_; }
-  std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override {
-    if (begin + count > kMemUnits) throw std::out_of_range("scripted read");
-    const auto& m = mem_.at(space);
-    return {m.begin() + static_cast<std::ptrdiff_t>(2 * begin),
-            m.begin() + static_cast<std::ptrdiff_t>(2 * (begin + count))};
-  }
-  uint64_t size(isa::Space) const override { return kMemUnits; }
-  std::vector<sim::UnitSpan> take_unit_spans() override { return {}; }
-
-  isa::ArchRegs regs_;
-  std::map<isa::Space, std::vector<uint8_t>> mem_;
-  uint64_t hbm_read_ = 0;  ///< what hbm_bytes_read() reports (a test may set it)
-
- private:
-  std::string name_;
-  std::vector<Step> script_;
-  size_t next_ = 0;
-  uint64_t cycles_ = 0;
-  uint64_t hbm_written_ = 0;  ///< one byte per HBM update applied
-};
+using test::ScriptedEngine;
 
 uint32_t addi_word(unsigned rd, unsigned imm) {
   const auto& spec = isa::Spec::builtin();

@@ -20,69 +20,16 @@
 #include "moesim/sim/html_report.hpp"
 #include "moesim/sim/report.hpp"
 #include "moesim/sim/trace_json.hpp"
+#include "moesim_test/scripted_engine.hpp"
 
 using namespace moesim;
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint64_t kUnits = 64;  // every space: 64 units of 2 bytes
-
 const isa::Spec& spec() { return isa::Spec::builtin(); }
 
-uint8_t unit_index(const std::string& mnemonic) {
-  const auto& units = spec().units();
-  const auto it = std::find(units.begin(), units.end(), spec().by_mnemonic(mnemonic)->unit);
-  return static_cast<uint8_t>(it - units.begin());
-}
-
-/// An engine that replays records back to back; each record's unit is busy for its whole
-/// latency (one UnitSpan per record, handed out by take_unit_spans after that record).
-class FakeEngine final : public sim::Engine {
- public:
-  FakeEngine(std::string name, std::vector<isa::RetireRecord> script)
-      : name_(std::move(name)), script_(std::move(script)) {
-    for (isa::Space s : isa::kAllSpaces) mem_[s].assign(2 * kUnits, 0);
-  }
-  std::string name() const override { return name_; }
-  void load(const isa::Program&, const isa::MemoryImage&) override {}
-  void set_instruction_budget(uint64_t) override {}
-  bool step(isa::RetireRecord& out) override {
-    if (next_ >= script_.size()) return false;
-    out = script_[next_++];
-    cycles_ = out.end_cycle;
-    if (!out.trap) ++retired_;
-    const isa::InstrSpec* ins = isa::decode(spec(), out.word).spec;
-    if (out.end_cycle > out.start_cycle)
-      pending_.push_back({unit_index(ins->mnemonic), out.start_cycle, out.end_cycle});
-    return true;
-  }
-  bool halted() const override { return next_ >= script_.size(); }
-  uint64_t cycles() const override { return cycles_; }
-  uint64_t retired() const override { return retired_; }
-  uint64_t hbm_bytes_read() const override { return 0; }
-  uint64_t hbm_bytes_written() const override { return 0; }
-  isa::ArchRegs regs() const override { return regs_; }
-  std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override {
-    if (begin + count > kUnits) throw std::out_of_range("fake read");
-    const auto& m = mem_.at(space);
-    return {m.begin() + static_cast<std::ptrdiff_t>(2 * begin),
-            m.begin() + static_cast<std::ptrdiff_t>(2 * (begin + count))};
-  }
-  uint64_t size(isa::Space) const override { return kUnits; }
-  std::vector<sim::UnitSpan> take_unit_spans() override { return std::exchange(pending_, {}); }
-
-  isa::ArchRegs regs_;
-  std::map<isa::Space, std::vector<uint8_t>> mem_;
-
- private:
-  std::string name_;
-  std::vector<isa::RetireRecord> script_;
-  std::vector<sim::UnitSpan> pending_;
-  size_t next_ = 0;
-  uint64_t cycles_ = 0;
-  uint64_t retired_ = 0;
-};
+using FakeEngine = test::ScriptedEngine;
 
 struct Step {
   const char* mnemonic;
@@ -454,7 +401,7 @@ BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
 BOOST_AUTO_TEST_CASE(reports_unit_tables) {
   FakeEngine a("golden", script()), b("rtl", script());
   const sim::CosimResult r = cosim(a, b);
-  const size_t scalar = unit_index("S_ADDI_INT");
+  const size_t scalar = FakeEngine::unit_index(spec().by_mnemonic("S_ADDI_INT")->unit);
   BOOST_REQUIRE(r.units.size() == spec().units().size());
   BOOST_TEST(r.units[scalar].busy_cycles[0] == 12u);  // 2 + 3 + 5 + 2
   std::ostringstream os;

@@ -84,10 +84,15 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   const isa::MachinePreset& preset = spec.preset(f.machine);
   const std::filesystem::path suite =
       f.suite.empty() ? conf::default_suite() : std::filesystem::path(f.suite);
+  if (std::error_code ec; !std::filesystem::is_directory(suite, ec))
+    throw sim::UsageError(
+        f.suite.empty()
+            ? "the built-in suite " + suite.string() +
+                  " is not a directory (the source tree moved?); give one with --suite DIR"
+            : "--suite " + f.suite + ": not a directory");
   // Documented gaps (waivers.yaml) and --waive items, checked against isa.yaml before running.
   std::map<std::string, std::string> waived;
-  if (std::filesystem::is_directory(suite))
-    for (const conf::Waiver& w : conf::load_waivers(spec, suite)) waived[w.item] = w.reason;
+  for (const conf::Waiver& w : conf::load_waivers(spec, suite)) waived[w.item] = w.reason;
   const std::set<std::string> items = conf::coverage(spec, {}, {}).names();
   for (const std::string& w : f.waive) {
     if (items.count(w) == 0) throw sim::UsageError("--waive '" + w + "': no such coverage item");

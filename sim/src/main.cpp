@@ -33,6 +33,7 @@
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/sim/builder.hpp"
+#include "moesim/sim/conformance.hpp"
 #include "moesim/sim/cosim.hpp"
 #include "moesim/sim/engine.hpp"
 #include "moesim/sim/fault.hpp"
@@ -953,7 +954,8 @@ int cli_main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"golden", "rtl", "both"}));
   conf->add_option("--filter", kf.filter, "only cases whose MNEMONIC/case matches this regex");
-  conf->add_option("--suite", kf.suite, "suite directory (default: the source tree's)");
+  conf->add_option("--suite", kf.suite,
+                   "suite directory (default: " + sim::conformance::default_suite().string() + ")");
   conf->add_option("--machine", kf.machine, "run the cases written for this machine preset")
       ->capture_default_str();
   conf->add_option("--junit", kf.junit, "write JUnit XML to FILE");

@@ -48,16 +48,16 @@ const std::vector<isa::MemorySegment>& segments(const isa::MemoryImage& image, S
 
 struct GoldenModel::Impl {
   Impl(const isa::Spec& spec, const isa::MachinePreset& p)
-      : preset(p),
+      : spec(spec),
+        preset(p),
         geo(p),
         top("golden", spec, preset, geo),
-        budget(geo.instruction_budget),
-        budget_max(static_cast<uint64_t>(spec.runtime_max("INSTRUCTION_BUDGET"))) {}
+        budget(geo.instruction_budget) {}
+  const isa::Spec& spec;
   isa::MachinePreset preset;
   Geometry geo;
   Top top;
-  uint64_t budget;      ///< INSTRUCTION_BUDGET of the next load()
-  uint64_t budget_max;  ///< largest budget the RTL's port holds
+  uint64_t budget;  ///< INSTRUCTION_BUDGET of the next load()
 };
 
 GoldenModel::GoldenModel(const isa::Spec& spec, const isa::MachinePreset& preset) {
@@ -110,10 +110,7 @@ void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& imag
 }
 
 void GoldenModel::set_instruction_budget(uint64_t budget) {
-  if (budget == 0 || budget > impl_->budget_max)
-    throw std::invalid_argument("golden: instruction budget " + std::to_string(budget) +
-                                " outside [1, " + std::to_string(impl_->budget_max) + "]");
-  impl_->budget = budget;
+  impl_->budget = impl_->spec.checked_instruction_budget(budget);
 }
 
 bool GoldenModel::step(isa::RetireRecord& out) {

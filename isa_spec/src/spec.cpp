@@ -596,6 +596,15 @@ int64_t Spec::runtime_max(const std::string& name) const {
   return (int64_t{1} << it->second) - 1;
 }
 
+uint64_t Spec::checked_instruction_budget(uint64_t budget) const {
+  const auto max = static_cast<uint64_t>(runtime_max("INSTRUCTION_BUDGET"));
+  if (budget == 0 || budget > max)
+    throw std::invalid_argument("instruction budget " + std::to_string(budget) + " outside [1, " +
+                                std::to_string(max) +
+                                "] (machine.yaml runtime.INSTRUCTION_BUDGET)");
+  return budget;
+}
+
 const MachinePreset& Spec::preset(const std::string& name) const {
   auto it = presets_.find(name);
   if (it != presets_.end()) return it->second;

@@ -63,8 +63,7 @@ struct Impl {
   const isa::Spec& spec;
   // Machine parameters the model was Verilated with.
   uint64_t vlen, mlen, nscale, vram_rows, mram_rows, fp_words, int_words, imem_words;
-  uint64_t budget = 0;      ///< instruction_budget_i of the next load() (machine.yaml `runtime`)
-  uint64_t budget_max = 0;  ///< 2^INSTRUCTION_BUDGET_BITS - 1
+  uint64_t budget = 0;  ///< instruction_budget_i of the next load() (machine.yaml `runtime`)
 
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<cfg::VTop> top;
@@ -279,7 +278,6 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   m.imem_words = static_cast<uint64_t>(cfg_param("IMEM_WORDS"));
   m.hbm.bytes.assign(static_cast<size_t>(cfg_param("HBM_BYTES")), 0);
   m.budget = static_cast<uint64_t>(preset.get("INSTRUCTION_BUDGET"));
-  m.budget_max = static_cast<uint64_t>(spec.runtime_max("INSTRUCTION_BUDGET"));
 
   m.ctx = std::make_unique<VerilatedContext>();
 #if VM_TRACE_FST
@@ -317,10 +315,7 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
 }
 
 void Model::set_instruction_budget(uint64_t budget) {
-  if (budget == 0 || budget > impl_->budget_max)
-    throw std::invalid_argument("RtlModel: instruction budget " + std::to_string(budget) +
-                                " outside [1, " + std::to_string(impl_->budget_max) + "]");
-  impl_->budget = budget;
+  impl_->budget = impl_->spec.checked_instruction_budget(budget);
 }
 
 Model::~Model() {

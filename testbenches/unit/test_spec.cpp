@@ -392,3 +392,17 @@ BOOST_AUTO_TEST_CASE(loader_errors_topk_policies_and_allowed_values) {
                       "{name: an, field: rs2, kind: addr, allowed: [0]}"),
               entry("H_PREFETCH_M") + ".operands[2].allowed: only imm operands take");
 }
+
+BOOST_AUTO_TEST_CASE(instruction_budget_range_is_the_runtime_port) {
+  const Spec& s = Spec::builtin();
+  const auto max = static_cast<uint64_t>(s.runtime_max("INSTRUCTION_BUDGET"));
+  BOOST_TEST(s.checked_instruction_budget(1) == 1u);
+  BOOST_TEST(s.checked_instruction_budget(max) == max);
+  BOOST_CHECK_THROW(s.checked_instruction_budget(0), std::invalid_argument);
+  try {
+    s.checked_instruction_budget(max + 1);
+    BOOST_ERROR("budget past the port accepted");
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(contains(e.what(), "instruction budget 4294967296 outside [1, 4294967295]"));
+  }
+}

@@ -162,6 +162,11 @@ class Spec {
   /// Largest value the port of run-time parameter `name` holds (2^bits - 1). Throws SpecError if
   /// `name` is not a run-time parameter.
   int64_t runtime_max(const std::string& name) const;
+  /// `budget` if it is a valid run-time INSTRUCTION_BUDGET: 1 to runtime_max(
+  /// "INSTRUCTION_BUDGET") retired instructions (what the RTL's instruction_budget_i port holds).
+  /// Throws std::invalid_argument naming the range otherwise. Both engines'
+  /// set_instruction_budget go through it.
+  uint64_t checked_instruction_budget(uint64_t budget) const;
   int64_t version() const { return version_; }
   unsigned word_bits() const { return word_bits_; }
 

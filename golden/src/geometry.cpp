@@ -40,9 +40,9 @@ Geometry::Geometry(const isa::MachinePreset& p)
       instruction_budget(positive(p, "INSTRUCTION_BUDGET")),
       imem_words(positive(p, "IMEM_WORDS")) {
   require(vlen == mlen, p, "VLEN must equal MLEN (M_MM takes K = VLEN = MLEN)");
-  require(mx_block == 8, p,
+  require((mx_block & (mx_block - 1)) == 0, p,
           "MX_BLOCK = " + std::to_string(mx_block) +
-              ": M_MM's block sum in isa.yaml is defined for blocks of 8 only");
+              ": M_MM's block sum in isa.yaml is a pairwise tree over a power of two");
   require(mlen % mx_block == 0, p, "MX_BLOCK must divide MLEN");
   require(mlen % blen == 0, p, "BLEN must divide MLEN");
   require(vlen % hlen == 0, p, "HLEN must divide VLEN");

@@ -16,8 +16,9 @@ using Addr = unsigned __int128;
 
 struct Geometry {
   /// Reads the preset. Throws std::invalid_argument naming the parameter when the golden model
-  /// cannot implement the preset: VLEN != MLEN, MX_BLOCK != 8 (M_MM's block sum in isa.yaml is
-  /// defined for 8 products), BLEN, HLEN or MX_BLOCK not dividing MLEN, or a size that is 0.
+  /// cannot implement the preset: VLEN != MLEN, MX_BLOCK not a power of two (M_MM's block sum in
+  /// isa.yaml is a pairwise tree over MX_BLOCK products), BLEN, HLEN or MX_BLOCK not dividing MLEN,
+  /// or a size that is 0.
   explicit Geometry(const isa::MachinePreset& p);
 
   uint64_t mlen, vlen, blen, hlen, mx_block;

@@ -148,8 +148,8 @@ void MatrixUnit::mm(const Issue& is) {
       const uint8_t* scales = codes + k;
       float& acc = acc_[i * blen + j];
       for (uint64_t b = 0; b < k / g_.mx_block; ++b) {
-        acc = num::add(
-            acc, num::mx_block_dot8(ai + b * g_.mx_block, codes + b * g_.mx_block, scales[b]));
+        acc = num::add(acc, num::mx_block_dot(ai + b * g_.mx_block, codes + b * g_.mx_block,
+                                              g_.mx_block, scales[b]));
       }
     }
   }
@@ -180,14 +180,14 @@ std::vector<uint8_t> MatrixUnit::read_tile(uint64_t t) {
 float MatrixUnit::tdot_block(const std::vector<uint8_t>& tile, const uint16_t* a, uint64_t col,
                              uint64_t b) const {
   const uint64_t row_bytes = g_.mram_row_bytes();
-  uint8_t codes[8];
-  uint8_t scales[8];
-  for (uint64_t t = 0; t < 8; ++t) {
-    const uint8_t* row = tile.data() + (b * g_.mx_block + t) * row_bytes;
+  const uint64_t n = g_.mx_block;
+  std::vector<uint8_t> codes(n), scales(n);
+  for (uint64_t t = 0; t < n; ++t) {
+    const uint8_t* row = tile.data() + (b * n + t) * row_bytes;
     codes[t] = row[col];
-    scales[t] = row[g_.mlen + col / g_.mx_block];
+    scales[t] = row[g_.mlen + col / n];
   }
-  return num::mx_block_tdot8(a + b * g_.mx_block, codes, scales);
+  return num::mx_block_tdot(a + b * n, codes.data(), scales.data(), n);
 }
 
 void MatrixUnit::write_out(const Issue& is, Effects& fx) {
@@ -221,8 +221,9 @@ void MatrixUnit::mv(const Issue& is, bool transposed) {
     for (uint64_t j = 0; j < blen; ++j) {
       const uint8_t* codes = rows.data() + j * row_bytes;
       for (uint64_t b = 0; b < nb; ++b)
-        vacc_[j] = num::add(vacc_[j], num::mx_block_dot8(a.data() + b * g_.mx_block,
-                                                         codes + b * g_.mx_block, codes[k + b]));
+        vacc_[j] = num::add(vacc_[j],
+                            num::mx_block_dot(a.data() + b * g_.mx_block, codes + b * g_.mx_block,
+                                              g_.mx_block, codes[k + b]));
     }
     return;
   }

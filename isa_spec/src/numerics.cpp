@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace moesim::num {
@@ -163,18 +164,41 @@ uint8_t mx_quantize(const uint16_t* bf16, size_t n, uint8_t* codes) {
   return static_cast<uint8_t>(e + 127);
 }
 
-float mx_block_dot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, uint8_t scale) {
-  float p[8];
-  for (int i = 0; i < 8; ++i) p[i] = mul(bf16_to_f32(a_bf16[i]), e4m3_to_f32(w_e4m3[i]));
-  float s = add(add(add(p[0], p[1]), add(p[2], p[3])), add(add(p[4], p[5]), add(p[6], p[7])));
-  return mul(s, e8m0_to_f32(scale));
+namespace {
+
+// Largest MX dot length (mx_block_dot / mx_block_tdot): MX_BLOCK is 8 or 32 (machine.yaml);
+// any power of two up to this bound is accepted.
+constexpr size_t kMaxMxDot = 256;
+
+void check_mx_dot_n(size_t n, const char* fn) {
+  if (n == 0 || n > kMaxMxDot || (n & (n - 1)) != 0)
+    throw std::invalid_argument(std::string(fn) + ": n = " + std::to_string(n) +
+                                " must be a power of two in [1, 256]");
 }
 
-float mx_block_tdot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, const uint8_t* scales) {
-  float q[8];
-  for (int i = 0; i < 8; ++i)
+// The pairwise tree over x[0..n) in place, FP32 RNE: level 0 adds (2i, 2i+1), each level halves.
+float pairwise_tree(float* x, size_t n) {
+  for (size_t width = n; width > 1; width /= 2)
+    for (size_t i = 0; i < width / 2; ++i) x[i] = add(x[2 * i], x[2 * i + 1]);
+  return x[0];
+}
+
+}  // namespace
+
+float mx_block_dot(const uint16_t* a_bf16, const uint8_t* w_e4m3, size_t n, uint8_t scale) {
+  check_mx_dot_n(n, "mx_block_dot");
+  float p[kMaxMxDot];
+  for (size_t i = 0; i < n; ++i) p[i] = mul(bf16_to_f32(a_bf16[i]), e4m3_to_f32(w_e4m3[i]));
+  return mul(pairwise_tree(p, n), e8m0_to_f32(scale));
+}
+
+float mx_block_tdot(const uint16_t* a_bf16, const uint8_t* w_e4m3, const uint8_t* scales,
+                    size_t n) {
+  check_mx_dot_n(n, "mx_block_tdot");
+  float q[kMaxMxDot];
+  for (size_t i = 0; i < n; ++i)
     q[i] = mul(mul(bf16_to_f32(a_bf16[i]), e4m3_to_f32(w_e4m3[i])), e8m0_to_f32(scales[i]));
-  return add(add(add(q[0], q[1]), add(q[2], q[3])), add(add(q[4], q[5]), add(q[6], q[7])));
+  return pairwise_tree(q, n);
 }
 
 float tree_sum(const float* x, size_t n) {

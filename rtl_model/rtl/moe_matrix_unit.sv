@@ -17,18 +17,19 @@
  *                             synchronous read port each);
  *   cycles 1 .. BLEN          capture the returning rows into operand register slot t-1;
  *   cycles BLEN+1 ..          one MX block per cycle, b = 0 .. MLEN/MX_BLOCK-1 in K order: the
- *     BLEN+MLEN/MX_BLOCK      BLEN x BLEN array of moe_mx_dot8 forms the block dots of every
- *                             (i, j) and BLEN x BLEN moe_fp32_add add them into acc[i][j]; the
- *                             last block's cycle raises done_o.
+ *     BLEN+MLEN/MX_BLOCK      BLEN x BLEN array of moe_mx_dot #(MX_BLOCK) forms the block dots
+ *                             of every (i, j) and BLEN x BLEN moe_fp32_add add them into
+ *                             acc[i][j]; the last block's cycle raises done_o.
  * M_MV (latency BLEN + MLEN / MX_BLOCK + 1): as M_MM with one activation row (VRAM read in the
  *   start cycle only); the MAC cycles use row 0 of the dot array and accumulate into vacc.
  * M_TMV (latency MLEN + MLEN / MX_BLOCK + 1):
  *   cycles 0 .. MLEN-1        read MRAM tile row mat_row_i + t (VRAM activation row in cycle 0);
  *   cycles 1 .. MLEN          capture codes [mat_col_i, +BLEN) of the returning row and the
  *                             scale of each of those columns;
- *   cycles MLEN+1 ..          one K block of 8 tile rows per cycle, b in order: BLEN
- *     MLEN+MLEN/MX_BLOCK      moe_mx_dot8 #(PER_ELEM_SCALE) (each product scaled by its own row's
- *                             scale) and BLEN moe_fp32_add into vacc[j]; the last raises done_o.
+ *   cycles MLEN+1 ..          one K block of MX_BLOCK tile rows per cycle, b in order: BLEN
+ *     MLEN+MLEN/MX_BLOCK      moe_mx_dot #(MX_BLOCK, PER_ELEM_SCALE) (each product scaled by its
+ *                             own row's scale) and BLEN moe_fp32_add into vacc[j]; the last
+ *                             raises done_o.
  * M_TMM (latency MLEN + BLEN * MLEN / MX_BLOCK + 1): M_TMV's load, which also reads VRAM rows
  *   act_row_i + t in cycles 0 .. BLEN-1 (captured in 1 .. BLEN); then cycles MLEN+1 .. are
  *   BLEN * MLEN/MX_BLOCK MAC cycles, activation row i = n / (MLEN/MX_BLOCK) and K block
@@ -38,8 +39,9 @@
  *   mat_row_i + t (tile rows r0 + t) and, in cycle 0, the VRAM activation row; cycles 1 .. HLEN
  *   capture each column's HLEN codes and scales (h_codes_q / h_scales_q) and, in cycle 1, each
  *   head's HLEN activations (h_act_q: element d*B + b of the row); then B * MLEN MAC cycles, one
- *   output per cycle, n = b * MLEN + c in order: moe_mx_hdot over the HLEN products, times
- *   FP32_BMM_SCALE (moesim_isa_pkg), added into hv_q[n]; the last raises done_o.
+ *   output per cycle, n = b * MLEN + c in order: moe_mx_dot #(HLEN, PER_ELEM_SCALE) over the
+ *   HLEN products, times FP32_BMM_SCALE (moesim_isa_pkg), added into hv_q[n]; the last raises
+ *   done_o.
  * M_BTMV (latency MLEN + B * MLEN + 1): as M_BMV, but the load reads all MLEN tile rows (row c
  *   gives column c's codes [mat_col_i, +HLEN) and their scales) and head b's activations are
  *   elements b*HLEN .. b*HLEN+HLEN-1.
@@ -55,8 +57,9 @@
  * Handshake: start_i is a one-cycle pulse while the unit is idle (the core issues one
  * instruction at a time); start_i in a busy cycle is ignored. busy_o is high from the start
  * cycle to the done cycle inclusive; done_o is high in the last of them (the retire cycle).
- * Addresses are VRAM / MRAM row indices, already checked by the core. The block arithmetic is
- * fixed at 8 elements (moe_mx_dot8), so MX_BLOCK must be 8; K = MLEN = VLEN.
+ * Addresses are VRAM / MRAM row indices, already checked by the core. The block dots are
+ * moe_mx_dot #(N = MX_BLOCK) (a power of two dividing MLEN: 8 by default, 32 selectable by
+ * preset); K = MLEN = VLEN.
  */
 module moe_matrix_unit
   import moesim_isa_pkg::*;
@@ -116,12 +119,10 @@ module moe_matrix_unit
   localparam int unsigned CntW      = $clog2(CntMax + 1);
   localparam int unsigned ScaleW    = NumBlocks * 8;
 
-  if (MX_BLOCK != 8) begin : g_bad_block
-    $error("moe_matrix_unit: MX_BLOCK must be 8 (moe_mx_dot8), got %0d", MX_BLOCK);
-  end
-  if (MLEN != VLEN || (MLEN % MX_BLOCK) != 0 || (VLEN % BLEN) != 0 || (MLEN % HLEN) != 0)
+  if (MLEN != VLEN || (MLEN % MX_BLOCK) != 0 || (VLEN % BLEN) != 0 || (MLEN % HLEN) != 0 ||
+      (MX_BLOCK & (MX_BLOCK - 1)) != 0)
   begin : g_bad_shape
-    $error("moe_matrix_unit: need MLEN == VLEN, MX_BLOCK | MLEN, BLEN | VLEN and HLEN | MLEN");
+    $error("moe_matrix_unit: need MLEN == VLEN, MX_BLOCK = 2^n | MLEN, BLEN | VLEN, HLEN | MLEN");
   end
 
   //////////////////
@@ -173,37 +174,37 @@ module moe_matrix_unit
 
   // Block b = cnt_q of every operand row, then the BLEN x BLEN block dots and accumulations.
   // (M_MM's MAC phase has cnt_q < NumBlocks; M_TMM's cnt_q = row * NumBlocks + block.)
-  logic [8*16-1:0] act_blk   [BLEN];
-  logic [8*8-1:0]  w_blk     [BLEN];
-  logic [7:0]      scale_blk [BLEN];
-  logic [31:0]     dot       [BLEN][BLEN];
-  logic [31:0]     acc_sum   [BLEN][BLEN];
+  logic [MX_BLOCK*16-1:0] act_blk   [BLEN];
+  logic [MX_BLOCK*8-1:0]  w_blk     [BLEN];
+  logic [7:0]             scale_blk [BLEN];
+  logic [31:0]            dot       [BLEN][BLEN];
+  logic [31:0]            acc_sum   [BLEN][BLEN];
 
   for (genvar r = 0; r < BLEN; r++) begin : g_blk_sel
-    assign act_blk[r]   = act_q[r][32'(cnt_q) * 128 +: 128];
-    assign w_blk[r]     = w_codes_q[r][32'(cnt_q) * 64 +: 64];
+    assign act_blk[r]   = act_q[r][32'(cnt_q) * MX_BLOCK * 16 +: MX_BLOCK * 16];
+    assign w_blk[r]     = w_codes_q[r][32'(cnt_q) * MX_BLOCK * 8 +: MX_BLOCK * 8];
     assign scale_blk[r] = w_scales_q[r][32'(cnt_q) * 8 +: 8];
   end
 
-  // M_TMV / M_TMM: block b = t_blk is tile rows 8b .. 8b+7 of column col+j, times activation row
-  // t_row's block b (M_TMV: row 0, b = cnt_q).
-  logic [CntW-1:0] t_blk, t_row;
-  logic [8*16-1:0] tact_blk;
-  logic [31:0]     tacc      [BLEN];
-  logic [8*8-1:0]  tw_blk    [BLEN];
-  logic [8*8-1:0]  ts_blk    [BLEN];
-  logic [31:0]     tdot      [BLEN];
-  logic [31:0]     vacc_sum  [BLEN];
+  // M_TMV / M_TMM: block b = t_blk is tile rows MX_BLOCK*b .. MX_BLOCK*(b+1)-1 of column col+j,
+  // times activation row t_row's block b (M_TMV: row 0, b = cnt_q).
+  logic [CntW-1:0]        t_blk, t_row;
+  logic [MX_BLOCK*16-1:0] tact_blk;
+  logic [31:0]            tacc      [BLEN];
+  logic [MX_BLOCK*8-1:0]  tw_blk    [BLEN];
+  logic [MX_BLOCK*8-1:0]  ts_blk    [BLEN];
+  logic [31:0]            tdot      [BLEN];
+  logic [31:0]            vacc_sum  [BLEN];
 
   assign t_blk = CntW'(32'(cnt_q) % NumBlocks);
   assign t_row = CntW'(32'(cnt_q) / NumBlocks);
 
   always_comb begin
-    tact_blk = act_q[0][32'(t_blk) * 128 +: 128];
+    tact_blk = act_q[0][32'(t_blk) * MX_BLOCK * 16 +: MX_BLOCK * 16];
     tacc     = vacc_q;
     for (int unsigned r = 1; r < BLEN; r++) begin
       if (32'(t_row) == r) begin
-        tact_blk = act_q[r][32'(t_blk) * 128 +: 128];
+        tact_blk = act_q[r][32'(t_blk) * MX_BLOCK * 16 +: MX_BLOCK * 16];
       end
     end
     if (is_mm_q) begin
@@ -217,11 +218,12 @@ module moe_matrix_unit
   end
 
   for (genvar j = 0; j < BLEN; j++) begin : g_tcol
-    for (genvar t = 0; t < 8; t++) begin : g_trow
-      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(t_blk) * 8 + t][8*j +: 8];
-      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(t_blk) * 8 + t][8*j +: 8];
+    for (genvar t = 0; t < MX_BLOCK; t++) begin : g_trow
+      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(t_blk) * MX_BLOCK + t][8*j +: 8];
+      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(t_blk) * MX_BLOCK + t][8*j +: 8];
     end
-    moe_mx_dot8 #(
+    moe_mx_dot #(
+      .N             (MX_BLOCK),
       .PER_ELEM_SCALE(1'b1)
     ) u_tdot (
       .a_i    (tact_blk),
@@ -238,7 +240,9 @@ module moe_matrix_unit
 
   for (genvar i = 0; i < BLEN; i++) begin : g_row
     for (genvar j = 0; j < BLEN; j++) begin : g_col
-      moe_mx_dot8 u_dot (
+      moe_mx_dot #(
+        .N(MX_BLOCK)
+      ) u_dot (
         .a_i    (act_blk[i]),
         .w_i    (w_blk[j]),
         .scale_i(scale_blk[j]),
@@ -267,8 +271,9 @@ module moe_matrix_unit
   assign h_head = HeadW'(32'(cnt_q) / MLEN);
   assign h_idx  = HvW'(cnt_q);
 
-  moe_mx_hdot #(
-    .N(HLEN)
+  moe_mx_dot #(
+    .N             (HLEN),
+    .PER_ELEM_SCALE(1'b1)
   ) u_hdot (
     .a_i    (h_act_q[h_head]),
     .w_i    (h_codes_q[h_col]),

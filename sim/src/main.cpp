@@ -826,7 +826,7 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
       if (f.engine != "both" && f.engine != name) continue;
       if (std::string(name) == "rtl" && !cli::rtl_built_for(w.preset->name)) {
         std::cout << "  rtl: skipped, no RTL model was built for preset '" << w.preset->name
-                  << "' (configure with -DMOESIM_RTL_PRESETS=\"default;tiny;" << w.preset->name
+                  << "' (configure with -DMOESIM_RTL_PRESETS=\"default;tiny;mx32;" << w.preset->name
                   << "\")\n";
         continue;
       }

@@ -53,7 +53,7 @@ uint16_t max_bf16(uint16_t a, uint16_t b) {
   return x > y ? a : b;
 }
 
-/// Pairwise tree sum in FP32 (docs/numerics.md §5 step 2 for 8 values, §6 for VLEN).
+/// Pairwise tree sum in FP32 (docs/numerics.md §5 step 2 for MX_BLOCK values, §6 for VLEN).
 float tree_sum(std::vector<float> v) {
   while (v.size() > 1) {
     for (size_t i = 0; i < v.size() / 2; ++i) v[i] = v[2 * i] + v[2 * i + 1];

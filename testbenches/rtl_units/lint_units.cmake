@@ -31,23 +31,22 @@ lint(moe_e4m3_to_fp32 ${RTL_DIR}/moe_e4m3_to_fp32.sv)
 lint(moe_mx_dequant ${RTL_DIR}/moe_mx_dequant.sv ${RTL_DIR}/moe_e4m3_to_fp32.sv ${fp})
 lint(moe_mx_quant_block ${RTL_DIR}/moe_mx_quant_block.sv)
 lint(moe_mx_quant_block -GN=32 ${RTL_DIR}/moe_mx_quant_block.sv)
-lint(moe_mx_dot8 ${RTL_DIR}/moe_mx_dot8.sv ${fp})
-lint(moe_mx_dot8 -GPER_ELEM_SCALE=1'b1 ${RTL_DIR}/moe_mx_dot8.sv ${fp})
-foreach(n 2 4 8 16 32)
-  lint(moe_mx_hdot -GN=${n} ${RTL_DIR}/moe_mx_hdot.sv ${RTL_DIR}/moe_mx_dot8.sv ${fp})
+foreach(n 1 2 4 8 16 32)
+  lint(moe_mx_dot -GN=${n} ${RTL_DIR}/moe_mx_dot.sv ${fp})
+  lint(moe_mx_dot -GN=${n} -GPER_ELEM_SCALE=1'b1 ${RTL_DIR}/moe_mx_dot.sv ${fp})
 endforeach()
 lint(moe_bf16_rom ${RTL_DIR}/moe_bf16_rom.sv)
 lint(moe_bf16_rom -GNPorts=3 ${RTL_DIR}/moe_bf16_rom.sv)
 lint(moe_units_tb_top ${TB_DIR}/moe_units_tb_top.sv ${RTL_DIR}/moe_fp32_minmax.sv
      ${RTL_DIR}/moe_e4m3_to_fp32.sv ${RTL_DIR}/moe_mx_dequant.sv ${RTL_DIR}/moe_mx_quant_block.sv
-     ${RTL_DIR}/moe_mx_dot8.sv ${RTL_DIR}/moe_bf16_rom.sv ${fp})
+     ${RTL_DIR}/moe_mx_dot.sv ${RTL_DIR}/moe_bf16_rom.sv ${fp})
 foreach(preset IN LISTS PRESETS)
   foreach(p MLEN VLEN BLEN HLEN MX_BLOCK MAX_TOPK_EXPERTS)
     param(${preset} ${p} ${p})
   endforeach()
   lint(moe_matrix_unit -GMLEN=${MLEN} -GVLEN=${VLEN} -GBLEN=${BLEN} -GHLEN=${HLEN}
        -GMX_BLOCK=${MX_BLOCK} ${GEN_DIR}/rtl/moesim_isa_pkg.sv ${RTL_DIR}/moe_pkg.sv
-       ${RTL_DIR}/moe_matrix_unit.sv ${RTL_DIR}/moe_mx_dot8.sv ${RTL_DIR}/moe_mx_hdot.sv ${fp})
+       ${RTL_DIR}/moe_matrix_unit.sv ${RTL_DIR}/moe_mx_dot.sv ${fp})
   lint(moe_topk_unit -GVLEN=${VLEN} -GMAX_E=${MAX_TOPK_EXPERTS} ${RTL_DIR}/moe_topk_unit.sv ${fp})
   lint(moe_topk_tb_top -GVLEN=${VLEN} -GMAX_E=${MAX_TOPK_EXPERTS} ${TB_DIR}/moe_topk_tb_top.sv
        ${RTL_DIR}/moe_topk_unit.sv ${RTL_DIR}/moe_bf16_rom.sv ${fp})

@@ -27,11 +27,17 @@ module moe_units_tb_top (
   input  logic [32*16-1:0] q32_x_i,
   output logic [7:0]       q32_scale_o,
   output logic [32*8-1:0]  q32_codes_o,
-  // moe_mx_dot8
-  input  logic [8*16-1:0]  dot_a_i,
-  input  logic [8*8-1:0]   dot_w_i,
-  input  logic [7:0]       dot_scale_i,
-  output logic [31:0]      dot_o,
+  // moe_mx_dot: N = 8 and N = 32 with one scale, N = 32 with per-element scales (on dot32's a, w)
+  input  logic [8*16-1:0]  dot8_a_i,
+  input  logic [8*8-1:0]   dot8_w_i,
+  input  logic [7:0]       dot8_scale_i,
+  output logic [31:0]      dot8_o,
+  input  logic [32*16-1:0] dot32_a_i,
+  input  logic [32*8-1:0]  dot32_w_i,
+  input  logic [7:0]       dot32_scale_i,
+  output logic [31:0]      dot32_o,
+  input  logic [32*8-1:0]  tdot32_scale_i,
+  output logic [31:0]      tdot32_o,
   // moe_bf16_rom (one port; the bench loads a table through its public mem)
   input  logic [15:0]      rom_addr_i,
   output logic [15:0]      rom_data_o
@@ -88,11 +94,32 @@ module moe_units_tb_top (
     .codes_o(q32_codes_o)
   );
 
-  moe_mx_dot8 u_dot8 (
-    .a_i    (dot_a_i),
-    .w_i    (dot_w_i),
-    .scale_i(dot_scale_i),
-    .y_o    (dot_o)
+  moe_mx_dot #(
+    .N(8)
+  ) u_dot8 (
+    .a_i    (dot8_a_i),
+    .w_i    (dot8_w_i),
+    .scale_i(dot8_scale_i),
+    .y_o    (dot8_o)
+  );
+
+  moe_mx_dot #(
+    .N(32)
+  ) u_dot32 (
+    .a_i    (dot32_a_i),
+    .w_i    (dot32_w_i),
+    .scale_i(dot32_scale_i),
+    .y_o    (dot32_o)
+  );
+
+  moe_mx_dot #(
+    .N             (32),
+    .PER_ELEM_SCALE(1'b1)
+  ) u_tdot32 (
+    .a_i    (dot32_a_i),
+    .w_i    (dot32_w_i),
+    .scale_i(tdot32_scale_i),
+    .y_o    (tdot32_o)
   );
 
   moe_bf16_rom #(

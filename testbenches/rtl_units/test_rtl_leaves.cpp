@@ -1,5 +1,6 @@
 // RTL unit bench: the combinational arithmetic leaves of rtl_model/rtl (FP32 add/mul/minmax,
-// BF16 rounding, E4M3 decode, MX dequantisation, MX block quantisation, MX dot8, the BF16 ROM)
+// BF16 rounding, E4M3 decode, MX dequantisation, MX block quantisation, the MX dot product
+// moe_mx_dot for N = 8 and 32 (one scale) and N = 32 (per-element scales), the BF16 ROM)
 // against the golden numerics moesim::num (isa_spec/include/moesim/isa/numerics.hpp), bit for
 // bit. FP32 add and multiply are also checked against MPFR (binary32 emulated: precision 24,
 // exponent range and subnormals of binary32) as an oracle independent of both, MX quantisation
@@ -17,6 +18,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Vmoe_units_tb_top.h"
@@ -408,17 +410,34 @@ void check_quant(uint64_t n_blocks) {
 BOOST_AUTO_TEST_CASE(mx_quant_block8) { check_quant<8>(200'000); }
 BOOST_AUTO_TEST_CASE(mx_quant_block32) { check_quant<32>(50'000); }
 
-BOOST_AUTO_TEST_CASE(mx_dot8) {
+namespace {
+
+/// Sets `width` bits at bit `bit` of a Verilated port (a wide VlWide or a scalar word).
+template <typename P>
+void put_bits(P& port, size_t bit, size_t width, uint32_t v) {
+  if constexpr (std::is_integral_v<P>) {
+    const P mask = static_cast<P>(((P{1} << width) - 1) << bit);
+    port = static_cast<P>((port & ~mask) | (static_cast<P>(v) << bit));
+  } else {
+    const size_t word = bit / 32, sh = bit % 32;
+    const uint32_t mask = ((1u << width) - 1) << sh;
+    port[word] = (port[word] & ~mask) | (v << sh);
+  }
+}
+
+/// moe_mx_dot #(N, PER_ELEM) against num::mx_block_dot / num::mx_block_tdot on `n_vectors`
+/// random vectors (any codes; cancelling, overflowing and subnormal products; special scales).
+template <size_t N, bool PerElem>
+void check_dot(uint64_t n_vectors, const char* name) {
   auto& d = dut();
-  std::mt19937_64 rng(kSeed + 3);
-  Mismatches mm("moe_mx_dot8");
-  const uint64_t n = 300'000;
-  for (uint64_t t = 0; t < n; ++t) {
-    std::array<uint16_t, 8> a{};
-    std::array<uint8_t, 8> w{};
-    uint8_t scale;
+  std::mt19937_64 rng(kSeed + 3 + N + (PerElem ? 100 : 0));
+  Mismatches mm(name);
+  const std::array<uint8_t, 4> special{0x00, 0x01, 0xFE, 0xFF};
+  for (uint64_t t = 0; t < n_vectors; ++t) {
+    std::array<uint16_t, N> a{};
+    std::array<uint8_t, N> w{}, s{};
     const unsigned kind = static_cast<unsigned>(t % 4);
-    for (int i = 0; i < 8; ++i) {
+    for (size_t i = 0; i < N; ++i) {
       const uint16_t r = static_cast<uint16_t>(rng());
       if (kind == 0) {
         a[i] = r;  // anything, including inf/NaN/subnormal
@@ -433,33 +452,58 @@ BOOST_AUTO_TEST_CASE(mx_dot8) {
         a[i] = static_cast<uint16_t>((r & 0x807F) | ((rng() % 6) << 7));
         w[i] = static_cast<uint8_t>(rng());
       }
+      // Per-element scales: mostly near 127 (sums that cancel), sometimes anything or special.
+      const uint64_t rs = rng();
+      s[i] = (rs % 8 == 0)   ? special[(rs >> 3) % 4]
+             : (rs % 8 == 1) ? static_cast<uint8_t>(rs >> 8)
+                             : static_cast<uint8_t>(120 + (rs >> 8) % 16);
     }
-    scale = static_cast<uint8_t>(rng());
-    if (t % 16 == 0)
-      scale = static_cast<uint8_t>(std::array<uint8_t, 4>{0x00, 0x01, 0xFE, 0xFF}[(t / 16) % 4]);
-    for (int i = 0; i < 8; ++i) {
-      const size_t word = (16 * i) / 32, sh = (16 * i) % 32;
-      d.top.dot_a_i[word] = (d.top.dot_a_i[word] & ~(0xFFFFu << sh)) | (uint32_t(a[i]) << sh);
+    uint8_t scale = static_cast<uint8_t>(rng());
+    if (t % 16 == 0) scale = special[(t / 16) % 4];
+    uint32_t got;
+    if constexpr (N == 8) {
+      static_assert(!PerElem, "the bench has no N = 8 per-element instance");
+      for (size_t i = 0; i < N; ++i) put_bits(d.top.dot8_a_i, 16 * i, 16, a[i]);
+      for (size_t i = 0; i < N; ++i) put_bits(d.top.dot8_w_i, 8 * i, 8, w[i]);
+      d.top.dot8_scale_i = scale;
+      d.eval();
+      got = d.top.dot8_o;
+    } else {
+      static_assert(N == 32, "the bench has N = 8 and N = 32 instances");
+      for (size_t i = 0; i < N; ++i) put_bits(d.top.dot32_a_i, 16 * i, 16, a[i]);
+      for (size_t i = 0; i < N; ++i) put_bits(d.top.dot32_w_i, 8 * i, 8, w[i]);
+      d.top.dot32_scale_i = scale;
+      for (size_t i = 0; i < N; ++i) put_bits(d.top.tdot32_scale_i, 8 * i, 8, s[i]);
+      d.eval();
+      got = PerElem ? d.top.tdot32_o : d.top.dot32_o;
     }
-    uint64_t wbits = 0;
-    for (int i = 0; i < 8; ++i) wbits |= uint64_t(w[i]) << (8 * i);
-    d.top.dot_w_i = wbits;
-    d.top.dot_scale_i = scale;
-    d.eval();
-    const uint32_t want = num::f32_bits(num::mx_block_dot8(a.data(), w.data(), scale));
-    if (d.top.dot_o != want) {
+    const uint32_t want =
+        num::f32_bits(PerElem ? num::mx_block_tdot(a.data(), w.data(), s.data(), N)
+                              : num::mx_block_dot(a.data(), w.data(), N, scale));
+    if (got != want) {
       std::ostringstream os;
       os << "a =";
       for (auto v : a) os << ' ' << hex(v, 4);
       os << " w =";
       for (auto v : w) os << ' ' << hex(v, 2);
-      os << " scale " << hex(scale, 2) << ": rtl " << hex(d.top.dot_o, 8) << " golden "
-         << hex(want, 8);
+      if (PerElem) {
+        os << " scales =";
+        for (auto v : s) os << ' ' << hex(v, 2);
+      } else {
+        os << " scale " << hex(scale, 2);
+      }
+      os << ": rtl " << hex(got, 8) << " golden " << hex(want, 8);
       mm.add(os.str());
     }
   }
-  mm.check(n);
+  mm.check(n_vectors);
 }
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(mx_dot8) { check_dot<8, false>(300'000, "moe_mx_dot N=8"); }
+BOOST_AUTO_TEST_CASE(mx_dot32) { check_dot<32, false>(100'000, "moe_mx_dot N=32"); }
+BOOST_AUTO_TEST_CASE(mx_tdot32) { check_dot<32, true>(100'000, "moe_mx_dot N=32 PER_ELEM_SCALE"); }
 
 BOOST_AUTO_TEST_CASE(bf16_rom_all_inputs) {
   // The ROM module alone, loaded once per table through its public array (as rtl_model.cpp does):

@@ -1,7 +1,7 @@
 // RTL unit bench: moe_matrix_unit (M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO, M_BMV, M_BTMV,
 // M_BMV_WO) Verilated for each
 // machine preset, driven cycle by cycle with the MRAM and VRAM modelled in C++. Checks, against a
-// reference built from the golden numerics (moesim::num::mx_block_dot8, mx_block_tdot8, add,
+// reference built from the golden numerics (moesim::num::mx_block_dot, mx_block_tdot, add,
 // f32_to_bf16) and the isa.yaml semantics: the FP32 accumulators (acc, vacc, hv) bit for bit after
 // every instruction (read through their public_flat_rd arrays, so a change of the K or tree order
 // shows up even where BF16 write-back would hide it), every VRAM element after each M_*_WO
@@ -20,6 +20,8 @@
 
 #include "Vmoe_matrix_unit_default.h"
 #include "Vmoe_matrix_unit_default___024root.h"
+#include "Vmoe_matrix_unit_mx32.h"
+#include "Vmoe_matrix_unit_mx32___024root.h"
 #include "Vmoe_matrix_unit_tiny.h"
 #include "Vmoe_matrix_unit_tiny___024root.h"
 #include "moesim/isa/numerics.hpp"
@@ -67,7 +69,8 @@ class MatrixBench {
         blen_(static_cast<unsigned>(preset_.blen())),
         hlen_(static_cast<unsigned>(preset_.hlen())),
         heads_(mlen_ / hlen_),
-        nb_(static_cast<unsigned>(preset_.mlen() / preset_.mx_block())),
+        mxb_(static_cast<unsigned>(preset_.mx_block())),
+        nb_(mlen_ / mxb_),
         rng_(seed) {
     ctx_ = std::make_unique<VerilatedContext>();
     top_ = std::make_unique<Model>(ctx_.get(), "top");
@@ -76,7 +79,6 @@ class MatrixBench {
     BOOST_REQUIRE_EQUAL(port_bits(top_->mram_scales_i), size_t{nb_} * 8);
     BOOST_REQUIRE_EQUAL(port_bits(top_->vram_rdata_i), size_t{vlen_} * 16);
     BOOST_REQUIRE_EQUAL(port_bits(top_->vram_wmask_o), size_t{vlen_});
-    BOOST_REQUIRE_EQUAL(preset_.mx_block(), 8);
     lat_mm_ = spec_.latency(*spec_.by_mnemonic("M_MM"), preset_);
     lat_tmm_ = spec_.latency(*spec_.by_mnemonic("M_TMM"), preset_);
     lat_wo_ = spec_.latency(*spec_.by_mnemonic("M_MM_WO"), preset_);
@@ -113,8 +115,9 @@ class MatrixBench {
     for (unsigned i = 0; i < blen_; ++i)
       for (unsigned j = 0; j < blen_; ++j)
         for (unsigned b = 0; b < nb_; ++b) {
-          const float dot = num::mx_block_dot8(
-              &vram_[act_row + i][8 * b], &codes_[mat_row + j][8 * b], scales_[mat_row + j][b]);
+          const float dot =
+              num::mx_block_dot(&vram_[act_row + i][mxb_ * b], &codes_[mat_row + j][mxb_ * b], mxb_,
+                                scales_[mat_row + j][b]);
           float& a = acc_[i * blen_ + j];
           a = num::add(a, dot);
         }
@@ -131,12 +134,12 @@ class MatrixBench {
   /// TXDOT block b of activation row a against column col of tile row0 (isa.yaml M_TMV: K over
   /// tile rows, each with its own scale).
   float tdot(unsigned row0, unsigned col, const std::vector<uint16_t>& a, unsigned b) const {
-    uint8_t codes[8], scales[8];
-    for (unsigned t = 0; t < 8; ++t) {
-      codes[t] = codes_[row0 + 8 * b + t][col];
-      scales[t] = scales_[row0 + 8 * b + t][col / 8];
+    std::vector<uint8_t> codes(mxb_), scales(mxb_);
+    for (unsigned t = 0; t < mxb_; ++t) {
+      codes[t] = codes_[row0 + mxb_ * b + t][col];
+      scales[t] = scales_[row0 + mxb_ * b + t][col / mxb_];
     }
-    return num::mx_block_tdot8(&a[8 * b], codes, scales);
+    return num::mx_block_tdot(&a[mxb_ * b], codes.data(), scales.data(), mxb_);
   }
 
   /// M_TMM with tile t, column offset c (multiple of BLEN), activation rows from VRAM row a.
@@ -184,9 +187,10 @@ class MatrixBench {
     const std::vector<uint16_t>& a = vram_[act_row];
     for (unsigned j = 0; j < blen_; ++j)
       for (unsigned b = 0; b < nb_; ++b) {
-        const float dot = transposed ? tdot(row0, col + j, a, b)
-                                     : num::mx_block_dot8(&a[8 * b], &codes_[row0 + col + j][8 * b],
-                                                          scales_[row0 + col + j][b]);
+        const float dot = transposed
+                              ? tdot(row0, col + j, a, b)
+                              : num::mx_block_dot(&a[mxb_ * b], &codes_[row0 + col + j][mxb_ * b],
+                                                  mxb_, scales_[row0 + col + j][b]);
         vacc_[j] = num::add(vacc_[j], dot);
       }
     top_->op_i = transposed ? kTmv : kMv;
@@ -231,7 +235,7 @@ class MatrixBench {
           const unsigned col = transposed ? r0 + d : c;
           const uint16_t x = a[transposed ? b * hlen_ + d : d * heads_ + b];
           q[d] = num::mul(num::mul(num::bf16_to_f32(x), num::e4m3_to_f32(codes_[row][col])),
-                          num::e8m0_to_f32(scales_[row][col / 8]));
+                          num::e8m0_to_f32(scales_[row][col / mxb_]));
         }
         float& h = hv_[b * mlen_ + c];
         h = num::add(h, num::mul(num::tree_sum(q.data(), q.size()), bmm_scale));
@@ -285,6 +289,7 @@ class MatrixBench {
   unsigned mlen() const { return mlen_; }
   unsigned blen() const { return blen_; }
   unsigned nb() const { return nb_; }
+  unsigned mxb() const { return mxb_; }
   uint32_t acc_bits(unsigned i, unsigned j) const { return num::f32_bits(acc_[i * blen_ + j]); }
   uint32_t vacc_bits(unsigned j) const { return num::f32_bits(vacc_[j]); }
   uint32_t hv_bits(unsigned b, unsigned c) const { return num::f32_bits(hv_[b * mlen_ + c]); }
@@ -484,7 +489,7 @@ class MatrixBench {
 
   const isa::Spec& spec_;
   const isa::MachinePreset& preset_;
-  unsigned mlen_, vlen_, blen_, hlen_, heads_, nb_;
+  unsigned mlen_, vlen_, blen_, hlen_, heads_, mxb_, nb_;
   std::mt19937_64 rng_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> top_;
@@ -528,6 +533,11 @@ BOOST_AUTO_TEST_CASE(tiny_realistic) {
   run_preset<Vmoe_matrix_unit_tiny>("tiny", Dist::Realistic, 400, 4);
 }
 BOOST_AUTO_TEST_CASE(tiny_wild) { run_preset<Vmoe_matrix_unit_tiny>("tiny", Dist::Wild, 200, 5); }
+// mx32 (MX_BLOCK 32, otherwise `default`): the 32-element block dots and TXDOT K blocks.
+BOOST_AUTO_TEST_CASE(mx32_realistic) {
+  run_preset<Vmoe_matrix_unit_mx32>("mx32", Dist::Realistic, 150, 21);
+}
+BOOST_AUTO_TEST_CASE(mx32_wild) { run_preset<Vmoe_matrix_unit_mx32>("mx32", Dist::Wild, 100, 22); }
 
 // Back-to-back issue (start_i in the cycle after done_o) and the accumulator's persistence: two
 // M_MMs on the same operands must give twice one M_MM's (rounded) sum, and a WO right after a WO
@@ -545,10 +555,11 @@ BOOST_AUTO_TEST_CASE(default_back_to_back_and_clear) {
 }
 
 // The K blocks are accumulated in order b = 0, 1, ... onto the running accumulator: with all
-// activations 1.0, a first M_MM leaves acc = 2^43 (block 0 only); a second one with block 0 summing
-// to -2^43 and block 1 to 8 (the rest 0) gives (2^43 - 2^43) + 8 = 8 exactly, while adding the 8
-// before the -2^43 absorbs it (2^43 + 8 = 2^43 in FP32) and gives 0. Checked against the
-// reference and the literal 8.0, through the accumulator and the write-back.
+// activations 1.0, a first M_MM leaves acc = 2^43 (block 0 only: 8 codes 1.0, scale 2^40); a second
+// one with block 0 summing to -2^43 and block 1 (elements MX_BLOCK ..) to 8 (the rest 0) gives
+// (2^43 - 2^43) + 8 = 8 exactly, while adding the 8 before the -2^43 absorbs it (2^43 + 8 = 2^43 in
+// FP32) and gives 0. Checked against the reference and the literal 8.0, through the accumulator and
+// the write-back.
 template <typename Model>
 void k_order_case(const std::string& preset) {
   MatrixBench<Model> b(preset, 9);
@@ -558,8 +569,9 @@ void k_order_case(const std::string& preset) {
     for (unsigned e = 0; e < mlen; ++e) b.set_vram(i, e, 0x3F80);  // 1.0
   for (unsigned j = 0; j < blen; ++j) {
     for (unsigned e = 0; e < mlen; ++e) {
-      b.set_code(j, e, e < 8 ? 0x38 : 0x00);                           // tile 0: +1.0 in block 0
-      b.set_code(mlen + j, e, e < 8 ? 0xB8 : (e < 16 ? 0x38 : 0x00));  // tile 1: -1.0, +1.0
+      b.set_code(j, e, e < 8 ? 0x38 : 0x00);  // tile 0: +1.0 in block 0
+      const bool blk1 = e >= b.mxb() && e < b.mxb() + 8;
+      b.set_code(mlen + j, e, e < 8 ? 0xB8 : (blk1 ? 0x38 : 0x00));  // tile 1: -1.0, +1.0
     }
     for (unsigned blk = 0; blk < b.nb(); ++blk) {
       b.set_scale(j, blk, blk == 0 ? 127 + 40 : 127);
@@ -578,6 +590,7 @@ void k_order_case(const std::string& preset) {
 
 BOOST_AUTO_TEST_CASE(default_k_order) { k_order_case<Vmoe_matrix_unit_default>("default"); }
 BOOST_AUTO_TEST_CASE(tiny_k_order) { k_order_case<Vmoe_matrix_unit_tiny>("tiny"); }
+BOOST_AUTO_TEST_CASE(mx32_k_order) { k_order_case<Vmoe_matrix_unit_mx32>("mx32"); }
 
 // The vector accumulator and the M_MM accumulator are separate: M_MV twice on the same operands,
 // an M_MM and its M_MM_WO in between leave vacc alone; M_MV_WO right after M_MV_WO writes zeros;
@@ -637,6 +650,7 @@ BOOST_AUTO_TEST_CASE(default_tmm_shares_acc) {
   BOOST_TEST(b.mismatches() == 0u);
 }
 BOOST_AUTO_TEST_CASE(tiny_tmv_scale) { tmv_scale_case<Vmoe_matrix_unit_tiny>("tiny"); }
+BOOST_AUTO_TEST_CASE(mx32_tmv_scale) { tmv_scale_case<Vmoe_matrix_unit_mx32>("mx32"); }
 
 // The per-head accumulator is separate from acc and vacc (an M_MV_WO and an M_MM_WO between two
 // M_BMVs leave hv alone), M_BMV_WO right after M_BMV_WO writes zeros, and the layouts differ:
@@ -669,3 +683,4 @@ void head_case(const std::string& preset) {
 
 BOOST_AUTO_TEST_CASE(default_heads) { head_case<Vmoe_matrix_unit_default>("default"); }
 BOOST_AUTO_TEST_CASE(tiny_heads) { head_case<Vmoe_matrix_unit_tiny>("tiny"); }
+BOOST_AUTO_TEST_CASE(mx32_heads) { head_case<Vmoe_matrix_unit_mx32>("mx32"); }

@@ -263,7 +263,7 @@ BOOST_AUTO_TEST_CASE(mx_quantize_against_double_oracle) {
   BOOST_TEST_MESSAGE("mx_quantize: " << blocks << " random blocks checked");
 }
 
-BOOST_AUTO_TEST_CASE(mx_block_dot8_order_and_scale) {
+BOOST_AUTO_TEST_CASE(mx_block_dot_8_order_and_scale) {
   const uint8_t one = 0x38;  // E4M3 1.0
   uint8_t w[8];
   std::fill(w, w + 8, one);
@@ -271,38 +271,97 @@ BOOST_AUTO_TEST_CASE(mx_block_dot8_order_and_scale) {
   // A left-to-right sum would give 2^24 (each +1 rounds away).
   uint16_t a[8] = {bf(16777216.0f), bf(1.0f), bf(1.0f), bf(1.0f),
                    bf(1.0f),        bf(1.0f), bf(1.0f), bf(1.0f)};
-  BOOST_TEST(mx_block_dot8(a, w, 127) == 16777222.0f);
-  BOOST_TEST(mx_block_dot8(a, w, 128) == 33554444.0f);
+  BOOST_TEST(mx_block_dot(a, w, 8, 127) == 16777222.0f);
+  BOOST_TEST(mx_block_dot(a, w, 8, 128) == 33554444.0f);
   // Scale 0xFF gives NaN, a NaN code gives canonical NaN.
-  BOOST_TEST(bits(mx_block_dot8(a, w, 0xFF)) == kF32CanonicalNaN);
+  BOOST_TEST(bits(mx_block_dot(a, w, 8, 0xFF)) == kF32CanonicalNaN);
   uint8_t wn[8] = {0xFF, one, one, one, one, one, one, one};
-  BOOST_TEST(bits(mx_block_dot8(a, wn, 127)) == kF32CanonicalNaN);
+  BOOST_TEST(bits(mx_block_dot(a, wn, 8, 127)) == kF32CanonicalNaN);
   // Scale 0 multiplies by 2^-127 in FP32 RNE: 3 * 2^-127 is exact (subnormal).
   uint16_t b[8] = {bf(3.0f), 0, 0, 0, 0, 0, 0, 0};
-  BOOST_TEST(mx_block_dot8(b, w, 0) == std::ldexp(3.0f, -127));
+  BOOST_TEST(mx_block_dot(b, w, 8, 0) == std::ldexp(3.0f, -127));
   // Products are exact: bf16 max mantissa x e4m3 max mantissa.
   uint16_t c[8] = {0x3FFF, 0, 0, 0, 0, 0, 0, 0};
   uint8_t wc[8] = {0x3F, 0, 0, 0, 0, 0, 0, 0};  // 1.875
-  BOOST_TEST(static_cast<double>(mx_block_dot8(c, wc, 127)) == 1.9921875 * 1.875);
+  BOOST_TEST(static_cast<double>(mx_block_dot(c, wc, 8, 127)) == 1.9921875 * 1.875);
 }
 
-BOOST_AUTO_TEST_CASE(mx_block_tdot8_scale_per_element) {
+BOOST_AUTO_TEST_CASE(mx_block_tdot_8_scale_per_element) {
   const uint8_t one = 0x38, minus_one = 0xB8;  // E4M3 +-1.0
   uint16_t a[8];
   std::fill(a, a + 8, bf(1.0f));
   // Each product takes its own scale before the tree: ((2^40 - 2^40) + (1 + 0)) + 0 = 1.
   uint8_t w[8] = {one, minus_one, one, 0, 0, 0, 0, 0};
   uint8_t s[8] = {167, 167, 127, 127, 127, 127, 127, 127};
-  BOOST_TEST(mx_block_tdot8(a, w, s) == 1.0f);
+  BOOST_TEST(mx_block_tdot(a, w, s, 8) == 1.0f);
   // Each scaled product rounds on its own: 3*2^-23 x 1.0 x 2^-127 = 1.5 * 2^-149 rounds to
   // 2^-148 (tie to even), twice: 2^-147. (Scaling the sum 3*2^-22 instead would give 3 * 2^-149.)
   uint16_t t[8] = {bf(std::ldexp(3.0f, -23)), bf(std::ldexp(3.0f, -23)), 0, 0, 0, 0, 0, 0};
   uint8_t wt[8] = {one, one, 0, 0, 0, 0, 0, 0};
   uint8_t s0[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  BOOST_TEST(mx_block_tdot8(t, wt, s0) == std::ldexp(1.0f, -147));
+  BOOST_TEST(mx_block_tdot(t, wt, s0, 8) == std::ldexp(1.0f, -147));
   // A 0xFF scale makes its element NaN even when the product is 0.
   uint8_t sn[8] = {127, 127, 127, 127, 127, 127, 127, 0xFF};
-  BOOST_TEST(bits(mx_block_tdot8(a, w, sn)) == kF32CanonicalNaN);
+  BOOST_TEST(bits(mx_block_tdot(a, w, sn, 8)) == kF32CanonicalNaN);
+}
+
+// MX_BLOCK 32 (preset mx32): the pairwise tree over 32 products (level 0 adds (2i, 2i+1)), then
+// the scale. Hand-computed, codes 1.0 everywhere:
+//  * a = [2^24, 1 x 31]: level 0 gives 2^24 + 1 -> 2^24 (tie to even) and fifteen 2s, level 1
+//    2^24 + 2 and seven 4s, then 2^24 + 6, 2^24 + 14, 2^24 + 30. Left to right gives 2^24.
+//  * a = 2^24 at 0, 1 at 16 and 24, else 0: the 8-element subtrees are 2^24, 0, 1, 1 and the top
+//    levels pair them ((2^24 + 0) + (1 + 1)) = 2^24 + 2. Adding four dot8s one after the other
+//    (((2^24 + 0) + 1) + 1) would give 2^24, and so would pairing (i, i + 16) at level 0.
+BOOST_AUTO_TEST_CASE(mx_block_dot_32_tree_order) {
+  const uint8_t one = 0x38;
+  uint8_t w[32];
+  std::fill(w, w + 32, one);
+  uint16_t a[32];
+  std::fill(a, a + 32, bf(1.0f));
+  a[0] = bf(16777216.0f);
+  BOOST_TEST(mx_block_dot(a, w, 32, 127) == 16777246.0f);
+  BOOST_TEST(mx_block_dot(a, w, 32, 128) == 33554492.0f);
+  uint16_t b[32] = {};
+  b[0] = bf(16777216.0f);
+  b[16] = bf(1.0f);
+  b[24] = bf(1.0f);
+  BOOST_TEST(mx_block_dot(b, w, 32, 127) == 16777218.0f);
+  // The scale multiplies the 32-product sum once: 3 * 2^-127 is exact (subnormal).
+  uint16_t c[32] = {};
+  c[0] = bf(1.0f);
+  c[31] = bf(2.0f);
+  BOOST_TEST(mx_block_dot(c, w, 32, 0) == std::ldexp(3.0f, -127));
+  BOOST_TEST(bits(mx_block_dot(a, w, 32, 0xFF)) == kF32CanonicalNaN);
+  // n = 8 is the dot8 rule on the first 8 elements; other n are refused.
+  BOOST_TEST(mx_block_dot(a, w, 8, 127) == 16777222.0f);
+  BOOST_CHECK_THROW(mx_block_dot(a, w, 24, 127), std::invalid_argument);
+  BOOST_CHECK_THROW(mx_block_dot(a, w, 0, 127), std::invalid_argument);
+}
+
+// TXDOT over 32 elements, each product scaled by its own E8M0 before the tree (hand-computed):
+//  * activations 1.0, codes 1.0, scales 127 + (t mod 2): sixteen 1s and sixteen 2s, sum 48;
+//  * q0 = 2^24, q16 = 1 (code 1.0, scale 127), q24 = 0.5 x 2^1 = 1 (code 0.5, scale 128), others
+//    0: the tree pairs the 8-element subtrees as (2^24 + 0) + (1 + 1) = 2^24 + 2 (adding the
+//    subtrees one after the other would give 2^24);
+//  * a 0xFF scale makes its element NaN even though its product is 0.
+BOOST_AUTO_TEST_CASE(mx_block_tdot_32_scale_per_element) {
+  const uint8_t one = 0x38, half = 0x30;
+  uint16_t a[32];
+  std::fill(a, a + 32, bf(1.0f));
+  uint8_t w[32], s[32];
+  std::fill(w, w + 32, one);
+  for (int t = 0; t < 32; ++t) s[t] = static_cast<uint8_t>(127 + t % 2);
+  BOOST_TEST(mx_block_tdot(a, w, s, 32) == 48.0f);
+  std::fill(a, a + 32, 0);
+  std::fill(s, s + 32, 127);
+  a[0] = bf(16777216.0f);
+  a[16] = bf(1.0f);
+  a[24] = bf(1.0f);
+  w[24] = half;
+  s[24] = 128;
+  BOOST_TEST(mx_block_tdot(a, w, s, 32) == 16777218.0f);
+  s[31] = 0xFF;
+  BOOST_TEST(bits(mx_block_tdot(a, w, s, 32)) == kF32CanonicalNaN);
 }
 
 BOOST_AUTO_TEST_CASE(tree_sum_order) {

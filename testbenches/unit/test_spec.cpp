@@ -120,12 +120,13 @@ BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
   BOOST_TEST(s.preset("default").mlen() == 64);
   BOOST_TEST(s.preset("tiny").vlen() == 16);
   BOOST_TEST(s.preset("default").mx_block() == 8);
+  BOOST_TEST(s.preset("mx32").mx_block() == 32);
   BOOST_CHECK_THROW(s.preset("default").get("NOPE"), SpecError);
   try {
     s.preset("huge");
     BOOST_ERROR("no error");
   } catch (const SpecError& e) {
-    BOOST_TEST(contains(e.what(), "have: bench, default, tiny"));
+    BOOST_TEST(contains(e.what(), "have: bench, default, mx32, tiny"));
   }
   BOOST_TEST(s.operand_kind(OperandKind::Fp).prefix == "f");
   BOOST_TEST(s.operand_kind(OperandKind::Gp).count == 16u);
@@ -148,6 +149,12 @@ BOOST_AUTO_TEST_CASE(latencies) {
   const MachinePreset& t = s.preset("tiny");
   BOOST_TEST(s.latency(*s.by_mnemonic("M_MM"), d) == 4 + 64 / 8 + 1);
   BOOST_TEST(s.latency(*s.by_mnemonic("M_MM"), t) == 4 + 16 / 8 + 1);
+  // mx32: MX_BLOCK 32, so M_MM walks 64 / 32 K blocks and M_TMM BLEN * 2 block cycles.
+  const MachinePreset& m = s.preset("mx32");
+  BOOST_TEST(s.latency(*s.by_mnemonic("M_MM"), m) == 4 + 64 / 32 + 1);
+  BOOST_TEST(s.latency(*s.by_mnemonic("M_TMM"), m) == 64 + 4 * 64 / 32 + 1);
+  BOOST_TEST(s.latency(*s.by_mnemonic("H_PREFETCH_M"), m, {{"rows", 64}, {"len", 64}}) ==
+             24 + 64 * (1 + 1));
   BOOST_TEST(s.latency(*s.by_mnemonic("V_RED_SUM"), d) == 6 + 2);
   BOOST_TEST(s.latency(*s.by_mnemonic("V_RED_SUM"), t) == 4 + 2);
   BOOST_TEST(s.latency(*s.by_mnemonic("V_TOPK"), d, {{"E", 32}, {"k", 4}}) == 32 + 2 * 4 + 1);

@@ -35,7 +35,8 @@ class GoldenModel {
  public:
   /// Elaborates the design for `preset`; `spec` must outlive the model. Throws std::logic_error
   /// on a second instance or when an isa.yaml instruction has no golden implementation, and
-  /// std::invalid_argument for a preset the model cannot implement (VLEN != MLEN, MX_BLOCK != 8).
+  /// std::invalid_argument for a preset the model cannot implement (VLEN != MLEN, MX_BLOCK not
+  /// dividing MLEN).
   GoldenModel(const isa::Spec& spec, const isa::MachinePreset& preset);
   ~GoldenModel();
   GoldenModel(const GoldenModel&) = delete;

@@ -5,7 +5,6 @@
 // IEEE binary32 RNE (compiled with -ffp-contract=off, no -ffast-math); NaNs are canonicalised.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -42,12 +41,6 @@ uint8_t f32_to_e4m3(float f);
 /// E8M0: 2^(code-127); 0xFF is NaN. Returned as FP32 (2^-127 is a binary32 subnormal).
 float e8m0_to_f32(uint8_t code);
 
-/// One MX block as stored in HBM/MRAM: one E8M0 scale and MX_BLOCK (8 or 32) E4M3 codes.
-struct MxBlock8 {
-  uint8_t scale = 0;
-  std::array<uint8_t, 8> codes{};
-};
-
 /// Dequantised element: bf16_rne(e4m3(code) * 2^(scale-127)) via FP32 RNE (H_PREFETCH_V).
 uint16_t mx_dequant_bf16(uint8_t code, uint8_t scale);
 
@@ -56,14 +49,18 @@ uint16_t mx_dequant_bf16(uint8_t code, uint8_t scale);
 /// Writes n codes to `codes` and returns the scale byte.
 uint8_t mx_quantize(const uint16_t* bf16, size_t n, uint8_t* codes);
 
-/// MX dot product of one block of 8 (M_MM): products bf16 x e4m3 in FP32, pairwise tree sum
-/// ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)), times 2^(scale-127), all FP32 RNE.
-float mx_block_dot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, uint8_t scale);
+/// MX dot product of one block of n = MX_BLOCK elements (M_MM, M_MV; isa.yaml "MXDOT"): the n
+/// products bf16 x e4m3 formed exactly in FP32, summed by the pairwise tree over n (level 0 adds
+/// (p[2i], p[2i+1]), each level halves: for n = 8 ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7))), times
+/// 2^(scale-127), all FP32 RNE. n is MX_BLOCK (8 by default, 32 selectable by preset); any
+/// power of two up to 256 is accepted, else std::invalid_argument.
+float mx_block_dot(const uint16_t* a_bf16, const uint8_t* w_e4m3, size_t n, uint8_t scale);
 
-/// MX dot product of one block of 8 read across MX blocks (M_TMV: K runs over tile rows, so each
-/// element has its own scale): q_t = (bf16 x e4m3, exact) x 2^(scale_t-127) in FP32 RNE, then
-/// the pairwise tree ((q0+q1)+(q2+q3))+((q4+q5)+(q6+q7)) in FP32 RNE.
-float mx_block_tdot8(const uint16_t* a_bf16, const uint8_t* w_e4m3, const uint8_t* scales);
+/// MX dot product of one K block of n = MX_BLOCK elements read across MX blocks (M_TMV, M_TMM;
+/// isa.yaml "TXDOT": K runs over tile rows, so each element has its own scale):
+/// q_t = (bf16 x e4m3, exact) x 2^(scales[t]-127) in FP32 RNE, then the pairwise tree over the n
+/// q_t (as mx_block_dot) in FP32 RNE. n as mx_block_dot.
+float mx_block_tdot(const uint16_t* a_bf16, const uint8_t* w_e4m3, const uint8_t* scales, size_t n);
 
 /// V_RED_SUM's pairwise tree over n (a power of two) FP32 values, FP32 RNE.
 float tree_sum(const float* x, size_t n);

@@ -6,7 +6,8 @@
 //
 // Two evaluations:
 //  * hardware rounding: every value the machine stores is BF16 (RNE from FP32), arithmetic is
-//    FP32 RNE, products of the matrix unit are summed per MX block of 8 in the pairwise tree of
+//    FP32 RNE, products of the matrix unit are summed per MX block (MX_BLOCK of the preset: 8,
+//    or 32 on mx32) in the pairwise tree of
 //    docs/numerics.md §5 and the blocks accumulated in K order, V_RED_SUM's pairwise tree (§6),
 //    e^x and 1/x correctly rounded to BF16 (§8, computed here in double and rounded once, not
 //    from the ROM tables), V_TOPK's selection and six-step softmax (§9), H_STORE_V's MX

@@ -1,15 +1,18 @@
-// moesim RTL: MX dot product of one block of 8 (BF16 activations x E4M3 weights).
+// moesim RTL: MX dot product of N elements (BF16 activations x E4M3 weights).
 
 /**
- * Combinational block dot product of the matrix unit (isa.yaml M_MM, M_MV, M_TMV; DESIGN.md §4):
- * p_n = fp32_mul(fp32(a_n), e4m3(w_n)), summed as the fixed pairwise tree
- * ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)) with FP32 RNE adds (moe_fp32_add), then multiplied by
- * 2^(scale-127) in FP32 RNE (moe_fp32_mul; scale 0 is the subnormal 2^-127, 0xFF gives NaN).
+ * Combinational MX dot product of the matrix unit (isa.yaml M_MM, M_MV, M_TMV, M_TMM, M_BMV,
+ * M_BTMV; DESIGN.md §4). N is a power of two: MX_BLOCK (8 by default, 32 selectable by preset)
+ * for the block dots, HLEN for the per-head dots.
+ * p_n = fp32_mul(fp32(a_n), e4m3(w_n)), summed by the pairwise tree over the N terms with FP32
+ * RNE adds (moe_fp32_add; level 0 adds (2i, 2i+1), each level halves: for N = 8
+ * ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7))), then multiplied by 2^(scale-127) in FP32 RNE
+ * (moe_fp32_mul; scale 0 is the subnormal 2^-127, 0xFF gives NaN).
  * a_i element n is bits [16*n +: 16], w_i code n is bits [8*n +: 8].
  *
- * PER_ELEM_SCALE = 1 (M_TMV: the block runs across MX blocks, one scale per element): scale_i
- * holds 8 scales (scale n at bits [8*n +: 8]); each product is multiplied by its own 2^(scale-127)
- * in FP32 RNE before the tree, and the tree sum is the result.
+ * PER_ELEM_SCALE = 1 (M_TMV / M_TMM: the K block runs across MX blocks; M_BMV / M_BTMV: the head
+ * dot): scale_i holds N scales (scale n at bits [8*n +: 8]); each product is multiplied by its
+ * own 2^(scale-127) in FP32 RNE before the tree, and the tree sum is the result.
  *
  * The products need no rounding: an 8-bit BF16 significand times a 4-bit E4M3 significand has
  * at most 12 bits, and its exponent range [-142, 136] lies inside binary32 (down to the
@@ -18,24 +21,28 @@
  * +-inf when it exceeds 254 (what RNE gives for a 12-bit value >= 2^128). Specials follow
  * fp32_mul: NaN operand or inf * 0 -> canonical NaN, inf * finite -> inf, zero -> signed zero.
  */
-module moe_mx_dot8 #(
+module moe_mx_dot #(
+  parameter int unsigned  N              = 8,
   parameter bit           PER_ELEM_SCALE = 1'b0,
-  localparam int unsigned NumScales      = PER_ELEM_SCALE ? 8 : 1
+  localparam int unsigned NumScales      = PER_ELEM_SCALE ? N : 1
 ) (
-  input  logic [8*16-1:0]        a_i,
-  input  logic [8*8-1:0]         w_i,
+  input  logic [N*16-1:0]        a_i,
+  input  logic [N*8-1:0]         w_i,
   input  logic [NumScales*8-1:0] scale_i,
   output logic [31:0]            y_o
 );
 
+  if (N == 0 || (N & (N - 1)) != 0) begin : g_bad_n
+    $error("moe_mx_dot: N must be a power of two, got %0d", N);
+  end
+
   localparam logic [31:0] CANON_NAN = 32'h7FC0_0000;
 
-  logic [31:0] prod    [8];
-  logic [31:0] term    [8];    // tree inputs: products, scaled first when PER_ELEM_SCALE
-  logic [31:0] sum_l0  [4];
-  logic [31:0] sum_l1  [2];
-  logic [31:0] sum_l2;
+  logic [31:0] prod      [N];
   logic [31:0] scale_f32 [NumScales];
+  // Tree nodes in heap order: leaves N .. 2N-1 are the terms (products, scaled first when
+  // PER_ELEM_SCALE; leaf N+n is term n), node n adds nodes 2n and 2n+1, node 1 is the sum.
+  logic [31:0] node      [1:2*N-1];
 
   // E8M0 scale as an FP32 factor: 2^(s-127); s = 0 is the subnormal 2^-127, 0xFF is NaN.
   for (genvar n = 0; n < NumScales; n++) begin : g_scale
@@ -48,7 +55,7 @@ module moe_mx_dot8 #(
     end
   end
 
-  for (genvar n = 0; n < 8; n++) begin : g_prod
+  for (genvar n = 0; n < N; n++) begin : g_prod
     logic [15:0] a;
     logic [7:0]  w;
     logic        sign, a_nan, a_inf, a_zero, w_nan, w_zero;
@@ -115,44 +122,32 @@ module moe_mx_dot8 #(
   end
 
   if (PER_ELEM_SCALE) begin : g_elem_scale
-    for (genvar n = 0; n < 8; n++) begin : g_mul
+    for (genvar n = 0; n < N; n++) begin : g_mul
       moe_fp32_mul u_scale (
         .a_i(prod[n]),
         .b_i(scale_f32[n]),
-        .y_o(term[n])
+        .y_o(node[N+n])
       );
     end
   end else begin : g_no_elem_scale
-    assign term = prod;
+    for (genvar n = 0; n < N; n++) begin : g_leaf
+      assign node[N+n] = prod[n];
+    end
   end
 
-  for (genvar n = 0; n < 4; n++) begin : g_sum_l0
+  for (genvar n = 1; n < N; n++) begin : g_tree
     moe_fp32_add u_add (
-      .a_i(term[2*n]),
-      .b_i(term[2*n+1]),
-      .y_o(sum_l0[n])
+      .a_i(node[2*n]),
+      .b_i(node[2*n+1]),
+      .y_o(node[n])
     );
   end
-
-  for (genvar n = 0; n < 2; n++) begin : g_sum_l1
-    moe_fp32_add u_add (
-      .a_i(sum_l0[2*n]),
-      .b_i(sum_l0[2*n+1]),
-      .y_o(sum_l1[n])
-    );
-  end
-
-  moe_fp32_add u_sum_l2 (
-    .a_i(sum_l1[0]),
-    .b_i(sum_l1[1]),
-    .y_o(sum_l2)
-  );
 
   if (PER_ELEM_SCALE) begin : g_out_sum
-    assign y_o = sum_l2;
+    assign y_o = node[1];
   end else begin : g_out_scaled
     moe_fp32_mul u_scale (
-      .a_i(sum_l2),
+      .a_i(node[1]),
       .b_i(scale_f32[0]),
       .y_o(y_o)
     );

@@ -1,0 +1,451 @@
+#!/usr/bin/env python3
+"""Independent oracle for the MX_BLOCK = 32 conformance cases (machine preset mx32).
+
+Writes testbenches/conformance/{M_MM,M_MV,M_TMV,H_STORE_V}/mx32_*.{asm,yaml}. Expected values
+come from isa.yaml's M_MM / M_MV / M_TMV / H_STORE_V semantics and docs/numerics.md §4-5
+evaluated here in exact rational arithmetic (fractions.Fraction) with one explicit
+round-to-nearest-even to binary32 after every FP32 operation, to BF16 at write-back and to E4M3
+(saturating) in quantisation. No moesim code is used or imported.
+
+Run from the repository root: python3 scripts/conformance_mx32.py
+"""
+
+import random
+from fractions import Fraction
+from pathlib import Path
+
+MLEN, BLEN, MX_BLOCK = 64, 4, 32  # machine.yaml preset mx32
+NB = MLEN // MX_BLOCK
+ROW_BYTES = MLEN + NB  # MRAM row: MLEN codes, then MLEN / MX_BLOCK scales
+SUITE = Path(__file__).resolve().parent.parent / "testbenches" / "conformance"
+
+
+class F:
+    """A finite binary32 (or BF16) value: exact rational plus the sign of a zero."""
+
+    def __init__(self, v, neg_zero=False):
+        self.v = Fraction(v)
+        self.neg_zero = neg_zero and self.v == 0
+
+    def __repr__(self):
+        return f"F({float(self.v)})"
+
+
+def floor_log2(m):
+    """floor(log2(m)) for a positive Fraction."""
+    e = m.numerator.bit_length() - m.denominator.bit_length()
+    if Fraction(2) ** e > m:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= m:
+        e += 1
+    return e
+
+
+def rne(x, prec, emin, emax):
+    """Round F x to a binary format with `prec` significand bits (RNE); inf is an error here."""
+    if x.v == 0:
+        return x
+    sign = -1 if x.v < 0 else 1
+    m = abs(x.v)
+    e = max(floor_log2(m), emin)
+    q = Fraction(2) ** (e - (prec - 1))
+    n, r = divmod(m, q)
+    n = int(n)
+    if r * 2 > q or (r * 2 == q and n % 2 == 1):
+        n += 1
+    out = n * q
+    assert out < Fraction(2) ** (emax + 1), "overflow: these cases stay finite"
+    return F(sign * out, neg_zero=(sign < 0))
+
+
+def f32(x):
+    return rne(x, 24, -126, 127)
+
+
+def bf16(x):
+    return rne(x, 8, -126, 127)
+
+
+def add(a, b):
+    s = a.v + b.v
+    if s == 0:  # RNE: x + (-x) = +0, (-0) + (-0) = -0
+        return F(0, neg_zero=(a.neg_zero and b.neg_zero))
+    return f32(F(s))
+
+
+def mul(a, b):
+    p = a.v * b.v
+    neg = (a.v < 0 or a.neg_zero) != (b.v < 0 or b.neg_zero)
+    if p == 0:
+        return F(0, neg_zero=neg)
+    return f32(F(p))
+
+
+def bf16_bits(x):
+    """BF16 encoding of a value already rounded to BF16."""
+    if x.v == 0:
+        return 0x8000 if x.neg_zero else 0
+    sign = 0x8000 if x.v < 0 else 0
+    m = abs(x.v)
+    e = floor_log2(m)
+    if e < -126:  # subnormal: m = k * 2^-133
+        k = m / Fraction(2) ** -133
+        assert k.denominator == 1
+        return sign | int(k)
+    frac = m / Fraction(2) ** e - 1
+    k = frac * 128
+    assert k.denominator == 1
+    return sign | ((e + 127) << 7) | int(k)
+
+
+def bf16_value(bits):
+    s = -1 if bits & 0x8000 else 1
+    e = (bits >> 7) & 0xFF
+    m = bits & 0x7F
+    assert e != 0xFF, "no inf/NaN inputs in these cases"
+    if e == 0:
+        return F(s * Fraction(m, 128) * Fraction(2) ** -126, neg_zero=(s < 0))
+    return F(s * (1 + Fraction(m, 128)) * Fraction(2) ** (e - 127), neg_zero=False)
+
+
+def e4m3_value(code):
+    s = -1 if code & 0x80 else 1
+    e = (code >> 3) & 0xF
+    m = code & 7
+    assert (code & 0x7F) != 0x7F, "no NaN codes in these cases"
+    if e == 0:
+        return F(s * Fraction(m, 8) * Fraction(2) ** -6, neg_zero=(s < 0))
+    return F(s * (1 + Fraction(m, 8)) * Fraction(2) ** (e - 7))
+
+
+def e8m0_value(scale):
+    assert scale != 0xFF
+    return F(Fraction(2) ** (scale - 127))
+
+
+def tree(xs):
+    """The pairwise tree of isa.yaml: level 0 adds (2i, 2i+1), each level halves."""
+    assert len(xs) & (len(xs) - 1) == 0
+    while len(xs) > 1:
+        xs = [add(xs[2 * i], xs[2 * i + 1]) for i in range(len(xs) // 2)]
+    return xs[0]
+
+
+def mxdot(a_bits, codes, scale):
+    """MXDOT of one block of MX_BLOCK: exact products, tree, times 2^(scale-127)."""
+    p = [mul(bf16_value(a), e4m3_value(c)) for a, c in zip(a_bits, codes)]
+    return mul(tree(p), e8m0_value(scale))
+
+
+def txdot(a_bits, codes, scales):
+    """TXDOT of one K block: each product times its own scale, then the tree."""
+    q = [mul(mul(bf16_value(a), e4m3_value(c)), e8m0_value(s))
+         for a, c, s in zip(a_bits, codes, scales)]
+    return tree(q)
+
+
+# ---- Operands ------------------------------------------------------------------------------
+
+rng = random.Random(0x6D783332)  # "mx32"
+
+
+def rand_bf16():
+    return (rng.getrandbits(1) << 15) | (rng.randint(118, 134) << 7) | rng.getrandbits(7)
+
+
+def rand_code():
+    return (rng.getrandbits(1) << 7) | (rng.randint(3, 11) << 3) | rng.getrandbits(3)
+
+
+def rand_scale():
+    return rng.randint(118, 136)
+
+
+def b(x):
+    """BF16 bits of an exactly representable number."""
+    return bf16_bits(bf16(F(x)))
+
+
+ONE, HALF = 0x38, 0x30  # E4M3 1.0, 0.5
+P24 = 2 ** 24
+
+
+def fmt_bf16(bits):
+    return f'"0x{bits:04X}"'
+
+
+def fmt_row(key, row, vals, fmt):
+    lines, cur = [], []
+    for i, v in enumerate(vals):
+        cur.append(fmt(v))
+        if len(cur) == 16:
+            lines.append(", ".join(cur))
+            cur = []
+    if cur:
+        lines.append(", ".join(cur))
+    body = (",\n          ").join(lines)
+    return f"    - {{row: {row}, {key}: [{body}]}}"
+
+
+def write_case(mnemonic, name, asm, init_mram, init_vram, expect):
+    d = SUITE / mnemonic
+    (d / f"{name}.asm").write_text(asm)
+    out = ["# Generated by scripts/conformance_mx32.py (exact-rational oracle of isa.yaml); do not",
+           "# edit by hand. VRAM values are BF16 bit patterns.",
+           "machine: mx32", "init:", "  mram:"]
+    for row, data in init_mram:
+        out.append(fmt_row("bytes", row, data, str))
+    out.append("  vram:")
+    for row, data in init_vram:
+        if isinstance(data, str):
+            out.append(f"    - {{row: {row}, {data}}}")
+        else:
+            out.append(fmt_row("bf16", row, data, fmt_bf16))
+    out += expect
+    (d / f"{name}.yaml").write_text("\n".join(out) + "\n")
+
+
+def out_rows(fill_bits, rows_vals):
+    """expect.mem.vram rows: each a full row of fill except the written elements."""
+    out = ["    vram:"]
+    for row, cols in rows_vals:
+        vals = [fill_bits] * MLEN
+        for c, v in cols.items():
+            vals[c] = v
+        out.append(fmt_row("bf16", row, vals, fmt_bf16).replace("    - ", "      - ", 1))
+    return out
+
+
+# ---- M_MM/mx32_tree ------------------------------------------------------------------------
+
+
+def case_mm():
+    # Tile 1, c = 8: W[c+j] = MRAM rows 72 + j. Activation rows: VRAM 4..7.
+    w = {r: [rand_code() for _ in range(MLEN)] + [rand_scale() for _ in range(NB)]
+         for r in range(71, 77)}
+    a = {r: [rand_bf16() for _ in range(MLEN)] for r in range(4, 8)}
+    # W row 72 (j = 0): block 0 all 1.0, block 1 only element 32 = 1.0; scales 127, 127.
+    w[72] = [ONE] * 32 + [ONE] + [0] * 31 + [127, 127]
+    # W row 73 (j = 1): the same codes, scales 128, 128 (x2 per block).
+    w[73] = [ONE] * 32 + [ONE] + [0] * 31 + [128, 128]
+    # A row 0: block 0 = [2^24, 1 x 31], block 1 starts with -2^24: against W row 72, block 0 is
+    # the tree 2^24 + 30 (a running sum would give 2^24), block 1 is -2^24, so acc = 30.
+    a[4][:33] = [b(P24)] + [b(1)] * 31 + [b(-P24)]
+    # A row 1: block 0 = 2^24 at 0, 1 at 16 and 24: the tree pairs the 8-product subtrees as
+    # (2^24 + 0) + (1 + 1) = 2^24 + 2 (adding them one after the other gives 2^24); acc = 2.
+    a[5][:33] = [b(P24)] + [0] * 15 + [b(1)] + [0] * 7 + [b(1)] + [0] * 7 + [b(-P24)]
+    acc = [[F(0) for _ in range(BLEN)] for _ in range(BLEN)]
+    for i in range(BLEN):
+        for j in range(BLEN):
+            row = w[72 + j]
+            for blk in range(NB):
+                lo = MX_BLOCK * blk
+                d = mxdot(a[4 + i][lo:lo + MX_BLOCK], row[lo:lo + MX_BLOCK], row[MLEN + blk])
+                acc[i][j] = add(acc[i][j], d)
+    assert acc[0][0].v == 30 and acc[1][0].v == 2 and acc[0][1].v == 60 and acc[1][1].v == 4
+    res = [[bf16_bits(bf16(acc[i][j])) for j in range(BLEN)] for i in range(BLEN)]
+    asm = """; M_MM on mx32 (MX_BLOCK 32): tile 1, column offset c = 8 (gp[rs1] = 4608): W rows 72..75 of
+; MRAM (66 bytes each: 64 codes, then 2 E8M0 scales, one per 32 codes); rows 71 and 76 hold other
+; data. Activations VRAM rows 4..7. MXDOT per isa.yaml: per K block of 32, 32 exact products,
+; the pairwise tree over 32 (level 0 adds (2i, 2i+1)), times 2^(scale-127), added in K order.
+; acc[0][0]: block 0 = [2^24, 1 x 31] x 1.0 -> tree 2^24 + 30 (left to right: 2^24), block 1 =
+; -2^24 -> 30. acc[1][0]: 2^24 at 0, 1 at 16 and 24 -> (2^24 + 0) + (1 + 1) = 2^24 + 2 (a running
+; sum of the four 8-product subtrees gives 2^24) -> 2. Column 1 has scales 128: 60 and 4.
+; Everything else random (expected values: scripts/conformance_mx32.py, an exact oracle).
+; Latencies: M_MM BLEN + MLEN/MX_BLOCK + 1 = 7, M_MM_WO BLEN = 4.
+S_ADDI_INT gp1, gp0, 4608
+S_ADDI_INT gp2, gp0, 256
+M_MM 0, gp1, gp2
+S_ADDI_INT gp5, gp0, 640
+M_MM_WO gp5, gp0, 8   ; rows 10..13 cols 8..11
+"""
+    fill = b(7)
+    expect = ["expect:", "  retired: 5", f"  cycles: {3 + 7 + 4}",
+              "  regs: {gp1: 4608, gp2: 256, gp5: 640}", "  mem:"]
+    expect += out_rows(fill, [(10 + i, {8 + j: res[i][j] for j in range(BLEN)})
+                              for i in range(BLEN)])
+    write_case("M_MM", "mx32_tree", asm, sorted(w.items()), sorted(a.items()) +
+               [(10, "fill: 7.0, rows: 4")], expect)
+
+
+# ---- M_MV/mx32_tree ------------------------------------------------------------------------
+
+
+def case_mv():
+    # Tile 0, c = 4 (gp[rs1] = 4, element granular): W[c+j] = MRAM rows 4 + j. Activation: VRAM
+    # row 2 (gp[rs2] = 128).
+    w = {r: [rand_code() for _ in range(MLEN)] + [rand_scale() for _ in range(NB)]
+         for r in range(3, 9)}
+    act = [rand_bf16() for _ in range(MLEN)]
+    # Block 1 tree order: 2^24 at 32, 1 at 48 and 56 (x 1.0), block 0 = -2^24 first: the
+    # accumulation runs block 0 then block 1: -2^24 + (2^24 + 2) = 2.
+    act[:32] = [b(-P24)] + [0] * 31
+    act[32:] = [b(P24)] + [0] * 15 + [b(1)] + [0] * 7 + [b(1)] + [0] * 7
+    w[4] = [ONE] + [0] * 31 + [ONE] * 32 + [127, 127]
+    vacc = [F(0) for _ in range(BLEN)]
+    for j in range(BLEN):
+        row = w[4 + j]
+        for blk in range(NB):
+            lo = MX_BLOCK * blk
+            vacc[j] = add(vacc[j], mxdot(act[lo:lo + MX_BLOCK], row[lo:lo + MX_BLOCK],
+                                         row[MLEN + blk]))
+    assert vacc[0].v == 2
+    res = [bf16_bits(bf16(v)) for v in vacc]
+    asm = """; M_MV on mx32 (MX_BLOCK 32): tile 0, element column offset c = 4 (gp[rs1] = 4): W rows 4..7 of
+; MRAM (66 bytes each, one scale per 32 codes); rows 3 and 8 hold other data. Activation VRAM
+; row 2. MXDOT per isa.yaml with K blocks of 32 in order. vacc[0]: block 0 = -2^24, block 1 =
+; 2^24 at 32, 1 at 48 and 56 -> tree (2^24 + 0) + (1 + 1) = 2^24 + 2 -> vacc = 2 (a running sum
+; of 8-product subtrees would give 0). Everything else random (scripts/conformance_mx32.py).
+; Latencies: M_MV BLEN + MLEN/MX_BLOCK + 1 = 7, M_MV_WO 1.
+S_ADDI_INT gp1, gp0, 4
+S_ADDI_INT gp2, gp0, 128
+M_MV 0, gp1, gp2
+S_ADDI_INT gp5, gp0, 640
+M_MV_WO gp5, 20   ; row 10, elements 20..23
+"""
+    fill = b(-1)
+    expect = ["expect:", "  retired: 5", f"  cycles: {3 + 7 + 1}",
+              "  regs: {gp1: 4, gp2: 128, gp5: 640}", "  mem:"]
+    expect += out_rows(fill, [(10, {20 + j: res[j] for j in range(BLEN)})])
+    write_case("M_MV", "mx32_tree", asm, sorted(w.items()),
+               [(2, act), (10, "fill: -1.0, rows: 1")], expect)
+
+
+# ---- M_TMV/mx32_txdot ----------------------------------------------------------------------
+
+
+def case_tmv():
+    # Tile 2, c = 36 (gp[rs1] = 2*4096 + 36): columns 36..39, whose scale in every tile row is
+    # the row's second scale byte (floor(36 / 32) = 1). K runs over tile rows 0..63 (MRAM rows
+    # 128..191) in two K blocks of 32 rows.
+    w = {r: [rand_code() for _ in range(MLEN)] + [rand_scale() for _ in range(NB)]
+         for r in range(128, 192)}
+    act = [rand_bf16() for _ in range(MLEN)]
+    # Column 36 (j = 0): codes 1.0 in rows 0..32, 0 below; rows 0..32 scale byte 1 = 127.
+    # A = 2^24 at 0, 1 at 16 and 24, -2^24 at 32: block 0 tree 2^24 + 2, block 1 -2^24 -> 2.
+    for k in range(MLEN):
+        w[128 + k][36] = ONE if k <= 32 else 0
+    for k in range(33):
+        w[128 + k][MLEN + 1] = 127
+    act[:33] = [b(P24)] + [0] * 15 + [b(1)] + [0] * 7 + [b(1)] + [0] * 7 + [b(-P24)]
+    vacc = [F(0) for _ in range(BLEN)]
+    for j in range(BLEN):
+        col = 36 + j
+        for blk in range(NB):
+            rows = [w[128 + MX_BLOCK * blk + t] for t in range(MX_BLOCK)]
+            codes = [r[col] for r in rows]
+            scales = [r[MLEN + col // MX_BLOCK] for r in rows]
+            lo = MX_BLOCK * blk
+            vacc[j] = add(vacc[j], txdot(act[lo:lo + MX_BLOCK], codes, scales))
+    assert vacc[0].v == 2
+    res = [bf16_bits(bf16(v)) for v in vacc]
+    asm = """; M_TMV on mx32 (MX_BLOCK 32): tile 2, column offset c = 36 (gp[rs1] = 2*4096 + 36 = 8228); the
+; tile is read transposed: K runs over the 64 tile rows (MRAM rows 128..191, 66 bytes each), and
+; element k of column 36+j is code row_k[36+j] with row k's scale of block floor((36+j)/32) = 1
+; (its second scale byte), so every K element has its own scale. TXDOT per isa.yaml: K blocks of
+; 32 tile rows, q_t = (A[k] x e4m3, exact) x 2^(scale_k-127), the pairwise tree over 32, blocks
+; added in K order. Column 36: A = 2^24 at 0, 1 at 16 and 24, -2^24 at 32 against codes 1.0
+; (scale 127) -> (2^24 + 0) + (1 + 1) = 2^24 + 2, then -2^24 -> 2. Columns 37..39 random
+; (expected values: scripts/conformance_mx32.py, an exact oracle).
+; Latencies: M_TMV MLEN + MLEN/MX_BLOCK + 1 = 67, M_MV_WO 1.
+S_ADDI_INT gp1, gp0, 8228
+S_ADDI_INT gp2, gp0, 256
+M_TMV 0, gp1, gp2
+S_ADDI_INT gp5, gp0, 640
+M_MV_WO gp5, 20   ; row 10, elements 20..23
+"""
+    fill = b(7)
+    expect = ["expect:", "  retired: 5", f"  cycles: {3 + 67 + 1}",
+              "  regs: {gp1: 8228, gp2: 256, gp5: 640}", "  mem:"]
+    expect += out_rows(fill, [(10, {20 + j: res[j] for j in range(BLEN)})])
+    write_case("M_TMV", "mx32_txdot", asm, sorted(w.items()),
+               [(4, act), (10, "fill: 7.0, rows: 1")], expect)
+
+
+# ---- H_STORE_V/mx32_quantise ---------------------------------------------------------------
+
+
+def e4m3_code(x):
+    """OCP E4M3 code of the exact value x: RNE, saturated to +-448, sign of zero kept."""
+    neg = x.v < 0 or x.neg_zero
+    m = abs(x.v)
+    if m == 0:
+        return 0x80 if neg else 0
+    e = max(floor_log2(m), -6)
+    q = Fraction(2) ** (e - 3)
+    n, r = divmod(m, q)
+    n = int(n)
+    if r * 2 > q or (r * 2 == q and n % 2 == 1):
+        n += 1
+    v = min(n * q, Fraction(448))
+    if v == 0:
+        return 0x80 if neg else 0
+    ev = floor_log2(v)
+    if ev < -6:  # subnormal: v = k * 2^-9
+        code = int(v / Fraction(2) ** -9)
+    else:
+        code = ((ev + 7) << 3) | int((v / Fraction(2) ** ev - 1) * 8)
+    return (0x80 if neg else 0) | code
+
+
+def quantise(block_bits):
+    """isa.yaml H_STORE_V on one block of MX_BLOCK finite BF16 values: (scale, codes)."""
+    xs = [bf16_value(v) for v in block_bits]
+    amax = max(abs(x.v) for x in xs)
+    e = -127 if amax == 0 else min(max(floor_log2(amax) - 8, -127), 127)
+    return e + 127, [e4m3_code(F(x.v / Fraction(2) ** e, x.neg_zero)) for x in xs]
+
+
+def case_store():
+    rows = {r: [rand_bf16() for _ in range(MLEN)] for r in range(5, 9)}
+    # Row 5 block 0: small values with the block maximum 1000 at element 31 only, so all 32
+    # elements share e = floor(log2(1000)) - 8 = 1 (blocks of 8 would give elements 0..7 their
+    # own scale): 0.75 / 2 = 0.375 exact (0x2C), 0.01 / 2 rounds to the E4M3 subnormal 3 * 2^-9,
+    # +-2^-10 / 2 = +-2^-11 round to +0 and -0 (0x80), 1000 / 2 = 500 saturates to 448 (0x7E).
+    rows[5][:32] = ([b(0.75), b(0.01), b(0.0009765625), b(-0.0009765625)] + [b(1.5)] * 27 +
+                    [b(1000)])
+    # Row 6 block 1: all zero but -0 at element 40 -> scale 0 (e = -127), codes 0 and 0x80.
+    rows[6][32:] = [0] * 32
+    rows[6][40] = 0x8000
+    codes, scales = [], []
+    for r in range(5, 9):
+        for blk in range(NB):
+            sc, cs = quantise(rows[r][MX_BLOCK * blk:MX_BLOCK * (blk + 1)])
+            scales.append(sc)
+            codes += cs
+    assert scales[0] == 128 and codes[31] == 0x7E and codes[3] == 0x80 and scales[3] == 0
+    asm = """; H_STORE_V on mx32 (MX_BLOCK 32), rstride 0, prec 0: VRAM rows 5..8 -> MXFP8 codes at a5 + o,
+; o = i*64, and 2 scales per row at a5 + SCALE + o/32. OCP MX quantisation per isa.yaml over
+; blocks of 32: e = floor(log2(amax)) - 8 clamped to [-127, 127] (0 -> -127), code = RNE(x / 2^e)
+; to E4M3 saturated to +-448, -0 kept (0x80). Row 5 block 0: the maximum 1000 at element 31 sets
+; the scale of all 32 (2^1): 1000 saturates to 448, 0.01 becomes an E4M3 subnormal, +-2^-10 round
+; to +-0. Row 6 block 1: zeros and one -0 (scale 0). Other blocks random (expected bytes:
+; scripts/conformance_mx32.py, an exact oracle). Latency 24 + 1 + 4 * (1 + 1) = 33.
+S_ADDI_INT gp13, gp0, 0
+S_ADDI_INT gp14, gp0, 8192
+C_SET_ADDR_REG a5, gp13, gp14
+S_ADDI_INT gp12, gp0, 4096
+C_SET_SCALE_REG gp12
+S_ADDI_INT gp1, gp0, 320
+H_STORE_V gp1, gp0, a5, 0, 0
+"""
+    d = SUITE / "H_STORE_V"
+    (d / "mx32_quantise.asm").write_text(asm)
+    out = ["# Generated by scripts/conformance_mx32.py (exact-rational oracle of isa.yaml); do not",
+           "# edit by hand. VRAM values are BF16 bit patterns.",
+           "machine: mx32", "init:", "  vram:"]
+    for r in range(5, 9):
+        out.append(fmt_row("bf16", r, rows[r], fmt_bf16))
+    out += ["expect:", "  retired: 7", f"  cycles: {6 + 33}",
+            "  regs: {gp13: 0, gp14: 8192, a5: 8192, gp12: 4096, SCALE: 4096, gp1: 320}",
+            "  mem:", "    hbm:",
+            fmt_row("bytes", 0, codes, str).replace("    - {row: 0,", "      - {addr: 8192,"),
+            fmt_row("bytes", 0, scales, str).replace("    - {row: 0,", "      - {addr: 12288,")]
+    (d / "mx32_quantise.yaml").write_text("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    case_mm()
+    case_mv()
+    case_tmv()
+    case_store()

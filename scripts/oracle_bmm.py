@@ -186,14 +186,14 @@ def layout(repo, transposed):
 ; outside the block are nonzero too and must not be read). For m < 64, b < 4, c < 64:
 ; hm[b*64 + m][c] += HDOT_m(b, c) x 0.25. M_BMM_WO writes bf16_rne(hm[i]) to VRAM row {wrow} + i for
 ; i < 256: rows {wrow} + 64b + m. Zero activation rows give +0.0. Expected values: scripts/oracle_bmm.py.
-; Latencies: {mn} {lat}, M_BMM_WO B*MLEN = 256.
+; Latencies: {mn} {lat}, M_BMM_WO B*MLEN + 1 = 257.
 S_ADDI_INT gp1, gp0, {a}
 S_ADDI_INT gp2, gp0, {arow * VLEN}
 {mn} 0, gp1, gp2
 S_ADDI_INT gp4, gp0, {wrow * VLEN}
 M_BMM_WO gp4, 0
 """
-    exp = ["expect:", "  retired: 5", "  cycles: %d" % (3 + lat + 256),
+    exp = ["expect:", "  retired: 5", "  cycles: %d" % (3 + lat + 257),
            "  regs: {gp1: %d, gp2: %d, gp4: %d}" % (a, arow * VLEN, wrow * VLEN),
            "  mem:", "    vram:"] + expect_rows(hm, wrow)
     write(os.path.join(repo, "testbenches/conformance", mn), "layout", asm, mram, vram, exp)
@@ -220,7 +220,7 @@ def accumulate(repo):
 ; (both ops' sums, FP32 RNE in program order; nonzero rows 1000 + 64b + 5) to rows 1000..1255 and
 ; clears it: the second M_BMM_WO (imm 16384 in imm18: rows 1256..1511) writes +0.0.
 ; Expected values: scripts/oracle_bmm.py.
-; Latencies: M_BMM 16401, M_BMV 273, M_BTMM 16449, M_BMV_WO 4, M_BMM_WO 256.
+; Latencies: M_BMM 16401, M_BMV 273, M_BTMM 16449, M_BMV_WO 4, M_BMM_WO 257.
 S_ADDI_INT gp2, gp0, 25600
 S_ADDI_INT gp3, gp0, 25920
 S_ADDI_INT gp5, gp0, 16
@@ -233,7 +233,7 @@ M_BMV_WO gp6, 0
 M_BMM_WO gp4, 0
 M_BMM_WO gp4, 16384
 """
-    exp = ["expect:", "  retired: 11", "  cycles: %d" % (5 + 16401 + 273 + 16449 + 4 + 256 + 256),
+    exp = ["expect:", "  retired: 11", "  cycles: %d" % (5 + 16401 + 273 + 16449 + 4 + 257 + 257),
            "  regs: {gp2: 25600, gp3: 25920, gp4: 64000, gp5: 16, gp6: 192000}",
            "  mem:", "    vram:"]
     exp += [vram_line(3000 + b, [bf16_rne(x) for x in hv[b]], "      ") for b in range(B)]

@@ -53,8 +53,10 @@
  *   MAC cycle, with a valid bit per row (hm_live_q): a row whose bit is clear reads +0.0, and a
  *   row's bit is set by the MAC cycle of its last column (each row is one run of MLEN
  *   consecutive MAC cycles of one instruction), so clearing hm clears only B*MLEN bits.
- * M_BMM_WO (latency B * MLEN): cycle i writes bf16_rne(hm[i][0..MLEN)) to VRAM row wo_row_i + i
- *   and clears row i's valid bit at its clock edge; the last raises done_o.
+ * M_BMM_WO (latency B * MLEN + 1): the issue cycle addresses hm row 0 and writes nothing (hm is
+ *   a memory read one cycle ahead; this also keeps op_i off the rounders' inputs); cycle i+1
+ *   writes bf16_rne(hm[i][0..MLEN)) to VRAM row wo_row_i + i and clears row i's valid bit at its
+ *   clock edge; the last raises done_o.
  * M_MV_WO (latency 1): the start cycle writes bf16_rne(vacc) to VRAM row wo_row_i elements
  *   [wo_col_i, +BLEN), raises done_o and clears vacc at its clock edge.
  * M_MM_WO (latency BLEN cycles): cycle i writes bf16_rne(acc[i][0..BLEN)) to VRAM row
@@ -314,15 +316,15 @@ module moe_matrix_unit
     .y_o(h_sum)
   );
 
-  // M_BMV_WO: head row h_wo_head (0 in the issue cycle) of hv, rounded to BF16.
+  // M_BMV_WO: head row h_wo_head (0 in the issue cycle) of hv, rounded to BF16; M_BMM_WO (StWrite
+  // only, so the rounders' inputs are all flops): row h_wo_head of hm.
   logic              h_wo;
   logic [CntW-1:0]   h_wo_head;
   logic [VLEN*16-1:0] h_row_bf16;
 
   logic              h_wo_hm;  // M_BMM_WO: row h_wo_head of hm instead
-  assign h_wo      = (state_q == StWrite) ? (is_hwo_q || is_hmwo_q)
-                                          : (op_i == MM_BMV_WO || op_i == MM_BMM_WO);
-  assign h_wo_hm   = (state_q == StWrite) ? is_hmwo_q : (op_i == MM_BMM_WO);
+  assign h_wo      = (state_q == StWrite) ? (is_hwo_q || is_hmwo_q) : (op_i == MM_BMV_WO);
+  assign h_wo_hm   = (state_q == StWrite) && is_hmwo_q;
   assign h_wo_head = (state_q == StWrite) ? cnt_q : '0;
 
   for (genvar c = 0; c < MLEN; c++) begin : g_h_round
@@ -442,12 +444,11 @@ module moe_matrix_unit
             state_d = StWrite;
           end
         end else if (start_i && op_i == MM_BMM_WO) begin
-          // hm rows 0 .. B*MLEN-1 to consecutive VRAM rows; valid bits cleared in h_state.
-          vram_we_o   = 1'b1;
-          vram_wrow_o = wo_row_i;
-          wo_row_d    = wo_row_i + 32'd1;
+          // The issue cycle addresses hm row 0 (the memory's read); StWrite cycle i writes hm row
+          // i to VRAM row wo_row_i + i, i = 0 .. B*MLEN-1; valid bits cleared in h_state.
+          wo_row_d    = wo_row_i;
           wo_stride_d = 32'd1;
-          cnt_d       = CntW'(1);
+          cnt_d       = '0;
           is_hwo_d    = 1'b0;
           is_hmwo_d   = 1'b1;
           state_d     = StWrite;

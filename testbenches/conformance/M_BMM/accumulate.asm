@@ -5,7 +5,7 @@
 ; (both ops' sums, FP32 RNE in program order; nonzero rows 1000 + 64b + 5) to rows 1000..1255 and
 ; clears it: the second M_BMM_WO (imm 16384 in imm18: rows 1256..1511) writes +0.0.
 ; Expected values: scripts/oracle_bmm.py.
-; Latencies: M_BMM 16401, M_BMV 273, M_BTMM 16449, M_BMV_WO 4, M_BMM_WO 256.
+; Latencies: M_BMM 16401, M_BMV 273, M_BTMM 16449, M_BMV_WO 4, M_BMM_WO 257.
 S_ADDI_INT gp2, gp0, 25600
 S_ADDI_INT gp3, gp0, 25920
 S_ADDI_INT gp5, gp0, 16

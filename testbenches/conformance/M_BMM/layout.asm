@@ -4,7 +4,7 @@
 ; outside the block are nonzero too and must not be read). For m < 64, b < 4, c < 64:
 ; hm[b*64 + m][c] += HDOT_m(b, c) x 0.25. M_BMM_WO writes bf16_rne(hm[i]) to VRAM row 1000 + i for
 ; i < 256: rows 1000 + 64b + m. Zero activation rows give +0.0. Expected values: scripts/oracle_bmm.py.
-; Latencies: M_BMM 16401, M_BMM_WO B*MLEN = 256.
+; Latencies: M_BMM 16401, M_BMM_WO B*MLEN + 1 = 257.
 S_ADDI_INT gp1, gp0, 8224
 S_ADDI_INT gp2, gp0, 6400
 M_BMM 0, gp1, gp2

@@ -537,6 +537,24 @@ BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_drift) {
       "EXTRA_LO", "not in the YAML");
 }
 
+// The per-head matrix-matrix ops (M_BMM 0x03, M_BTMM 0x04, M_BMM_WO 0x05) in both generated
+// files: an entry dropped or renumbered on one side fails by name.
+BOOST_AUTO_TEST_CASE(head_matrix_opcode_guards_catch_planted_drift) {
+  const std::string t = slurp(kGen / "include/moesim/isa/tables.hpp");
+  auto c = [&](const std::string& text) { return check_tables_hpp(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "  M_BMM = 0x03,\n", "")), "M_BMM", "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "M_BTMM = 0x04,", "M_BTMM = 0x05,")), "M_BTMM", "YAML 4, tables.hpp 5");
+  EXPECT_REPORTS(c(edit(t, "  M_BMM_WO = 0x05,\n", "")), "M_BMM_WO", "missing from tables.hpp");
+  const std::string v = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto cv = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_REPORTS(cv(edit(v, "    OP_M_BMM = 6'h03,\n", "")), "M_BMM",
+                 "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(cv(edit(v, "OP_M_BTMM = 6'h04", "OP_M_BTMM = 6'h03")), "M_BTMM",
+                 "YAML 4, moesim_isa_pkg.sv 3");
+  EXPECT_REPORTS(cv(edit(v, "OP_M_BMM_WO = 6'h05", "OP_M_BMM_WO = 6'h06")), "M_BMM_WO",
+                 "YAML 5, moesim_isa_pkg.sv 6");
+}
+
 BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_unit_drift) {
   const std::string t = slurp(kGen / "rtl/moesim_isa_pkg.sv");
   auto c = [&](const std::string& text) { return check_pkg_sv(spec(), text); };

@@ -22,8 +22,12 @@ WriteOut write_out_args(const Issue& is) {
 }
 bool is_mv(Opcode op) { return op == Opcode::M_MV || op == Opcode::M_TMV; }
 bool is_bmv(Opcode op) { return op == Opcode::M_BMV || op == Opcode::M_BTMV; }
-/// M_BMV / M_BTMV matrix address a = gp[rs1] + gp[rd] (exact).
-Addr bmv_addr(const Issue& is) { return Addr{is.gp(is.d.rs1)} + is.gp(is.d.rd); }
+bool is_bmm(Opcode op) { return op == Opcode::M_BMM || op == Opcode::M_BTMM; }
+/// M_BMV / M_BTMV matrix address a = gp[rs1] + gp[rd] (exact); M_BMM / M_BTMM: gp[rs1] (rd is a
+/// zero field).
+Addr bmv_addr(const Issue& is) {
+  return Addr{is.gp(is.d.rs1)} + (is_bmm(is.op) ? 0u : is.gp(is.d.rd));
+}
 }  // namespace
 
 MatrixUnit::MatrixUnit(sc_core::sc_module_name name, const Geometry& g)
@@ -32,17 +36,20 @@ MatrixUnit::MatrixUnit(sc_core::sc_module_name name, const Geometry& g)
       acc_(g.blen * g.blen, 0.0f),
       vacc_(g.blen, 0.0f),
       hv_(g.mlen / g.hlen * g.mlen, 0.0f),
+      hm_(g.mlen / g.hlen * g.mlen * g.mlen, 0.0f),
       bmm_scale_(num::f32_from_bits(isa::kFp32_BMM_SCALE)) {}
 
 bool MatrixUnit::implements(Opcode op) const {
   return op == Opcode::M_MM || op == Opcode::M_TMM || op == Opcode::M_MM_WO || is_mv(op) ||
-         op == Opcode::M_MV_WO || is_bmv(op) || op == Opcode::M_BMV_WO;
+         op == Opcode::M_MV_WO || is_bmv(op) || op == Opcode::M_BMV_WO || is_bmm(op) ||
+         op == Opcode::M_BMM_WO;
 }
 
 void MatrixUnit::reset() {
   std::fill(acc_.begin(), acc_.end(), 0.0f);
   std::fill(vacc_.begin(), vacc_.end(), 0.0f);
   std::fill(hv_.begin(), hv_.end(), 0.0f);
+  std::fill(hm_.begin(), hm_.end(), 0.0f);
 }
 
 TrapSet MatrixUnit::check(const Issue& is) {
@@ -80,17 +87,19 @@ TrapSet MatrixUnit::check(const Issue& is) {
     const Addr d = Addr{is.gp(is.d.rd)} + is.d.imm18;
     t.add_if((d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
     t.add_if(d / g_.vlen >= g_.vram_rows, TrapCause::address_out_of_range);
-  } else if (is_bmv(is.op)) {
-    // Tile T = a / MLEN^2 with row offset r0 = a mod MLEN^2 (a multiple of HLEN below MLEN).
+  } else if (is_bmv(is.op) || is_bmm(is.op)) {
+    // Tile T = a / MLEN^2 with row offset r0 = a mod MLEN^2 (a multiple of HLEN below MLEN);
+    // M_BMM / M_BTMM read MLEN activation rows, M_BMV / M_BTMV one.
     const Addr a = bmv_addr(is);
     const Addr tile_elems = Addr{g_.mlen} * g_.mlen;
     const Addr r0 = a % tile_elems;
     t.add_if(r0 >= g_.mlen || r0 % g_.hlen != 0, TrapCause::address_misaligned);
     t.add_if(a / tile_elems >= g_.mram_tiles, TrapCause::address_out_of_range);
-    check_vram_rows(t, g_, is.gp(is.d.rs2), 1);
-  } else if (is.op == Opcode::M_BMV_WO) {
+    check_vram_rows(t, g_, is.gp(is.d.rs2), is_bmm(is.op) ? g_.mlen : 1);
+  } else if (is.op == Opcode::M_BMV_WO || is.op == Opcode::M_BMM_WO) {
     const Addr d = Addr{is.gp(is.d.rd)} + is.d.imm18;
-    check_vram_rows(t, g_, d, g_.mlen / g_.hlen);
+    const uint64_t heads = g_.mlen / g_.hlen;
+    check_vram_rows(t, g_, d, is.op == Opcode::M_BMM_WO ? heads * g_.mlen : heads);
   }
   return t;
 }
@@ -125,6 +134,15 @@ void MatrixUnit::execute(const Issue& is, Effects& fx) {
       break;
     case Opcode::M_BMV_WO:
       write_out_hv(is, fx);
+      break;
+    case Opcode::M_BMM:
+      bmm(is, false);
+      break;
+    case Opcode::M_BTMM:
+      bmm(is, true);
+      break;
+    case Opcode::M_BMM_WO:
+      write_out_hm(is, fx);
       break;
     default:
       throw std::logic_error("golden: matrix unit cannot execute opcode " +
@@ -245,30 +263,54 @@ void MatrixUnit::write_out_v(const Issue& is, Effects& fx) {
   std::fill(vacc_.begin(), vacc_.end(), 0.0f);
 }
 
-void MatrixUnit::bmv(const Issue& is, bool transposed) {
+float MatrixUnit::hdot(const std::vector<uint8_t>& tile, uint64_t r0, const uint16_t* act,
+                       uint64_t b, uint64_t c, bool transposed) const {
   const uint64_t k = g_.mlen;
   const uint64_t heads = g_.mlen / g_.hlen;
   const uint64_t row_bytes = g_.mram_row_bytes();
+  std::vector<float> q(g_.hlen);
+  for (uint64_t d = 0; d < g_.hlen; ++d) {
+    // M_BMV: W[r0+d][c], activation [HLEN][B]; M_BTMV: W[c][r0+d], activation [B][HLEN].
+    const uint64_t row = transposed ? c : r0 + d;
+    const uint64_t col = transposed ? r0 + d : c;
+    const uint16_t x = act[transposed ? b * g_.hlen + d : d * heads + b];
+    const uint8_t* r = tile.data() + row * row_bytes;
+    q[d] = num::mul(num::mul(num::bf16_to_f32(x), num::e4m3_to_f32(r[col])),
+                    num::e8m0_to_f32(r[k + col / g_.mx_block]));
+  }
+  return num::mul(num::tree_sum(q.data(), q.size()), bmm_scale_);
+}
+
+void MatrixUnit::bmv(const Issue& is, bool transposed) {
+  const uint64_t k = g_.mlen;
+  const uint64_t heads = g_.mlen / g_.hlen;
   const Addr a = bmv_addr(is);
   const uint64_t r0 = static_cast<uint64_t>(a % (k * k));
   const std::vector<uint8_t> tile = read_tile(static_cast<uint64_t>(a / (k * k)));
   const std::vector<uint16_t> act =
       vram.read_u16(is.gp(is.d.rs2) / g_.vlen * g_.vram_row_bytes(), g_.vlen);
-  std::vector<float> q(g_.hlen);
   for (uint64_t b = 0; b < heads; ++b)
     for (uint64_t c = 0; c < k; ++c) {
-      for (uint64_t d = 0; d < g_.hlen; ++d) {
-        // M_BMV: W[r0+d][c], activation [HLEN][B]; M_BTMV: W[c][r0+d], activation [B][HLEN].
-        const uint64_t row = transposed ? c : r0 + d;
-        const uint64_t col = transposed ? r0 + d : c;
-        const uint16_t x = act[transposed ? b * g_.hlen + d : d * heads + b];
-        const uint8_t* r = tile.data() + row * row_bytes;
-        q[d] = num::mul(num::mul(num::bf16_to_f32(x), num::e4m3_to_f32(r[col])),
-                        num::e8m0_to_f32(r[k + col / g_.mx_block]));
-      }
       float& h = hv_[b * k + c];
-      h = num::add(h, num::mul(num::tree_sum(q.data(), q.size()), bmm_scale_));
+      h = num::add(h, hdot(tile, r0, act.data(), b, c, transposed));
     }
+}
+
+void MatrixUnit::bmm(const Issue& is, bool transposed) {
+  const uint64_t k = g_.mlen;
+  const uint64_t heads = g_.mlen / g_.hlen;
+  const Addr a = bmv_addr(is);
+  const uint64_t r0 = static_cast<uint64_t>(a % (k * k));
+  const std::vector<uint8_t> tile = read_tile(static_cast<uint64_t>(a / (k * k)));
+  // MLEN activation rows; row m is M_BMV's (M_BTMV's) activation row for hm rows b*MLEN + m.
+  const std::vector<uint16_t> act =
+      vram.read_u16(is.gp(is.d.rs2) / g_.vlen * g_.vram_row_bytes(), k * g_.vlen);
+  for (uint64_t m = 0; m < k; ++m)
+    for (uint64_t b = 0; b < heads; ++b)
+      for (uint64_t c = 0; c < k; ++c) {
+        float& h = hm_[(b * k + m) * k + c];
+        h = num::add(h, hdot(tile, r0, act.data() + m * g_.vlen, b, c, transposed));
+      }
 }
 
 void MatrixUnit::write_out_hv(const Issue& is, Effects& fx) {
@@ -281,6 +323,18 @@ void MatrixUnit::write_out_hv(const Issue& is, Effects& fx) {
   }
   fx.wrote(isa::Space::Vram, row0, row0 + heads);
   std::fill(hv_.begin(), hv_.end(), 0.0f);
+}
+
+void MatrixUnit::write_out_hm(const Issue& is, Effects& fx) {
+  const auto row0 = static_cast<uint64_t>((Addr{is.gp(is.d.rd)} + is.d.imm18) / g_.vlen);
+  const uint64_t rows = g_.mlen / g_.hlen * g_.mlen;
+  for (uint64_t i = 0; i < rows; ++i) {
+    std::vector<uint16_t> v(g_.mlen);
+    for (uint64_t c = 0; c < g_.mlen; ++c) v[c] = num::f32_to_bf16(hm_[i * g_.mlen + c]);
+    vram.write_u16((row0 + i) * g_.vram_row_bytes(), v);
+  }
+  fx.wrote(isa::Space::Vram, row0, row0 + rows);
+  std::fill(hm_.begin(), hm_.end(), 0.0f);
 }
 
 }  // namespace moesim::golden

@@ -2,7 +2,8 @@
 // BLEN x BLEN FP32 accumulator, M_TMM, the same with the tile read transposed, and M_MM_WO,
 // the BF16 write-back that clears it; M_MV / M_TMV,
 // the matrix-vector forms (tile read as stored / transposed) into a separate FP32 vector
-// accumulator of BLEN, and M_MV_WO, its write-back.
+// accumulator of BLEN, and M_MV_WO, its write-back; the per-head forms M_BMV / M_BTMV (into hv,
+// written back by M_BMV_WO) and M_BMM / M_BTMM (into hm, written back by M_BMM_WO).
 #pragma once
 
 #include "unit.hpp"
@@ -35,13 +36,20 @@ class MatrixUnit : public sc_core::sc_module, public UnitIf {
   void write_out(const Issue& is, Effects& fx);
   void mv(const Issue& is, bool transposed);
   void write_out_v(const Issue& is, Effects& fx);
+  /// HDOT(b, c) x BMM_SCALE of isa.yaml M_BMV (transposed: M_BTMV) for head b, output column c,
+  /// on activation row `act` (VLEN elements) and tile row offset r0 (FP32 RNE).
+  float hdot(const std::vector<uint8_t>& tile, uint64_t r0, const uint16_t* act, uint64_t b,
+             uint64_t c, bool transposed) const;
   void bmv(const Issue& is, bool transposed);
   void write_out_hv(const Issue& is, Effects& fx);
+  void bmm(const Issue& is, bool transposed);
+  void write_out_hm(const Issue& is, Effects& fx);
 
   const Geometry& g_;
   std::vector<float> acc_;   ///< acc[i][j] at i * BLEN + j
   std::vector<float> vacc_;  ///< vacc[j] (M_MV / M_TMV)
   std::vector<float> hv_;    ///< hv[b][c] at b * MLEN + c (M_BMV / M_BTMV)
+  std::vector<float> hm_;    ///< hm[b*MLEN + m][c] at (b * MLEN + m) * MLEN + c (M_BMM / M_BTMM)
   float bmm_scale_;          ///< isa.yaml fp32_constants BMM_SCALE
 };
 

@@ -252,9 +252,10 @@ module moe_decoder
   assign tmm_tile = rs2_v / (Mlen64 * Mlen64);
   assign tmm_col  = (rs2_v % (Mlen64 * Mlen64)) / Mlen64;
 
-  // M_BMV / M_BTMV: a = gp[rs1] + gp[rd]; tile T = a / MLEN^2, row offset r0 = a mod MLEN^2.
+  // M_BMV / M_BTMV: a = gp[rs1] + gp[rd]; M_BMM / M_BTMM: a = gp[rs1] (rd a zero field);
+  // tile T = a / MLEN^2, row offset r0 = a mod MLEN^2.
   logic [63:0] bm_a, bm_tile, bm_r0;
-  assign bm_a    = rs1_v + rd_v;
+  assign bm_a    = rs1_v + ((opcode == OP_M_BMM || opcode == OP_M_BTMM) ? 64'd0 : rd_v);
   assign bm_tile = bm_a / (Mlen64 * Mlen64);
   assign bm_r0   = bm_a % (Mlen64 * Mlen64);
 
@@ -325,6 +326,16 @@ module moe_decoder
       OP_M_BMV_WO: begin
         unit_o = UNIT_MATRIX;
         oor    = vrows_oob(wo_d, Heads64);
+        mis    = vrow_mis(wo_d);
+      end
+      OP_M_BMM, OP_M_BTMM: begin
+        unit_o = UNIT_MATRIX;
+        oor    = (bm_tile >= 64'(MRAM_TILES)) || vrows_oob(rs2_v, Mlen64);
+        mis    = (bm_r0 >= Mlen64) || ((bm_r0 % Hlen64) != 64'd0) || vrow_mis(rs2_v);
+      end
+      OP_M_BMM_WO: begin
+        unit_o = UNIT_MATRIX;
+        oor    = vrows_oob(wo_d, Heads64 * Mlen64);
         mis    = vrow_mis(wo_d);
       end
 
@@ -525,14 +536,20 @@ module moe_decoder
                           (opcode == OP_M_TMM)   ? MM_TMM :
                           (opcode == OP_M_BMV)   ? MM_BMV :
                           (opcode == OP_M_BTMV)  ? MM_BTMV :
-                          (opcode == OP_M_BMV_WO) ? MM_BMV_WO : MM_MM;
+                          (opcode == OP_M_BMV_WO) ? MM_BMV_WO :
+                          (opcode == OP_M_BMM)   ? MM_BMM :
+                          (opcode == OP_M_BTMM)  ? MM_BTMM :
+                          (opcode == OP_M_BMM_WO) ? MM_BMM_WO : MM_MM;
+  logic bm_op, btm_op;  // M_BMV / M_BMM (tile rows r0 ..), M_BTMV / M_BTMM (tile transposed)
+  assign bm_op  = (opcode == OP_M_BMV) || (opcode == OP_M_BMM);
+  assign btm_op = (opcode == OP_M_BTMV) || (opcode == OP_M_BTMM);
   assign mm_mat_row_o   = (opcode == OP_M_MV)  ? 32'(mv_tile * Mlen64 + mv_col) :
                           (opcode == OP_M_TMV) ? 32'(mv_tile * Mlen64) :
                           (opcode == OP_M_TMM) ? 32'(tmm_tile * Mlen64) :
-                          (opcode == OP_M_BMV) ? 32'(bm_tile * Mlen64 + bm_r0) :
-                          (opcode == OP_M_BTMV) ? 32'(bm_tile * Mlen64) : 32'(rs1_v / Mlen64);
+                          bm_op                ? 32'(bm_tile * Mlen64 + bm_r0) :
+                          btm_op               ? 32'(bm_tile * Mlen64) : 32'(rs1_v / Mlen64);
   assign mm_mat_col_o   = (opcode == OP_M_TMM)  ? 32'(tmm_col) :
-                          (opcode == OP_M_BTMV) ? 32'(bm_r0) : 32'(mv_col);
+                          btm_op                ? 32'(bm_r0) : 32'(mv_col);
   assign mm_act_row_o   = (opcode == OP_M_TMM) ? 32'(rs1_v / Vlen64) : 32'(rs2_v / Vlen64);
   assign mm_wo_row_o    = 32'(wo_d / Vlen64);
   assign mm_wo_col_o    = 32'(wo_d % Vlen64);

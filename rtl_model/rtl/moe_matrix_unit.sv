@@ -1,10 +1,9 @@
-// moesim RTL: matrix unit (M_MM / M_TMM / M_MV / M_TMV / M_BMV / M_BTMV MX multiply-accumulate,
-// M_MM_WO / M_MV_WO / M_BMV_WO accumulator write-back).
+// moesim RTL: matrix unit (M_MM / M_TMM / M_MV / M_TMV / M_BMV / M_BTMV / M_BMM / M_BTMM MX
+// multiply-accumulate, M_MM_WO / M_MV_WO / M_BMV_WO / M_BMM_WO accumulator write-back).
 
 /**
  * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO,
- * M_BMV, M_BTMV, M_BMV_WO;
- * DESIGN.md §4).
+ * M_BMV, M_BTMV, M_BMV_WO, M_BMM, M_BTMM, M_BMM_WO; DESIGN.md §4).
  *
  * State: an FP32 accumulator of BLEN x BLEN (acc[i][j], activation row i, output column j),
  * kept across M_MM / M_TMM and cleared to +0.0 by M_MM_WO; an FP32 vector accumulator of BLEN (vacc[j])
@@ -47,6 +46,20 @@
  *   elements b*HLEN .. b*HLEN+HLEN-1.
  * M_BMV_WO (latency B): cycle b writes bf16_rne(hv[b][0..MLEN)) to VRAM row wo_row_i + b (every
  *   element) and clears those hv words at its clock edge; the last raises done_o.
+ * M_BMM / M_BTMM (latency HLEN / MLEN + B * MLEN * MLEN + 1): M_BMV's / M_BTMV's load and MAC
+ *   datapath (the same moe_mx_dot head instance u_hdot, BMM_SCALE multiplier and adder) run
+ *   over MLEN activation rows:
+ *   MAC cycle n = (m * B + b) * MLEN + c adds the head dot of activation row m into
+ *   hm[b*MLEN + m][c]. Row 0 is read in the start cycle as M_BMV's; row m+1 is read in the
+ *   second-to-last MAC cycle of row m and captured into h_act_q in its last, so the row change
+ *   costs no cycle. hm (B*MLEN rows of MLEN FP32 words) is a memory, hm_q, one word written per
+ *   MAC cycle, with a valid bit per row (hm_live_q): a row whose bit is clear reads +0.0, and a
+ *   row's bit is set by the MAC cycle of its last column (each row is one run of MLEN
+ *   consecutive MAC cycles of one instruction), so clearing hm clears only B*MLEN bits.
+ * M_BMM_WO (latency B * MLEN + 1): the issue cycle addresses hm row 0 and writes nothing (hm is
+ *   a memory read one cycle ahead; this also keeps op_i off the rounders' inputs); cycle i+1
+ *   writes bf16_rne(hm[i][0..MLEN)) to VRAM row wo_row_i + i and clears row i's valid bit at its
+ *   clock edge; the last raises done_o.
  * M_MV_WO (latency 1): the start cycle writes bf16_rne(vacc) to VRAM row wo_row_i elements
  *   [wo_col_i, +BLEN), raises done_o and clears vacc at its clock edge.
  * M_MM_WO (latency BLEN cycles): cycle i writes bf16_rne(acc[i][0..BLEN)) to VRAM row
@@ -112,7 +125,10 @@ module moe_matrix_unit
   localparam int unsigned Heads     = MLEN / HLEN;
   localparam int unsigned HeadMacs  = Heads * MLEN;
   localparam int unsigned CntMax0   = (MLEN > TmmMacs) ? MLEN : TmmMacs;
-  localparam int unsigned CntMax    = (CntMax0 > HeadMacs) ? CntMax0 : HeadMacs;
+  localparam int unsigned CntMax1   = (CntMax0 > HeadMacs) ? CntMax0 : HeadMacs;
+  localparam int unsigned HmMacs    = HeadMacs * MLEN;  // M_BMM / M_BTMM MAC cycles, hm words
+  localparam int unsigned CntMax    = (CntMax1 > HmMacs) ? CntMax1 : HmMacs;
+  localparam int unsigned HmW       = $clog2(HmMacs);
   localparam int unsigned ColW      = $clog2(MLEN);
   localparam int unsigned HeadW     = (Heads > 1) ? $clog2(Heads) : 1;
   localparam int unsigned HvW       = $clog2(HeadMacs);
@@ -141,6 +157,8 @@ module moe_matrix_unit
   logic              is_h_q, is_h_d;        // M_BMV / M_BTMV in StLoad / StMac
   logic              is_ht_q, is_ht_d;      // M_BTMV
   logic              is_hwo_q, is_hwo_d;    // M_BMV_WO in StWrite
+  logic              is_hm_q, is_hm_d;      // M_BMM / M_BTMM in StLoad / StMac (with is_h_q)
+  logic              is_hmwo_q, is_hmwo_d;  // M_BMM_WO in StWrite
   logic [31:0]       mat_col_q, mat_col_d;
 
   state_e            state_q, state_d;
@@ -267,8 +285,21 @@ module moe_matrix_unit
   logic [HeadW-1:0]   h_head;
   logic [HvW-1:0]     h_idx;
 
+  // M_BMM / M_BTMM: MAC cycle n = (m * B + b) * MLEN + c accumulates into hm[b*MLEN + m][c].
+  logic [31:0]        hm_q       [HmMacs] /*verilator public_flat_rd*/;  // row i at i*MLEN
+  logic [HeadMacs-1:0] hm_live_q /*verilator public_flat_rd*/;  // row i valid (else +0.0)
+  logic [HvW-1:0]     hm_row;
+  logic [HmW-1:0]     hm_idx;
+  logic [31:0]        hm_old;
+  logic [31:0]        h_act_m;   // activation row m of the MAC cycle
+
+  assign h_act_m = 32'(cnt_q) / HeadMacs;
+  assign hm_row  = HvW'(32'(h_head) * MLEN + h_act_m);
+  assign hm_idx  = HmW'(32'(hm_row) * MLEN + 32'(h_col));
+  assign hm_old  = hm_live_q[hm_row] ? hm_q[hm_idx] : 32'd0;
+
   assign h_col  = ColW'(32'(cnt_q) % MLEN);
-  assign h_head = HeadW'(32'(cnt_q) / MLEN);
+  assign h_head = HeadW'((32'(cnt_q) / MLEN) % Heads);
   assign h_idx  = HvW'(cnt_q);
 
   moe_mx_dot #(
@@ -286,22 +317,27 @@ module moe_matrix_unit
     .y_o(h_scaled)
   );
   moe_fp32_add u_hacc (
-    .a_i(hv_q[h_idx]),
+    .a_i(is_hm_q ? hm_old : hv_q[h_idx]),
     .b_i(h_scaled),
     .y_o(h_sum)
   );
 
-  // M_BMV_WO: head row h_wo_head (0 in the issue cycle) of hv, rounded to BF16.
+  // M_BMV_WO: head row h_wo_head (0 in the issue cycle) of hv, rounded to BF16; M_BMM_WO (StWrite
+  // only, so the rounders' inputs are all flops): row h_wo_head of hm.
   logic              h_wo;
   logic [CntW-1:0]   h_wo_head;
   logic [VLEN*16-1:0] h_row_bf16;
 
-  assign h_wo      = (state_q == StWrite) ? is_hwo_q : (op_i == MM_BMV_WO);
+  logic              h_wo_hm;  // M_BMM_WO: row h_wo_head of hm instead
+  assign h_wo      = (state_q == StWrite) ? (is_hwo_q || is_hmwo_q) : (op_i == MM_BMV_WO);
+  assign h_wo_hm   = (state_q == StWrite) && is_hmwo_q;
   assign h_wo_head = (state_q == StWrite) ? cnt_q : '0;
 
   for (genvar c = 0; c < MLEN; c++) begin : g_h_round
+    logic [31:0] hm_word;
+    assign hm_word = hm_live_q[HvW'(h_wo_head)] ? hm_q[HmW'(32'(h_wo_head) * MLEN + c)] : 32'd0;
     moe_bf16_round u_round (
-      .f_i(hv_q[32'(h_wo_head) * MLEN + c]),
+      .f_i(h_wo_hm ? hm_word : hv_q[HvW'(32'(h_wo_head) * MLEN + c)]),
       .y_o(h_row_bf16[16*c +: 16])
     );
   end
@@ -360,6 +396,8 @@ module moe_matrix_unit
     is_h_d      = is_h_q;
     is_ht_d     = is_ht_q;
     is_hwo_d    = is_hwo_q;
+    is_hm_d     = is_hm_q;
+    is_hmwo_d   = is_hmwo_q;
     mat_col_d   = mat_col_q;
     t_codes_d   = t_codes_q;
     t_scales_d  = t_scales_q;
@@ -376,7 +414,8 @@ module moe_matrix_unit
       StIdle: begin
         // Idle: wait for start_i; the issue cycle already reads row 0 / writes row 0.
         if (start_i && (op_i == MM_MM || op_i == MM_TMM || op_i == MM_MV || op_i == MM_TMV ||
-                        op_i == MM_BMV || op_i == MM_BTMV)) begin
+                        op_i == MM_BMV || op_i == MM_BTMV || op_i == MM_BMM ||
+                        op_i == MM_BTMM)) begin
           mram_re_o  = 1'b1;
           mram_row_o = mat_row_i;
           vram_re_o  = 1'b1;
@@ -386,8 +425,9 @@ module moe_matrix_unit
           act_row_d  = act_row_i;
           is_mm_d    = (op_i == MM_MM || op_i == MM_TMM);
           is_t_d     = (op_i == MM_TMV || op_i == MM_TMM);
-          is_h_d     = (op_i == MM_BMV || op_i == MM_BTMV);
-          is_ht_d    = (op_i == MM_BTMV);
+          is_h_d     = (op_i == MM_BMV || op_i == MM_BTMV || op_i == MM_BMM || op_i == MM_BTMM);
+          is_ht_d    = (op_i == MM_BTMV || op_i == MM_BTMM);
+          is_hm_d    = (op_i == MM_BMM || op_i == MM_BTMM);
           cnt_d      = CntW'(1);
           state_d    = StLoad;
         end else if (start_i && op_i == MM_MV_WO) begin
@@ -403,11 +443,21 @@ module moe_matrix_unit
           wo_stride_d = 32'd1;
           cnt_d       = CntW'(1);
           is_hwo_d    = 1'b1;
+          is_hmwo_d   = 1'b0;
           if (Heads == 1) begin
             done_o = 1'b1;
           end else begin
             state_d = StWrite;
           end
+        end else if (start_i && op_i == MM_BMM_WO) begin
+          // The issue cycle addresses hm row 0 (the memory's read); StWrite cycle i writes hm row
+          // i to VRAM row wo_row_i + i, i = 0 .. B*MLEN-1; valid bits cleared in h_state.
+          wo_row_d    = wo_row_i;
+          wo_stride_d = 32'd1;
+          cnt_d       = '0;
+          is_hwo_d    = 1'b0;
+          is_hmwo_d   = 1'b1;
+          state_d     = StWrite;
         end else if (start_i && op_i == MM_MM_WO) begin
           vram_we_o   = 1'b1;
           vram_wrow_o = wo_row_i;
@@ -416,6 +466,7 @@ module moe_matrix_unit
           wo_stride_d = wo_stride_i;
           cnt_d       = CntW'(1);
           is_hwo_d    = 1'b0;
+          is_hmwo_d   = 1'b0;
           if (BLEN == 1) begin
             done_o = 1'b1;
             acc_d  = '{default: '{default: 32'd0}};
@@ -465,7 +516,12 @@ module moe_matrix_unit
         // Mac: accumulate the dots of block cnt_q (M_TMM: row t_row, block t_blk); the last
         // retires the instruction.
         if (is_h_q) begin
-          // hv_q[cnt_q] is written in h_state.
+          // hv_q[cnt_q] (M_BMM / M_BTMM: hm_q[hm_idx]) is written in h_state. M_BMM / M_BTMM
+          // read activation row m+1 in the second-to-last MAC cycle of row m.
+          if (is_hm_q && (32'(cnt_q) % HeadMacs) == HeadMacs - 2 && h_act_m < MLEN - 1) begin
+            vram_re_o  = 1'b1;
+            vram_row_o = act_row_q + h_act_m + 32'd1;
+          end
         end else if (is_mm_q && !is_t_q) begin
           acc_d = acc_sum;
         end else if (is_mm_q) begin
@@ -478,7 +534,8 @@ module moe_matrix_unit
           vacc_d = vacc_sum;
         end
         cnt_d = cnt_q + CntW'(1);
-        if (32'(cnt_q) == (is_h_q ? HeadMacs : (is_mm_q && is_t_q) ? TmmMacs : NumBlocks) - 1) begin
+        if (32'(cnt_q) == (is_h_q ? (is_hm_q ? HmMacs : HeadMacs) :
+                           (is_mm_q && is_t_q) ? TmmMacs : NumBlocks) - 1) begin
           done_o  = 1'b1;
           cnt_d   = '0;
           state_d = StIdle;
@@ -491,9 +548,9 @@ module moe_matrix_unit
         vram_we_o = 1'b1;
         wo_row_d  = wo_row_q + wo_stride_q;
         cnt_d     = cnt_q + CntW'(1);
-        if (32'(cnt_q) == (is_hwo_q ? Heads : BLEN) - 1) begin
+        if (32'(cnt_q) == (is_hmwo_q ? HeadMacs : is_hwo_q ? Heads : BLEN) - 1) begin
           done_o  = 1'b1;
-          if (!is_hwo_q) begin
+          if (!is_hwo_q && !is_hmwo_q) begin
             acc_d = '{default: '{default: 32'd0}};
           end
           cnt_d   = '0;
@@ -527,6 +584,8 @@ module moe_matrix_unit
       is_h_q      <= 1'b0;
       is_ht_q     <= 1'b0;
       is_hwo_q    <= 1'b0;
+      is_hm_q     <= 1'b0;
+      is_hmwo_q   <= 1'b0;
       mat_col_q   <= '0;
       vacc_q      <= '{default: 32'd0};
       t_codes_q   <= '{default: '0};
@@ -548,6 +607,8 @@ module moe_matrix_unit
       is_h_q      <= is_h_d;
       is_ht_q     <= is_ht_d;
       is_hwo_q    <= is_hwo_d;
+      is_hm_q     <= is_hm_d;
+      is_hmwo_q   <= is_hmwo_d;
       mat_col_q   <= mat_col_d;
       vacc_q      <= vacc_d;
       t_codes_q   <= t_codes_d;
@@ -563,16 +624,20 @@ module moe_matrix_unit
   // every column in cycle d+1; M_BTMV: tile row c's HLEN codes from column mat_col_q in cycle
   // c+1; the activation row, split into heads, in cycle 1), hv_q[cnt_q] in each MAC cycle, and the
   // head row M_BMV_WO writes cleared in its cycle.
-  logic h_load, h_mac, h_clear;
+  logic h_load, h_mac, h_clear, h_act_next;
   assign h_load  = (state_q == StLoad) && is_h_q;
   assign h_mac   = (state_q == StMac) && is_h_q;
   assign h_clear = h_wo && vram_we_o;
+  // M_BMM / M_BTMM: the last MAC cycle of row m captures row m+1 (read the cycle before).
+  assign h_act_next = h_mac && is_hm_q && (32'(cnt_q) % HeadMacs) == HeadMacs - 1 &&
+                      h_act_m < MLEN - 1;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : h_state
     if (!rst_ni) begin
-      hv_q <= '{default: 32'd0};
+      hv_q      <= '{default: 32'd0};
+      hm_live_q <= '0;
     end else begin
-      if (h_load && cnt_q == CntW'(1)) begin
+      if ((h_load && cnt_q == CntW'(1)) || h_act_next) begin
         for (int unsigned b = 0; b < Heads; b++) begin
           for (int unsigned d = 0; d < HLEN; d++) begin
             h_act_q[b][16*d +: 16] <= is_ht_q ? vram_rdata_i[16*(b*HLEN + d) +: 16]
@@ -592,14 +657,27 @@ module moe_matrix_unit
           h_scales_q[32'(cnt_q) - 1][8*d +: 8] <= mram_scales_i[8*((mat_col_q + d) / MX_BLOCK) +: 8];
         end
       end
-      if (h_mac) begin
+      if (h_mac && !is_hm_q) begin
         hv_q[h_idx] <= h_sum;
       end
-      if (h_clear) begin
+      if (h_mac && is_hm_q && 32'(h_col) == MLEN - 1) begin
+        hm_live_q[hm_row] <= 1'b1;
+      end
+      if (h_clear && !h_wo_hm) begin
         for (int unsigned c = 0; c < MLEN; c++) begin
           hv_q[32'(h_wo_head) * MLEN + c] <= 32'd0;
         end
       end
+      if (h_clear && h_wo_hm) begin
+        hm_live_q[HvW'(h_wo_head)] <= 1'b0;
+      end
+    end
+  end
+
+  // hm words: a memory (no reset; hm_live_q says which rows hold data), one write per MAC cycle.
+  always_ff @(posedge clk_i) begin : hm_mem
+    if (h_mac && is_hm_q) begin
+      hm_q[hm_idx] <= h_sum;
     end
   end
 

@@ -44,7 +44,10 @@ package moe_pkg;
     MM_TMM    = 4'd5,
     MM_BMV    = 4'd6,
     MM_BTMV   = 4'd7,
-    MM_BMV_WO = 4'd8
+    MM_BMV_WO = 4'd8,
+    MM_BMM    = 4'd9,
+    MM_BTMM   = 4'd10,
+    MM_BMM_WO = 4'd11
   } mm_op_e;
 
   // DMA unit operations.

@@ -1,6 +1,7 @@
 // Matrix unit: MX multiply-accumulate over K blocks with per-block scales, accumulation across
 // M_MM, write-back with row stride and column offset, clearing, NaN scale, and the traps
-// (tiny preset: MLEN 16, BLEN 4, MX_BLOCK 8, MRAM row = 16 codes + 2 scales = 18 bytes).
+// (tiny preset: MLEN 16, BLEN 4, MX_BLOCK 8, MRAM row = 16 codes + 2 scales = 18 bytes); the
+// per-head matrix-matrix ops M_BMM / M_BTMM / M_BMM_WO and their traps.
 #include "golden_test_util.hpp"
 
 using namespace gt;
@@ -127,4 +128,76 @@ BOOST_AUTO_TEST_CASE(matrix_traps) {
   b.run("S_ADDI_INT gp3, gp0, 32640\nS_ADDI_INT gp4, gp0, 2\nM_MM_WO gp3, gp4, 0\n");
   BOOST_TEST(!b.recs.back().trap.has_value());
   BOOST_TEST(b.recs.back().mems.size() == 4u);
+}
+
+// Per-head matrix-matrix ops (tiny: B = MLEN / HLEN = 4 heads of 4). Tile 0 is all 1.0 (scale
+// 2^0), so HDOT_m(b, c) is the sum of head b's four activations of row m, for every column c.
+// Activation rows 8 + m (m < 16): m = 0 and m = 15 (the first and the last row of the block) hold
+// A_m[e] = (e mod 4 + 1)(m + 1), every other row 0. M_BMM ([HLEN][B]: head b's element d is
+// A_m[4d + b]) adds 0.25 * 4 (b+1)(m+1) = (b+1)(m+1) to hm[16b + m][c]; M_BTMM (r0 = 4, [B][HLEN]:
+// head b's element d is A_m[4b + d] = (d+1)(m+1)) adds 0.25 * 10 (m+1) = 2.5 (m+1). M_BMM_WO
+// writes hm row i to VRAM row 100 + i (64 rows) and clears hm: the second one writes zeros.
+BOOST_AUTO_TEST_CASE(matrix_head_matrix_ops) {
+  Bench b;
+  for (uint64_t r = 0; r < 16; ++r) b.image.mram.push_back(mram_row(r, 0x38, 127, 127));
+  for (int m : {0, 15}) {
+    std::vector<uint16_t> a(16);
+    for (int e = 0; e < 16; ++e) a[e] = bf(static_cast<float>((e % 4 + 1) * (m + 1)));
+    b.vram_row(8 + m, a);
+  }
+  b.run(R"(
+    S_ADDI_INT gp2, gp0, 128        ; activation rows 8..23
+    S_ADDI_INT gp1, gp0, 4          ; tile 0, r0 = 4
+    S_ADDI_INT gp3, gp0, 1600       ; row 100
+    S_ADDI_INT gp4, gp0, 3200       ; row 200
+    M_BMM 0, gp0, gp2
+    M_BTMM 0, gp1, gp2
+    M_BMM_WO gp3, 0
+    M_BMM_WO gp4, 0
+  )");
+  BOOST_TEST_REQUIRE(b.recs.size() == 8u);
+  for (uint64_t i = 0; i < 64; ++i) {
+    const uint64_t head = i / 16, m = i % 16;
+    const float v = (m == 0 || m == 15) ? (head + 3.5f) * static_cast<float>(m + 1) : 0.0f;
+    BOOST_TEST_CONTEXT("hm row " << i) {
+      BOOST_TEST(b.row(100 + i) == fill(16, bf(v)), boost::test_tools::per_element());
+      BOOST_TEST(b.row(200 + i) == fill(16, 0), boost::test_tools::per_element());
+    }
+  }
+  BOOST_TEST(b.recs[4].mems.empty());
+  BOOST_TEST(b.recs[5].mems.empty());
+  BOOST_TEST(b.recs[6].mems == (std::vector<MemWrite>{{Space::Vram, 100, 164, 0}}),
+             boost::test_tools::per_element());
+  const int64_t s = b.lat("S_ADDI_INT");
+  BOOST_TEST(b.lat("M_BMM") == 4 + 4 * 16 * 16 + 1);
+  BOOST_TEST(b.lat("M_BTMM") == 16 + 4 * 16 * 16 + 1);
+  BOOST_TEST(b.lat("M_BMM_WO") == 4 * 16 + 1);
+  b.check_timeline(
+      {s, s, s, s, b.lat("M_BMM"), b.lat("M_BTMM"), b.lat("M_BMM_WO"), b.lat("M_BMM_WO")});
+}
+
+BOOST_AUTO_TEST_CASE(matrix_head_matrix_traps) {
+  Bench b;
+  // Row offset 2 is not a multiple of HLEN = 4; 16 is not below MLEN.
+  b.run("S_ADDI_INT gp1, gp0, 2\nM_BMM 0, gp1, gp0\n");
+  b.check_trap(trap("address_misaligned"), 1);
+  b.run("S_ADDI_INT gp1, gp0, 16\nM_BTMM 0, gp1, gp0\n");
+  b.check_trap(trap("address_misaligned"), 1);
+  // Tile 8 does not exist (MRAM_TILES = 8).
+  b.run("S_ADDI_INT gp1, gp0, 2048\nM_BMM 0, gp1, gp0\n");
+  b.check_trap(trap("address_out_of_range"), 1);
+  // MLEN = 16 activation rows: 2032..2047 fit, 2033..2048 do not.
+  b.run("S_ADDI_INT gp2, gp0, 32528\nM_BTMM 0, gp0, gp2\n");
+  b.check_trap(trap("address_out_of_range"), 1);
+  b.run("S_ADDI_INT gp2, gp0, 32512\nM_BMM 0, gp0, gp2\n");
+  BOOST_TEST(!b.recs.back().trap.has_value());
+  // M_BMM_WO: B * MLEN = 64 rows; 1984..2047 fit, 1985..2048 do not; d must be row-aligned.
+  b.run("S_ADDI_INT gp3, gp0, 31760\nM_BMM_WO gp3, 0\n");
+  b.check_trap(trap("address_out_of_range"), 1);
+  b.run("M_BMM_WO gp0, 8\n");
+  b.check_trap(trap("address_misaligned"), 0);
+  b.run("S_ADDI_INT gp3, gp0, 31744\nM_BMM_WO gp3, 0\n");
+  BOOST_TEST(!b.recs.back().trap.has_value());
+  BOOST_TEST(b.recs.back().mems == (std::vector<MemWrite>{{Space::Vram, 1984, 2048, 0}}),
+             boost::test_tools::per_element());
 }

@@ -1,10 +1,10 @@
 // RTL unit bench: moe_matrix_unit (M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO, M_BMV, M_BTMV,
-// M_BMV_WO) Verilated for each
+// M_BMV_WO, M_BMM, M_BTMM, M_BMM_WO) Verilated for each
 // machine preset, driven cycle by cycle with the MRAM and VRAM modelled in C++. Checks, against a
 // reference built from the golden numerics (moesim::num::mx_block_dot, mx_block_tdot, add,
-// f32_to_bf16) and the isa.yaml semantics: the FP32 accumulators (acc, vacc, hv) bit for bit after
-// every instruction (read through their public_flat_rd arrays, so a change of the K or tree order
-// shows up even where BF16 write-back would hide it), every VRAM element after each M_*_WO
+// f32_to_bf16) and the isa.yaml semantics: the FP32 accumulators (acc, vacc, hv, hm) bit for bit
+// after every instruction (read through their public_flat_rd arrays, so a change of the K or tree
+// order shows up even where BF16 write-back would hide it), every VRAM element after each M_*_WO
 // (masked columns written, everything else kept), each accumulator persisting across its
 // multiply-accumulates and cleared only by its own write-back, the cycle count of every
 // instruction against isa.yaml's latency formula (moesim::isa::Spec), and the handshake
@@ -38,7 +38,7 @@ using moesim::rtlu::put_bits;
 
 namespace {
 
-constexpr unsigned kVramRows = 96;
+constexpr unsigned kVramRows = 320;  // M_BMM_WO writes B * MLEN = 256 rows on default
 
 /// moe_pkg::mm_op_e, the matrix unit's op_i encoding (an RTL-internal port, not ISA state).
 enum MmOp : uint8_t {
@@ -50,7 +50,10 @@ enum MmOp : uint8_t {
   kTmm = 5,
   kBmv = 6,
   kBtmv = 7,
-  kBmvWo = 8
+  kBmvWo = 8,
+  kBmm = 9,
+  kBtmm = 10,
+  kBmmWo = 11
 };
 constexpr unsigned kMramTiles = 3;
 
@@ -88,7 +91,11 @@ class MatrixBench {
     lat_bmv_ = spec_.latency(*spec_.by_mnemonic("M_BMV"), preset_);
     lat_btmv_ = spec_.latency(*spec_.by_mnemonic("M_BTMV"), preset_);
     lat_bmv_wo_ = spec_.latency(*spec_.by_mnemonic("M_BMV_WO"), preset_);
+    lat_bmm_ = spec_.latency(*spec_.by_mnemonic("M_BMM"), preset_);
+    lat_btmm_ = spec_.latency(*spec_.by_mnemonic("M_BTMM"), preset_);
+    lat_bmm_wo_ = spec_.latency(*spec_.by_mnemonic("M_BMM_WO"), preset_);
     hv_.assign(size_t{heads_} * mlen_, 0.0f);
+    hm_.assign(size_t{heads_} * mlen_ * mlen_, 0.0f);
     acc_.assign(size_t{blen_} * blen_, 0.0f);
     vacc_.assign(blen_, 0.0f);
     reset();
@@ -221,24 +228,31 @@ class MatrixBench {
     compare_vram();
   }
 
+  /// Reference (isa.yaml M_BMV / M_BTMV): tree(q_d) x BMM_SCALE of head b, column c on
+  /// activation row a, tile row0 (MRAM row of tile row 0), row offset r0.
+  float hdot(unsigned row0, unsigned r0, const std::vector<uint16_t>& a, unsigned b, unsigned c,
+             bool transposed) const {
+    const float bmm_scale = num::f32_from_bits(isa::kFp32_BMM_SCALE);
+    std::vector<float> q(hlen_);
+    for (unsigned d = 0; d < hlen_; ++d) {
+      const unsigned row = row0 + (transposed ? c : r0 + d);
+      const unsigned col = transposed ? r0 + d : c;
+      const uint16_t x = a[transposed ? b * hlen_ + d : d * heads_ + b];
+      q[d] = num::mul(num::mul(num::bf16_to_f32(x), num::e4m3_to_f32(codes_[row][col])),
+                      num::e8m0_to_f32(scales_[row][col / mxb_]));
+    }
+    return num::mul(num::tree_sum(q.data(), q.size()), bmm_scale);
+  }
+
   /// M_BMV (transposed = false) or M_BTMV on tile t, row offset r0, activation row a.
   void bmv(unsigned tile, unsigned r0, unsigned act_row, bool transposed) {
     const uint32_t row0 = tile * mlen_;
     const std::vector<uint16_t>& a = vram_[act_row];
-    const float bmm_scale = num::f32_from_bits(isa::kFp32_BMM_SCALE);
-    std::vector<float> q(hlen_);
     // Reference (isa.yaml M_BMV / M_BTMV): hv[b][c] += tree(q_d) x BMM_SCALE.
     for (unsigned b = 0; b < heads_; ++b)
       for (unsigned c = 0; c < mlen_; ++c) {
-        for (unsigned d = 0; d < hlen_; ++d) {
-          const unsigned row = row0 + (transposed ? c : r0 + d);
-          const unsigned col = transposed ? r0 + d : c;
-          const uint16_t x = a[transposed ? b * hlen_ + d : d * heads_ + b];
-          q[d] = num::mul(num::mul(num::bf16_to_f32(x), num::e4m3_to_f32(codes_[row][col])),
-                          num::e8m0_to_f32(scales_[row][col / mxb_]));
-        }
         float& h = hv_[b * mlen_ + c];
-        h = num::add(h, num::mul(num::tree_sum(q.data(), q.size()), bmm_scale));
+        h = num::add(h, hdot(row0, r0, a, b, c, transposed));
       }
     top_->op_i = transposed ? kBtmv : kBmv;
     top_->mat_row_i = transposed ? row0 : row0 + r0;
@@ -251,6 +265,58 @@ class MatrixBench {
                                   << lat);
     ++n_instr_;
     compare_acc();
+  }
+
+  /// M_BMM (transposed = false) or M_BTMM on tile t, row offset r0, activation rows from a.
+  void bmm(unsigned tile, unsigned r0, unsigned act_row, bool transposed) {
+    const uint32_t row0 = tile * mlen_;
+    // Reference (isa.yaml M_BMM / M_BTMM): hm[b*MLEN + m][c] += HDOT on activation row m.
+    for (unsigned m = 0; m < mlen_; ++m)
+      for (unsigned b = 0; b < heads_; ++b)
+        for (unsigned c = 0; c < mlen_; ++c) {
+          float& h = hm_[(size_t{b} * mlen_ + m) * mlen_ + c];
+          h = num::add(h, hdot(row0, r0, vram_[act_row + m], b, c, transposed));
+        }
+    top_->op_i = transposed ? kBtmm : kBmm;
+    top_->mat_row_i = transposed ? row0 : row0 + r0;
+    top_->mat_col_i = r0;
+    top_->act_row_i = act_row;
+    const int64_t cycles = run(false);
+    const int64_t lat = transposed ? lat_btmm_ : lat_bmm_;
+    BOOST_TEST(cycles == lat, (transposed ? "M_BTMM" : "M_BMM")
+                                  << " took " << cycles << " cycles, isa.yaml latency says "
+                                  << lat);
+    ++n_instr_;
+    compare_acc();
+  }
+
+  /// M_BMM_WO to VRAM rows row .. row + B*MLEN - 1 (whole rows).
+  void wo_hm(unsigned row) {
+    for (unsigned i = 0; i < heads_ * mlen_; ++i)
+      for (unsigned c = 0; c < mlen_; ++c)
+        ref_vram_[row + i][c] = num::f32_to_bf16(hm_[size_t{i} * mlen_ + c]);
+    std::fill(hm_.begin(), hm_.end(), 0.0f);
+    top_->op_i = kBmmWo;
+    top_->wo_row_i = row;
+    const int64_t cycles = run(true, true);
+    BOOST_TEST(cycles == lat_bmm_wo_,
+               "M_BMM_WO took " << cycles << " cycles, isa.yaml latency says " << lat_bmm_wo_);
+    ++n_instr_;
+    compare_acc();
+    compare_vram();
+  }
+
+  /// A random legal instruction sequence: 1..2 M_BMM / M_BTMM (an M_BMV between them now and
+  /// then) then an M_BMM_WO.
+  void random_hm_group() {
+    const unsigned n = 1 + static_cast<unsigned>(rng_() % 2);
+    for (unsigned k = 0; k < n; ++k) {
+      const unsigned tile = static_cast<unsigned>(rng_() % kMramTiles);
+      const unsigned r0 = hlen_ * static_cast<unsigned>(rng_() % heads_);
+      bmm(tile, r0, static_cast<unsigned>(rng_() % (kVramRows - mlen_ + 1)), rng_() % 2 == 0);
+      if (rng_() % 2) bmv(tile, r0, static_cast<unsigned>(rng_() % kVramRows), false);
+    }
+    wo_hm(static_cast<unsigned>(rng_() % (kVramRows - heads_ * mlen_ + 1)));
   }
 
   /// M_BMV_WO to VRAM rows row .. row + B - 1 (whole rows).
@@ -293,6 +359,10 @@ class MatrixBench {
   uint32_t acc_bits(unsigned i, unsigned j) const { return num::f32_bits(acc_[i * blen_ + j]); }
   uint32_t vacc_bits(unsigned j) const { return num::f32_bits(vacc_[j]); }
   uint32_t hv_bits(unsigned b, unsigned c) const { return num::f32_bits(hv_[b * mlen_ + c]); }
+  uint32_t hm_bits(unsigned i, unsigned c) const {
+    return num::f32_bits(hm_[size_t{i} * mlen_ + c]);
+  }
+  unsigned heads() const { return heads_; }
 
   void idle(unsigned n) {
     for (unsigned k = 0; k < n; ++k) {
@@ -407,8 +477,9 @@ class MatrixBench {
   }
 
   /// Issues the prepared instruction and clocks to its done cycle; returns the cycle count
-  /// (start cycle to done cycle inclusive) and checks the handshake.
-  int64_t run(bool is_wo) {
+  /// (start cycle to done cycle inclusive) and checks the handshake. first_silent: a write-back
+  /// whose issue cycle writes nothing (M_BMM_WO reads hm row 0 there).
+  int64_t run(bool is_wo, bool first_silent = false) {
     top_->start_i = 1;
     int64_t cycles = 0;
     for (;;) {
@@ -417,7 +488,8 @@ class MatrixBench {
       BOOST_REQUIRE_MESSAGE(s.busy, "busy_o low in cycle " << cycles - 1 << " of an instruction");
       if (is_wo) {
         BOOST_TEST(!(s.mram_re || s.vram_re), "M_MM_WO reads memory");
-        BOOST_TEST(s.vram_we, "M_MM_WO cycle " << cycles - 1 << " writes no row");
+        BOOST_TEST(s.vram_we == !(first_silent && cycles == 1),
+                   "M_*_WO cycle " << cycles - 1 << (s.vram_we ? " writes" : " writes no row"));
       } else {
         BOOST_TEST(!s.vram_we, "M_MM writes VRAM");
       }
@@ -463,6 +535,20 @@ class MatrixBench {
       }
       hv_[k] = num::f32_from_bits(rtl);
     }
+    // hm: a memory whose rows read +0.0 while their valid bit is clear.
+    for (unsigned k = 0; k < heads_ * mlen_ * mlen_; ++k) {
+      ++acc_checked_;
+      const bool live = get_bits(top_->rootp->moe_matrix_unit__DOT__hm_live_q, k / mlen_, 1) != 0;
+      const uint32_t rtl = live ? top_->rootp->moe_matrix_unit__DOT__hm_q[k] : 0u;
+      const uint32_t want = num::f32_bits(hm_[k]);
+      if (rtl != want) {
+        if (mismatches_ < 8)
+          BOOST_TEST_MESSAGE("hm[" << k / mlen_ << "][" << k % mlen_ << "]: rtl 0x" << std::hex
+                                   << rtl << " golden 0x" << want << std::dec);
+        ++mismatches_;
+      }
+      hm_[k] = num::f32_from_bits(rtl);
+    }
     // Continue from the RTL's value so one divergence is reported once.
     for (unsigned i = 0; i < blen_; ++i)
       for (unsigned j = 0; j < blen_; ++j)
@@ -493,11 +579,12 @@ class MatrixBench {
   std::mt19937_64 rng_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> top_;
-  int64_t lat_bmv_ = 0, lat_btmv_ = 0, lat_bmv_wo_ = 0;
+  int64_t lat_bmv_ = 0, lat_btmv_ = 0, lat_bmv_wo_ = 0, lat_bmm_ = 0, lat_btmm_ = 0,
+          lat_bmm_wo_ = 0;
   int64_t lat_mm_ = 0, lat_tmm_ = 0, lat_wo_ = 0, lat_mv_ = 0, lat_tmv_ = 0, lat_mv_wo_ = 0;
   std::vector<std::vector<uint16_t>> vram_, ref_vram_;
   std::vector<std::vector<uint8_t>> codes_, scales_;
-  std::vector<float> acc_, vacc_, hv_;
+  std::vector<float> acc_, vacc_, hv_, hm_;
   uint64_t mismatches_ = 0, n_instr_ = 0, elements_checked_ = 0, acc_checked_ = 0;
 };
 
@@ -508,6 +595,7 @@ void run_preset(const std::string& preset, Dist dist, unsigned groups, uint64_t 
   for (unsigned g = 0; g < groups; ++g) {
     if (g % 2) b.random_mv_group();  // interleaved: each accumulator survives the others' use
     if (g % 8 == 3) b.random_h_group();
+    if (g % 64 == 5) b.random_hm_group();
     b.random_group();
     if (g % 16 == 15) b.fill(dist);  // fresh operands now and then (acc is empty after a WO)
   }
@@ -684,3 +772,41 @@ void head_case(const std::string& preset) {
 BOOST_AUTO_TEST_CASE(default_heads) { head_case<Vmoe_matrix_unit_default>("default"); }
 BOOST_AUTO_TEST_CASE(tiny_heads) { head_case<Vmoe_matrix_unit_tiny>("tiny"); }
 BOOST_AUTO_TEST_CASE(mx32_heads) { head_case<Vmoe_matrix_unit_mx32>("mx32"); }
+
+// The per-head matrix accumulator hm is separate from hv, acc and vacc (an M_BMV, its M_BMV_WO, an
+// M_MM and its M_MM_WO between an M_BMM and an M_BTMM leave hm alone; M_BMV_WO leaves hm alone),
+// M_BMM_WO right after M_BMM_WO writes zeros, activation row m feeds hm rows b*MLEN + m (the next
+// row is fetched while the current one is worked on), and the layouts differ as M_BMV's / M_BTMV's:
+// activation row 5 holding 1.0 only at index HLEN (M_BTMM's head 1, element 0) against tile rows
+// with code 1.0 in column 0 gives hm[1*MLEN + 5][0] = 0.25 for M_BTMM and +0 in every other row.
+template <typename Model>
+void head_matrix_case(const std::string& preset) {
+  MatrixBench<Model> b(preset, 23);
+  b.fill(Dist::Realistic);
+  const unsigned mlen = b.mlen();
+  b.bmm(1, 0, 4, false);
+  b.bmv(2, mlen / 4, 6, true);
+  b.mm(1, 8, 0);
+  b.wo(30, 0, 1);
+  b.wo_h(50);
+  b.bmm(2, mlen - mlen / 4, 9, true);
+  b.wo_hm(0);
+  b.wo_hm(kVramRows - b.heads() * mlen);  // cleared: zeros
+  for (unsigned m = 0; m < mlen; ++m)
+    for (unsigned e = 0; e < mlen; ++e)
+      b.set_vram(100 + m, e, m == 5 && e == mlen / 4 ? 0x3F80 : 0x0000);
+  for (unsigned r = 0; r < mlen; ++r)
+    for (unsigned c = 0; c < mlen; ++c) b.set_code(r, c, c == 0 ? 0x38 : 0x00);
+  for (unsigned r = 0; r < mlen; ++r)
+    for (unsigned k = 0; k < b.nb(); ++k) b.set_scale(r, k, 127);
+  b.bmm(0, 0, 100, true);
+  BOOST_TEST(b.hm_bits(mlen + 5, 0) == 0x3E800000u);  // 0.25
+  BOOST_TEST(b.hm_bits(mlen + 4, 0) == 0u);
+  BOOST_TEST(b.hm_bits(5, 0) == 0u);
+  b.wo_hm(1);
+  BOOST_TEST(b.mismatches() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(default_head_matrix) { head_matrix_case<Vmoe_matrix_unit_default>("default"); }
+BOOST_AUTO_TEST_CASE(tiny_head_matrix) { head_matrix_case<Vmoe_matrix_unit_tiny>("tiny"); }
+BOOST_AUTO_TEST_CASE(mx32_head_matrix) { head_matrix_case<Vmoe_matrix_unit_mx32>("mx32"); }

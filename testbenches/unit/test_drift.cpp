@@ -542,6 +542,24 @@ BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_drift) {
       "EXTRA_LO", "not in the YAML");
 }
 
+// The per-head matrix-matrix ops (M_BMM 0x03, M_BTMM 0x04, M_BMM_WO 0x05) in both generated
+// files: an entry dropped or renumbered on one side fails by name.
+BOOST_AUTO_TEST_CASE(head_matrix_opcode_guards_catch_planted_drift) {
+  const std::string t = slurp(kGen / "include/moesim/isa/tables.hpp");
+  auto c = [&](const std::string& text) { return check_tables_hpp(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "  M_BMM = 0x03,\n", "")), "M_BMM", "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "M_BTMM = 0x04,", "M_BTMM = 0x05,")), "M_BTMM", "YAML 4, tables.hpp 5");
+  EXPECT_REPORTS(c(edit(t, "  M_BMM_WO = 0x05,\n", "")), "M_BMM_WO", "missing from tables.hpp");
+  const std::string v = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto cv = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_REPORTS(cv(edit(v, "    OP_M_BMM = 6'h03,\n", "")), "M_BMM",
+                 "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(cv(edit(v, "OP_M_BTMM = 6'h04", "OP_M_BTMM = 6'h03")), "M_BTMM",
+                 "YAML 4, moesim_isa_pkg.sv 3");
+  EXPECT_REPORTS(cv(edit(v, "OP_M_BMM_WO = 6'h05", "OP_M_BMM_WO = 6'h06")), "M_BMM_WO",
+                 "YAML 5, moesim_isa_pkg.sv 6");
+}
+
 BOOST_AUTO_TEST_CASE(pkg_sv_guard_catches_planted_unit_drift) {
   const std::string t = slurp(kGen / "rtl/moesim_isa_pkg.sv");
   auto c = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
@@ -683,8 +701,11 @@ BOOST_AUTO_TEST_CASE(generator_reports_spec_errors) {
   std::ofstream(bad / "isa.yaml") << isa;
   Run r = run_gen(bad, bad / "out");
   BOOST_TEST(r.status == 1);
-  BOOST_TEST(r.out.find("instructions[10].opcode: opcode 13 already used by V_ADD_VV") !=
-                 std::string::npos,
+  // The renumbered entry's index in isa.yaml (the one whose opcode was 0x0F).
+  size_t idx = 0;
+  while (idx < spec().instructions().size() && spec().instructions()[idx].opcode != 0x0F) ++idx;
+  BOOST_TEST(r.out.find("instructions[" + std::to_string(idx) +
+                        "].opcode: opcode 13 already used by V_ADD_VV") != std::string::npos,
              r.out);
   BOOST_TEST(!fs::exists(bad / "out"));
   Run u = run_gen(bad, "");

@@ -90,12 +90,20 @@ struct ProgramFlags {
   std::string lowering = "pair";
   uint64_t seed = 1;
   uint64_t max_instructions = 2000000;
+  double progress_after = 2.0;  ///< seconds before the progress line (on a terminal only)
   std::string asm_out;
   std::string plant_fault;
   std::string program_file;
   CLI::Option* hidden_opt = nullptr;
   CLI::Option* intermediate_opt = nullptr;
 };
+
+void add_progress_flag(CLI::App* app, ProgramFlags& f) {
+  app->add_option("--progress-after", f.progress_after,
+                  "on a terminal, show a progress line once the run has taken this many seconds")
+      ->capture_default_str()
+      ->check(kNotNegative);
+}
 
 void add_program_flags(CLI::App* app, ProgramFlags& f) {
   std::string models;
@@ -149,6 +157,7 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
                   "limit)")
       ->capture_default_str()
       ->check(kNotNegative);
+  add_progress_flag(app, f);
   CLI::Option* program =
       app->add_option("--program", f.program_file,
                       "instead of the generated MoE layer, run FILE (.asm, or .hex with its "
@@ -240,15 +249,16 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
   return s.str();
 }
 
-/// "\r[moesim] ..." on stderr once a run passes ~2 s, only when stderr is a terminal.
+/// "\r[moesim] ..." on stderr, at most every 250 ms, once a run has taken `after_s` seconds;
+/// only when stderr is a terminal.
 class Progress {
  public:
-  explicit Progress(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) != 0) {}
+  explicit Progress(double after_s) : enabled_(isatty(STDERR_FILENO) != 0), after_s_(after_s) {}
   void operator()(uint64_t retired, uint64_t cycles) {
     if (!enabled_) return;
     const auto now = Clock::now();
     const double t = std::chrono::duration<double>(now - start_).count();
-    if (t < 2.0 || now - last_ < std::chrono::milliseconds(250)) return;
+    if (t < after_s_ || now - last_ < std::chrono::milliseconds(250)) return;
     last_ = now;
     std::fprintf(stderr, "\r[moesim] %llu instructions, %llu cycles, %.0f instr/s   ",
                  static_cast<unsigned long long>(retired), static_cast<unsigned long long>(cycles),
@@ -263,6 +273,7 @@ class Progress {
 
  private:
   bool enabled_;
+  double after_s_;
   bool printed_ = false;
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_ = start_;
@@ -530,7 +541,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   auto vcd = open_vcd(spec, f.vcd, {golden->name(), rtl->name()});
   auto trace = open_trace_json(spec, f.trace_json, {golden->name(), rtl->name()});
 
-  Progress progress(true);
+  Progress progress(f.program.progress_after);
   sim::CosimOptions opts;
   opts.history = f.history;
   opts.max_instructions = f.program.max_instructions;
@@ -726,7 +737,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   engine->load(w.program, w.image);
   auto vcd = open_vcd(spec, f.vcd, {engine->name()});
   auto trace = open_trace_json(spec, f.trace_json, {engine->name()});
-  Progress progress(true);
+  Progress progress(f.program.progress_after);
   sim::CosimOptions opts;
   if (vcd) opts.sinks.push_back(vcd.get());
   if (trace) opts.sinks.push_back(trace.get());
@@ -797,11 +808,11 @@ struct BenchFlags {
 
 /// One engine alone on `w`, timed; prints one line and returns the result.
 sim::RunResult bench_engine(const isa::Spec& spec, sim::Engine& engine, const Workload& w,
-                            uint64_t max_instructions, double& seconds) {
+                            const ProgramFlags& f, double& seconds) {
   engine.load(w.program, w.image);
-  Progress progress(true);
+  Progress progress(f.progress_after);
   sim::CosimOptions opts;
-  opts.max_instructions = max_instructions;
+  opts.max_instructions = f.max_instructions;
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   const auto t0 = Clock::now();
   sim::RunResult r = sim::run_single(spec, engine, opts);
@@ -833,7 +844,7 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
       auto engine = std::string(name) == "golden" ? sim::make_golden_engine(spec, *w.preset)
                                                   : make_rtl(spec, *w.preset, "");
       double s = 0;
-      sim::RunResult r = bench_engine(spec, *engine, w, f.program.max_instructions, s);
+      sim::RunResult r = bench_engine(spec, *engine, w, f.program, s);
       if (r.limit_reached) return limit_error(f.program);
       char line[256];
       std::snprintf(line, sizeof line,
@@ -940,6 +951,7 @@ int cli_main(int argc, char** argv) {
                    "stop with exit 2 after N instructions (0: no limit)")
       ->capture_default_str()
       ->check(kNotNegative);
+  add_progress_flag(bench, bf.program);
   bench->add_option("--token-counts", bf.tokens, "token counts to run, one layer each")
       ->capture_default_str()
       ->check(kNotNegative);

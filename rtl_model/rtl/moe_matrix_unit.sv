@@ -56,8 +56,8 @@
  *   MAC cycle, with a valid bit per row (hm_live_q): a row whose bit is clear reads +0.0, and a
  *   row's bit is set by the MAC cycle of its last column (each row is one run of MLEN
  *   consecutive MAC cycles of one instruction), so clearing hm clears only B*MLEN bits.
- * M_BMM_WO (latency B * MLEN + 1): the issue cycle addresses hm row 0 and writes nothing (hm is
- *   a memory read one cycle ahead; this also keeps op_i off the rounders' inputs); cycle i+1
+ * M_BMM_WO (latency B * MLEN + 1): the issue cycle only latches the destination and writes
+ *   nothing (so op_i stays off the rounders' inputs: their row index is the flop cnt_q); cycle i+1
  *   writes bf16_rne(hm[i][0..MLEN)) to VRAM row wo_row_i + i and clears row i's valid bit at its
  *   clock edge; the last raises done_o.
  * M_MV_WO (latency 1): the start cycle writes bf16_rne(vacc) to VRAM row wo_row_i elements
@@ -450,8 +450,8 @@ module moe_matrix_unit
             state_d = StWrite;
           end
         end else if (start_i && op_i == MM_BMM_WO) begin
-          // The issue cycle addresses hm row 0 (the memory's read); StWrite cycle i writes hm row
-          // i to VRAM row wo_row_i + i, i = 0 .. B*MLEN-1; valid bits cleared in h_state.
+          // The issue cycle writes nothing; StWrite cycle i writes hm row i (read through cnt_q)
+          // to VRAM row wo_row_i + i, i = 0 .. B*MLEN-1; valid bits cleared in h_state.
           wo_row_d    = wo_row_i;
           wo_stride_d = 32'd1;
           cnt_d       = '0;

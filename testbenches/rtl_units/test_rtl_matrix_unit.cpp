@@ -478,7 +478,7 @@ class MatrixBench {
 
   /// Issues the prepared instruction and clocks to its done cycle; returns the cycle count
   /// (start cycle to done cycle inclusive) and checks the handshake. first_silent: a write-back
-  /// whose issue cycle writes nothing (M_BMM_WO reads hm row 0 there).
+  /// whose issue cycle writes nothing (M_BMM_WO).
   int64_t run(bool is_wo, bool first_silent = false) {
     top_->start_i = 1;
     int64_t cycles = 0;

@@ -205,9 +205,7 @@ float tree_sum(const float* x, size_t n) {
   if (n == 0) return 0.0f;
   if ((n & (n - 1)) != 0) throw std::invalid_argument("tree_sum: n must be a power of two");
   std::vector<float> level(x, x + n);
-  for (size_t width = n; width > 1; width /= 2)
-    for (size_t i = 0; i < width / 2; ++i) level[i] = add(level[2 * i], level[2 * i + 1]);
-  return canon(level[0]);
+  return canon(pairwise_tree(level.data(), n));
 }
 
 uint16_t exp_bf16(uint16_t x) { return exp_bf16_table()[x]; }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "moesim/isa/spec.hpp"
 #include "moesim/sim/engine.hpp"
 #include "moesim/sim/presets.hpp"
 
@@ -22,6 +23,24 @@ inline void check_output_path(const std::string& flag, const std::string& path) 
     throw sim::UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
 }
 
+/// The machine preset named by --machine; throws sim::UsageError "unknown --machine 'M'" naming
+/// machine.yaml's presets.
+inline const isa::MachinePreset& machine_preset(const isa::Spec& spec, const std::string& machine) {
+  const auto it = spec.presets().find(machine);
+  if (it != spec.presets().end()) return it->second;
+  std::string known;
+  for (const auto& [name, p] : spec.presets()) known += (known.empty() ? "" : ", ") + name;
+  throw sim::UsageError("unknown --machine '" + machine + "' (machine.yaml presets: " + known +
+                        ")");
+}
+
+/// The presets a Verilated model was built for, as the -DMOESIM_RTL_PRESETS list "a;b;c".
+inline std::string rtl_built_list() {
+  std::string built;
+  for (const std::string& p : sim::rtl_built_presets()) built += (built.empty() ? "" : ";") + p;
+  return built;
+}
+
 /// True when a Verilated model was built for machine preset `machine`.
 inline bool rtl_built_for(const std::string& machine) {
   for (const std::string& p : sim::rtl_built_presets())
@@ -33,11 +52,10 @@ inline bool rtl_built_for(const std::string& machine) {
 /// sim::UsageError "--machine M: ..." naming the built presets.
 inline void check_rtl_preset(const std::string& machine) {
   if (rtl_built_for(machine)) return;
-  std::string built;
-  for (const std::string& p : sim::rtl_built_presets()) built += (built.empty() ? "" : ", ") + p;
   throw sim::UsageError("--machine " + machine +
-                        ": no RTL model was built for this preset (built: " + built +
-                        "; configure with -DMOESIM_RTL_PRESETS=\"...;" + machine + "\")");
+                        ": no RTL model was built for this preset (built: " + rtl_built_list() +
+                        "; configure with -DMOESIM_RTL_PRESETS=\"" + rtl_built_list() + ";" +
+                        machine + "\")");
 }
 
 }  // namespace moesim::cli

@@ -16,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -102,7 +103,15 @@ void add_progress_flag(CLI::App* app, ProgramFlags& f) {
   app->add_option("--progress-after", f.progress_after,
                   "on a terminal, show a progress line once the run has taken this many seconds")
       ->capture_default_str()
-      ->check(kNotNegative);
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            char* end = nullptr;
+            const double s = std::strtod(v.c_str(), &end);
+            return *end == '\0' && std::isfinite(s) && s >= 0
+                       ? std::string()
+                       : "must be a finite number of seconds >= 0, got " + v;
+          },
+          ""));
 }
 
 void add_program_flags(CLI::App* app, ProgramFlags& f) {
@@ -179,14 +188,7 @@ struct Workload {
 
 Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
   Workload w;
-  auto it = spec.presets().find(f.machine);
-  if (it == spec.presets().end()) {
-    std::string known;
-    for (const auto& [name, p] : spec.presets()) known += (known.empty() ? "" : ", ") + name;
-    throw sim::UsageError("unknown --machine '" + f.machine + "' (machine.yaml presets: " + known +
-                          ")");
-  }
-  w.preset = &it->second;
+  w.preset = &cli::machine_preset(spec, f.machine);
   if (!f.program_file.empty()) {
     w.program = bad_input_of("--program: ", [&] {  // isa::AsmError (file:line:col) or a file error
       return fs::path(f.program_file).extension() == ".asm"
@@ -276,7 +278,8 @@ class Progress {
   double after_s_;
   bool printed_ = false;
   Clock::time_point start_ = Clock::now();
-  Clock::time_point last_ = start_;
+  Clock::time_point last_ =
+      start_ - std::chrono::milliseconds(250);  // the first line is not held back
 };
 
 /// The builder's matrix-unit utilisation per part (routed, shared).
@@ -837,8 +840,8 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
       if (f.engine != "both" && f.engine != name) continue;
       if (std::string(name) == "rtl" && !cli::rtl_built_for(w.preset->name)) {
         std::cout << "  rtl: skipped, no RTL model was built for preset '" << w.preset->name
-                  << "' (configure with -DMOESIM_RTL_PRESETS=\"default;tiny;mx32;" << w.preset->name
-                  << "\")\n";
+                  << "' (configure with -DMOESIM_RTL_PRESETS=\"" << cli::rtl_built_list() << ";"
+                  << w.preset->name << "\")\n";
         continue;
       }
       auto engine = std::string(name) == "golden" ? sim::make_golden_engine(spec, *w.preset)

@@ -476,8 +476,8 @@ BOOST_AUTO_TEST_CASE(cli_progress_line_only_on_a_terminal) {
   BOOST_TEST(plain.code == 0);
   BOOST_TEST(plain.err.empty());
   // A pseudo-terminal (util-linux `script`) and --progress-after 0: the one-line indicator
-  // (carriage return, instructions, cycles, speed) appears from 250 ms on whatever the machine's
-  // speed (the run takes over 1 s), and the line is ended at the finish.
+  // (carriage return, instructions, cycles, speed) appears at the first progress report (every
+  // 256 instructions), whatever the machine's speed, and the line is ended at the finish.
   const std::string cmd = "cd '" + dir.string() + "' && script -qec \"'" + std::string(MOESIM_BIN) +
                           "' " + args + " --progress-after 0\" /dev/null > tty.txt";
   BOOST_REQUIRE(std::system(cmd.c_str()) == 0);
@@ -614,6 +614,11 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
       {"cosim --hidden 64 --intermediate 64 --lowering sideways", "--lowering"},
       {"cosim --hidden 64 --intermediate 64 --topk-policy hardwired", "--topk-policy"},
       {"cosim --model missing.json", "--model missing.json: cannot open"},
+      {"cosim --hidden 64 --intermediate 64 --progress-after nan",
+       "--progress-after: must be a finite number of seconds >= 0, got nan"},
+      {"run --engine golden --progress-after -1", "--progress-after"},
+      {"conformance --suite no-such-dir", "--suite no-such-dir: not a directory"},
+      {"conformance --machine no-such-machine", "unknown --machine 'no-such-machine'"},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.args) {

@@ -29,7 +29,7 @@ namespace {
 
 const isa::Spec& spec() { return isa::Spec::builtin(); }
 
-using FakeEngine = test::ScriptedEngine;
+using test::ScriptedEngine;
 
 struct Step {
   const char* mnemonic;
@@ -65,7 +65,8 @@ std::vector<isa::RetireRecord> script() {
   return s;
 }
 
-sim::CosimResult cosim(FakeEngine& a, FakeEngine& b, std::vector<sim::TimelineSink*> sinks = {}) {
+sim::CosimResult cosim(ScriptedEngine& a, ScriptedEngine& b,
+                       std::vector<sim::TimelineSink*> sinks = {}) {
   sim::CosimOptions o;
   o.history = 3;
   o.sinks = std::move(sinks);
@@ -122,7 +123,7 @@ std::string metadata_name(const nlohmann::json& trace, const std::string& kind, 
 
 BOOST_AUTO_TEST_CASE(reports_stage_sums_equal_totals) {
   const fs::path dir = workdir("reports_stage_sums_equal_totals");
-  FakeEngine a("golden", script()), b("rtl", script());
+  ScriptedEngine a("golden", script()), b("rtl", script());
   sim::TraceJsonSink trace(spec(), dir / "trace.json", {"golden", "rtl"});
   const sim::CosimResult r = cosim(a, b, {&trace});
   BOOST_REQUIRE(r.equal());
@@ -150,7 +151,7 @@ BOOST_AUTO_TEST_CASE(reports_stage_sums_equal_totals) {
     }
   }
 
-  FakeEngine single("golden", script());
+  ScriptedEngine single("golden", script());
   sim::CosimOptions o;
   const sim::RunResult rr = sim::run_single(spec(), single, o);
   const nlohmann::json rj = sim::run_json(spec(), rr);
@@ -162,7 +163,7 @@ BOOST_AUTO_TEST_CASE(reports_stage_sums_equal_totals) {
 }
 
 BOOST_AUTO_TEST_CASE(reports_html_chart_has_a_bar_per_stage_that_ran) {
-  FakeEngine a("golden", script()), b("rtl", script());
+  ScriptedEngine a("golden", script()), b("rtl", script());
   const sim::CosimResult r = cosim(a, b);
   const std::string html = sim::html_report(spec(), r, nullptr);
   std::set<std::string> ran;
@@ -190,7 +191,7 @@ BOOST_AUTO_TEST_CASE(reports_html_chart_has_a_bar_per_stage_that_ran) {
 BOOST_AUTO_TEST_CASE(reports_html_is_self_contained_and_escaped) {
   auto sb = script();
   sb[5].end_cycle += 1;  // a mismatch, so the divergence section is rendered too
-  FakeEngine a("golden", script()), b("rtl<b>", sb);
+  ScriptedEngine a("golden", script()), b("rtl<b>", sb);
   const sim::CosimResult r = cosim(a, b);
   BOOST_REQUIRE(r.divergence.has_value());
   const nlohmann::json context = {{"program", {{"name", "prog<x> & \"y\""}}},
@@ -214,7 +215,7 @@ BOOST_AUTO_TEST_CASE(reports_html_is_self_contained_and_escaped) {
 
 BOOST_AUTO_TEST_CASE(reports_trace_json_tracks_and_slices) {
   const fs::path dir = workdir("reports_trace_json_tracks_and_slices");
-  FakeEngine a("golden", script()), b("rtl", script());
+  ScriptedEngine a("golden", script()), b("rtl", script());
   sim::TraceJsonSink trace(spec(), dir / "trace.json", {"golden", "rtl"});
   const sim::CosimResult r = cosim(a, b, {&trace});
   const nlohmann::json tj = nlohmann::json::parse(slurp(dir / "trace.json"));
@@ -269,7 +270,7 @@ BOOST_AUTO_TEST_CASE(reports_trace_json_trap_and_mismatch_instants) {
   trapping.back().end_cycle = trapping.back().start_cycle;
   trapping.back().trap = isa::Trap{2, trapping.back().pc, trapping.back().word};
   {
-    FakeEngine e("golden", trapping);
+    ScriptedEngine e("golden", trapping);
     sim::TraceJsonSink trace(spec(), dir / "trap.json", {"golden"});
     sim::CosimOptions o;
     o.sinks = {&trace};
@@ -284,7 +285,7 @@ BOOST_AUTO_TEST_CASE(reports_trace_json_trap_and_mismatch_instants) {
 
   auto sb = script();
   sb[3].regs = {{isa::RegFile::Gp, 3, 7}};
-  FakeEngine a("golden", script()), b("rtl", sb);
+  ScriptedEngine a("golden", script()), b("rtl", sb);
   sim::TraceJsonSink trace(spec(), dir / "mismatch.json", {"golden", "rtl"});
   cosim(a, b, {&trace});
   const nlohmann::json tm = nlohmann::json::parse(slurp(dir / "mismatch.json"));
@@ -317,7 +318,7 @@ BOOST_AUTO_TEST_CASE(reports_output_errors_name_the_path) {
   } catch (const std::runtime_error& e) {
     BOOST_TEST(std::string(e.what()).find(missing.string()) != std::string::npos);
   }
-  FakeEngine a("golden", script()), b("rtl", script());
+  ScriptedEngine a("golden", script()), b("rtl", script());
   const sim::CosimResult r = cosim(a, b);
   try {
     sim::write_html_report(missing, spec(), r, nullptr);
@@ -330,7 +331,7 @@ BOOST_AUTO_TEST_CASE(reports_output_errors_name_the_path) {
 BOOST_AUTO_TEST_CASE(reports_yaml_round_trips) {
   auto sb = script();
   sb[2].end_cycle += 1;
-  FakeEngine a("golden", script()), b("rtl", sb);
+  ScriptedEngine a("golden", script()), b("rtl", sb);
   const sim::CosimResult r = cosim(a, b);
   nlohmann::json j = sim::cosim_json(spec(), r);
   j["verdict"] = sim::cosim_verdict(r);
@@ -355,7 +356,7 @@ BOOST_AUTO_TEST_CASE(reports_yaml_round_trips) {
 }
 
 BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
-  FakeEngine a("golden", script()), b("rtl", script());
+  ScriptedEngine a("golden", script()), b("rtl", script());
   // VRAM bytes [10, 13) and [40, 41): units [5, 7) and [20, 21). Registers: f2.
   for (size_t at : {10u, 11u, 12u, 40u}) b.mem_[isa::Space::Vram][at] = 0x5A;
   b.regs_.fp[2] = 0x3F80;
@@ -385,9 +386,9 @@ BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
   BOOST_TEST(html.find("<td>f2</td>") != std::string::npos);
 
   // More runs than SpaceDiff::kMaxDiffRanges: the list says it is incomplete.
-  FakeEngine c("rtl", script());
+  ScriptedEngine c("rtl", script());
   for (uint64_t i = 0; i <= sim::SpaceDiff::kMaxDiffRanges; ++i) c.mem_[isa::Space::Hbm][2 * i] = 1;
-  FakeEngine d("golden", script());
+  ScriptedEngine d("golden", script());
   const sim::CosimResult many = cosim(d, c);
   const nlohmann::json hbm = sim::cosim_json(spec(), many)["final_state"]["memories"]["hbm"];
   BOOST_TEST(hbm["ranges"].size() == sim::SpaceDiff::kMaxDiffRanges);
@@ -399,9 +400,9 @@ BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
 }
 
 BOOST_AUTO_TEST_CASE(reports_unit_tables) {
-  FakeEngine a("golden", script()), b("rtl", script());
+  ScriptedEngine a("golden", script()), b("rtl", script());
   const sim::CosimResult r = cosim(a, b);
-  const size_t scalar = FakeEngine::unit_index(spec().by_mnemonic("S_ADDI_INT")->unit);
+  const size_t scalar = ScriptedEngine::unit_index(spec().by_mnemonic("S_ADDI_INT")->unit);
   BOOST_REQUIRE(r.units.size() == spec().units().size());
   BOOST_TEST(r.units[scalar].busy_cycles[0] == 12u);  // 2 + 3 + 5 + 2
   std::ostringstream os;

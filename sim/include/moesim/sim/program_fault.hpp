@@ -30,7 +30,8 @@ enum class ProgramFault {
   group_mask_dropped,
   /// DeepSeek-V3 routing: the route weights read the biased s' instead of the unbiased s.
   weights_from_biased_scores,
-  /// Llama-4 routing: the score scales the expert output instead of its input.
+  /// Llama-4 routing: the score scales the expert output instead of its input (planted while
+  /// lowering; the others are rewrites of the emitted program).
   score_scales_output,
 };
 

@@ -1,6 +1,7 @@
 #include "matrix_unit.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "moesim/isa/numerics.hpp"
@@ -199,7 +200,7 @@ float MatrixUnit::tdot_block(const std::vector<uint8_t>& tile, const uint16_t* a
                              uint64_t b) const {
   const uint64_t row_bytes = g_.mram_row_bytes();
   const uint64_t n = g_.mx_block;
-  std::vector<uint8_t> codes(n), scales(n);
+  std::array<uint8_t, num::kMxDotMax> codes, scales;
   for (uint64_t t = 0; t < n; ++t) {
     const uint8_t* row = tile.data() + (b * n + t) * row_bytes;
     codes[t] = row[col];
@@ -268,17 +269,19 @@ float MatrixUnit::hdot(const std::vector<uint8_t>& tile, uint64_t r0, const uint
   const uint64_t k = g_.mlen;
   const uint64_t heads = g_.mlen / g_.hlen;
   const uint64_t row_bytes = g_.mram_row_bytes();
-  std::vector<float> q(g_.hlen);
+  // HDOT is M_TMV's per-element-scale dot (TXDOT) over the HLEN elements of one head.
+  std::array<uint16_t, num::kMxDotMax> x;
+  std::array<uint8_t, num::kMxDotMax> codes, scales;
   for (uint64_t d = 0; d < g_.hlen; ++d) {
     // M_BMV: W[r0+d][c], activation [HLEN][B]; M_BTMV: W[c][r0+d], activation [B][HLEN].
     const uint64_t row = transposed ? c : r0 + d;
     const uint64_t col = transposed ? r0 + d : c;
-    const uint16_t x = act[transposed ? b * g_.hlen + d : d * heads + b];
     const uint8_t* r = tile.data() + row * row_bytes;
-    q[d] = num::mul(num::mul(num::bf16_to_f32(x), num::e4m3_to_f32(r[col])),
-                    num::e8m0_to_f32(r[k + col / g_.mx_block]));
+    x[d] = act[transposed ? b * g_.hlen + d : d * heads + b];
+    codes[d] = r[col];
+    scales[d] = r[k + col / g_.mx_block];
   }
-  return num::mul(num::tree_sum(q.data(), q.size()), bmm_scale_);
+  return num::mul(num::mx_block_tdot(x.data(), codes.data(), scales.data(), g_.hlen), bmm_scale_);
 }
 
 void MatrixUnit::bmv(const Issue& is, bool transposed) {

@@ -168,7 +168,7 @@ namespace {
 
 // Largest MX dot length (mx_block_dot / mx_block_tdot): MX_BLOCK is 8 or 32 (machine.yaml);
 // any power of two up to this bound is accepted.
-constexpr size_t kMaxMxDot = 256;
+constexpr size_t kMaxMxDot = kMxDotMax;
 
 void check_mx_dot_n(size_t n, const char* fn) {
   if (n == 0 || n > kMaxMxDot || (n & (n - 1)) != 0)

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "moesim/isa/naming.hpp"
+#include "moesim/isa/numerics.hpp"
 
 namespace moesim::isa {
 
@@ -446,6 +447,8 @@ void SpecLoader::machine(Spec& s, const At& top) {
     need(mp.params["MLEN"] % mp.params["MX_BLOCK"] == 0, "MLEN", "must be a multiple of MX_BLOCK");
     need(mp.params["MLEN"] % mp.params["BLEN"] == 0, "BLEN", "must divide MLEN");
     need(mp.params["VLEN"] % mp.params["HLEN"] == 0, "HLEN", "must divide VLEN");
+    need(mp.params["HLEN"] <= static_cast<int64_t>(num::kMxDotMax), "HLEN",
+         "must be at most " + std::to_string(num::kMxDotMax) + " (the per-head dot's tree)");
     s.presets_[pname] = mp;
   }
   if (s.presets_.empty()) presets.fail("no presets");

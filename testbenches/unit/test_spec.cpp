@@ -309,6 +309,9 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   // HLEN divides VLEN, a power of two, so it is one too (the per-head ops need B = MLEN / HLEN).
   CHECK_ERROR(BadSpec("machine.yaml", "    HLEN: 4\n", "    HLEN: 3\n"),
               "machine.yaml: presets.tiny.HLEN: must divide VLEN");
+  CHECK_ERROR(BadSpec("machine.yaml", "    MLEN: 16\n    VLEN: 16\n    BLEN: 4\n    HLEN: 4\n",
+                      "    MLEN: 512\n    VLEN: 512\n    BLEN: 4\n    HLEN: 512\n"),
+              "machine.yaml: presets.tiny.HLEN: must be at most 256 (the per-head dot's tree)");
   CHECK_ERROR(BadSpec("isa.yaml", "{name: BMM_SCALE, value: 0x3E800000",
                       "{name: bmm_scale, value: 0x3E800000"),
               "isa.yaml: fp32_constants[0].name: must be an upper-case identifier");

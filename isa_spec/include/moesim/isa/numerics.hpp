@@ -53,7 +53,8 @@ uint8_t mx_quantize(const uint16_t* bf16, size_t n, uint8_t* codes);
 /// products bf16 x e4m3 formed exactly in FP32, summed by the pairwise tree over n (level 0 adds
 /// (p[2i], p[2i+1]), each level halves: for n = 8 ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7))), times
 /// 2^(scale-127), all FP32 RNE. n is MX_BLOCK (8 by default, 32 selectable by preset); any
-/// power of two up to 256 is accepted, else std::invalid_argument.
+/// power of two up to kMxDotMax is accepted, else std::invalid_argument.
+constexpr size_t kMxDotMax = 256;
 float mx_block_dot(const uint16_t* a_bf16, const uint8_t* w_e4m3, size_t n, uint8_t scale);
 
 /// MX dot product of one K block of n = MX_BLOCK elements read across MX blocks (M_TMV, M_TMM;

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Independent oracle for the MX_BLOCK = 32 conformance cases (machine preset mx32).
 
-Writes testbenches/conformance/{M_MM,M_MV,M_TMV,H_STORE_V}/mx32_*.{asm,yaml}. Expected values
-come from isa.yaml's M_MM / M_MV / M_TMV / H_STORE_V semantics and docs/numerics.md §4-5
-evaluated here in exact rational arithmetic (fractions.Fraction) with one explicit
-round-to-nearest-even to binary32 after every FP32 operation, to BF16 at write-back and to E4M3
-(saturating) in quantisation. No moesim code is used or imported.
+Writes testbenches/conformance/{M_MM,M_MV,M_TMV,M_TMM,M_BMV,M_BTMV,M_BMM,M_BTMM,H_STORE_V}/
+mx32_*.{asm,yaml}. Expected values come from isa.yaml's semantics of those instructions (with
+M_MM_WO, M_MV_WO, M_BMV_WO, M_BMM_WO) and docs/numerics.md §4-5.1 evaluated here in exact
+rational arithmetic (fractions.Fraction) with one explicit round-to-nearest-even to binary32
+after every FP32 operation, to BF16 at write-back and to E4M3 (saturating) in quantisation. No moesim code is used or imported.
 
 Usage: python3 scripts/conformance_mx32.py (paths are found from this file, any working directory)
 """

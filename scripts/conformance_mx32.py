@@ -5,7 +5,8 @@ Writes testbenches/conformance/{M_MM,M_MV,M_TMV,M_TMM,M_BMV,M_BTMV,M_BMM,M_BTMM,
 mx32_*.{asm,yaml}. Expected values come from isa.yaml's semantics of those instructions (with
 M_MM_WO, M_MV_WO, M_BMV_WO, M_BMM_WO) and docs/numerics.md §4-5.1 evaluated here in exact
 rational arithmetic (fractions.Fraction) with one explicit round-to-nearest-even to binary32
-after every FP32 operation, to BF16 at write-back and to E4M3 (saturating) in quantisation. No moesim code is used or imported.
+after every FP32 operation, to BF16 at write-back and to E4M3 (saturating) in quantisation.
+No moesim code is used or imported.
 
 Usage: python3 scripts/conformance_mx32.py (paths are found from this file, any working directory)
 """

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Independent oracle for the MX_BLOCK = 32 conformance cases (machine preset mx32).
 
-Writes testbenches/conformance/{M_MM,M_MV,M_TMV,H_STORE_V}/mx32_*.{asm,yaml}. Expected values
-come from isa.yaml's M_MM / M_MV / M_TMV / H_STORE_V semantics and docs/numerics.md §4-5
-evaluated here in exact rational arithmetic (fractions.Fraction) with one explicit
-round-to-nearest-even to binary32 after every FP32 operation, to BF16 at write-back and to E4M3
-(saturating) in quantisation. No moesim code is used or imported.
+Writes testbenches/conformance/{M_MM,M_MV,M_TMV,M_TMM,M_BMV,M_BTMV,M_BMM,M_BTMM,H_STORE_V}/
+mx32_*.{asm,yaml}. Expected values come from isa.yaml's semantics of those instructions (with
+M_MM_WO, M_MV_WO, M_BMV_WO, M_BMM_WO) and docs/numerics.md §4-5.1 evaluated here in exact
+rational arithmetic (fractions.Fraction) with one explicit round-to-nearest-even to binary32
+after every FP32 operation, to BF16 at write-back and to E4M3 (saturating) in quantisation.
+No moesim code is used or imported.
 
 Usage: python3 scripts/conformance_mx32.py (paths are found from this file, any working directory)
 """
@@ -445,8 +446,301 @@ H_STORE_V gp1, gp0, a5, 0, 0
     (d / "mx32_quantise.yaml").write_text("\n".join(out) + "\n")
 
 
+# ---- Shared by the M_TMM and per-head cases ----------------------------------------------
+
+HLEN = 16  # machine.yaml preset mx32
+NH = MLEN // HLEN  # B, the heads
+BMM_SCALE = F(Fraction(1, 4))  # isa.yaml fp32_constants BMM_SCALE (0x3E800000)
+
+
+def rand_mx_row():
+    """An MRAM row of random codes whose two E8M0 scales differ (so the scale index shows)."""
+    s0 = rand_scale()
+    s1 = rand_scale()
+    while s1 == s0:
+        s1 = rand_scale()
+    return [rand_code() for _ in range(MLEN)] + [s0, s1]
+
+
+def code(row, c):
+    """W[r][c] of isa.yaml: (code, scale) = (Tile[r][c], Tile_scale[r][floor(c / MX_BLOCK)])."""
+    return row[c], row[MLEN + c // MX_BLOCK]
+
+
+def hdot(xs, ws):
+    """isa.yaml HDOT x BMM_SCALE: q_d = (x_d * e4m3, exact) x 2^(scale-127), tree over HLEN."""
+    return mul(txdot(xs, [w[0] for w in ws], [w[1] for w in ws]), BMM_SCALE)
+
+
+def head_rows(row0, rows_vals):
+    """expect.mem.vram from row0 on: whole rows of BF16 bits; a run of None is a run of +0.0
+    rows (the checker wants every written row in some expect region)."""
+    out, i = ["    vram:"], 0
+    while i < len(rows_vals):
+        if rows_vals[i] is None:
+            n = 1
+            while i + n < len(rows_vals) and rows_vals[i + n] is None:
+                n += 1
+            out.append(f"      - {{row: {row0 + i}, fill: 0.0, rows: {n}}}")
+            i += n
+        else:
+            out.append(fmt_row("bf16", row0 + i, rows_vals[i], fmt_bf16).replace("    - ",
+                                                                                "      - ", 1))
+            i += 1
+    return out
+
+
+# ---- M_TMM/mx32_txdot ----------------------------------------------------------------------
+
+
+def case_tmm():
+    # Tile 2 (MRAM rows 128..191, all read), activation VRAM rows 4..7. Two M_TMM: c = 20
+    # (scale byte floor(20/32) = 0 of every tile row; floor(c/16) = 1 and floor(c/8) = 2 would
+    # be wrong) and c = 44 (byte 1; floor(c/16) = 2, floor(c/8) = 5 are past the row's two).
+    # Every tile row's two scales differ.
+    w = {r: rand_mx_row() for r in range(128, 192)}
+    a = {r: [rand_bf16() for _ in range(MLEN)] for r in range(4, 8)}
+    # Column 20: codes 1.0 in tile rows 0..32, 0 below; those rows' byte 0 = 127, byte 1 = 130.
+    # Column 44: codes 0.5 in rows 0..32, 0 below; byte 1 = 130 (x 8), so each q = 4 x A.
+    for k in range(MLEN):
+        w[128 + k][20] = ONE if k <= 32 else 0
+        w[128 + k][44] = HALF if k <= 32 else 0
+    for k in range(33):
+        w[128 + k][MLEN:] = [127, 130]
+    # A row 0: 2^24 at 0, 1 at 16 and 24, -2^24 at 32. Column 20: block 0 tree (2^24 + 0) +
+    # (1 + 1) = 2^24 + 2, block 1 -2^24 -> 2 (byte 1's scale would give 16). Column 44: q = 4A:
+    # (2^26 + 0) + (4 + 4) = 2^26 + 8, then -2^26 -> 8 (a running sum of the four 8-subtrees
+    # gives 2^26 and 0; byte 0's scale would give 1).
+    a[4][:33] = [b(P24)] + [0] * 15 + [b(1)] + [0] * 7 + [b(1)] + [0] * 7 + [b(-P24)]
+    res = {}
+    for c0 in (20, 44):
+        acc = [[F(0) for _ in range(BLEN)] for _ in range(BLEN)]
+        for i in range(BLEN):
+            for j in range(BLEN):
+                col = c0 + j
+                for blk in range(NB):
+                    rows = [w[128 + MX_BLOCK * blk + t] for t in range(MX_BLOCK)]
+                    lo = MX_BLOCK * blk
+                    acc[i][j] = add(acc[i][j], txdot(a[4 + i][lo:lo + MX_BLOCK],
+                                                     [r[col] for r in rows],
+                                                     [r[MLEN + col // MX_BLOCK] for r in rows]))
+        res[c0] = acc
+    assert res[20][0][0].v == 2 and res[44][0][0].v == 8
+    asm = """; M_TMM on mx32 (MX_BLOCK 32): activation VRAM rows 4..7 (gp[rs1] = 256); tile 2 (MRAM rows
+; 128..191, 66 bytes each: 64 codes, then 2 E8M0 scales, which differ in every row), read
+; transposed: element k of column c+j is code row_k[c+j] with row k's scale of block
+; floor((c+j)/32). TXDOT per isa.yaml (each product scaled, then the pairwise tree over 32, the
+; two K blocks added in order). First c = 20 (gp[rs2] = 2*4096 + 20*64 = 9472): scale byte 0
+; (floor(c/16) = 1 or floor(c/8) = 2 would be wrong). Then c = 44 (gp[rs2] = 11008): byte 1.
+; acc[0][0] of c = 20: A row 0 = 2^24 at 0, 1 at 16 and 24, -2^24 at 32 against codes 1.0 with
+; scale 127 (byte 1 of those rows is 130) -> (2^24 + 0) + (1 + 1) = 2^24 + 2, then -2^24 -> 2.
+; acc[0][0] of c = 44: codes 0.5 with byte 1 = 130 -> (2^26 + 0) + (4 + 4), then -2^26 -> 8.
+; Everything else random (expected values: scripts/conformance_mx32.py, an exact oracle).
+; M_MM_WO writes rows 10..13, columns 20..23, then columns 44..47, and clears acc each time.
+; Latencies: M_TMM MLEN + BLEN*MLEN/MX_BLOCK + 1 = 73, M_MM_WO BLEN = 4.
+S_ADDI_INT gp1, gp0, 256
+S_ADDI_INT gp2, gp0, 9472
+M_TMM 0, gp1, gp2
+S_ADDI_INT gp5, gp0, 640
+M_MM_WO gp5, gp0, 20  ; rows 10..13 cols 20..23
+S_ADDI_INT gp3, gp0, 11008
+M_TMM 0, gp1, gp3
+M_MM_WO gp5, gp0, 44  ; rows 10..13 cols 44..47
+"""
+    fill = b(7)
+    expect = ["expect:", "  retired: 8", f"  cycles: {4 + 2 * 73 + 2 * 4}",
+              "  regs: {gp1: 256, gp2: 9472, gp3: 11008, gp5: 640}", "  mem:"]
+    rows = []
+    for i in range(BLEN):
+        cols = {}
+        for c0 in (20, 44):
+            for j in range(BLEN):
+                cols[c0 + j] = bf16_bits(bf16(res[c0][i][j]))
+        rows.append((10 + i, cols))
+    expect += out_rows(fill, rows)
+    write_case("M_TMM", "mx32_txdot", asm, sorted(w.items()), sorted(a.items()) +
+               [(10, "fill: 7.0, rows: 4")], expect)
+
+
+# ---- M_BMV/mx32_heads ----------------------------------------------------------------------
+
+
+def case_bmv():
+    # a = gp[rs1] + gp[rd] = 12288 + 16: tile 3, r0 = 16, MRAM rows 208..223 (207 and 224 hold
+    # other data). K runs down tile column c; W[r][c]'s scale is row r's byte floor(c/32), so
+    # columns 0..31 take byte 0 and 32..63 byte 1 (floor(c/16) would take byte 1 for 16..31).
+    w = {r: rand_mx_row() for r in range(207, 225)}
+    act = [rand_bf16() for _ in range(MLEN)]
+    hv = [[F(0) for _ in range(MLEN)] for _ in range(NH)]
+    for h in range(NH):
+        for c in range(MLEN):
+            xs = [act[d * NH + h] for d in range(HLEN)]
+            hv[h][c] = add(hv[h][c], hdot(xs, [code(w[208 + d], c) for d in range(HLEN)]))
+    asm = """; M_BMV on mx32 (MX_BLOCK 32, HLEN 16, B = 4 heads): a = gp[rs1] + gp[rd] = 12288 + 16: tile
+; 3, row offset r0 = 16, MRAM rows 208..223 (66 bytes each; rows 207 and 224 hold other data).
+; Activation VRAM row 5 (gp[rs2] = 320), [HLEN][B]: head b's element d is A[d*4 + b]. W[r][c] is
+; code Tile[r][c] with row r's scale byte floor(c/32): one scale covers two heads' worth of
+; columns (0..31 byte 0, 32..63 byte 1; the two bytes differ in every row, so indexing the scale
+; by floor(c/16) or floor(c/8) fails). hv[b][c] += tree_d((A[d*4 + b] x e4m3(W[16+d][c])) x
+; 2^(scale-127)) x 0.25 (BMM_SCALE). Random data (expected values: scripts/conformance_mx32.py,
+; an exact oracle). M_BMV_WO writes bf16_rne(hv[b]) to VRAM rows 10 + b and clears hv.
+; Latencies: M_BMV HLEN + B*MLEN + 1 = 273, M_BMV_WO B = 4.
+S_ADDI_INT gp1, gp0, 12288
+S_ADDI_INT gp3, gp0, 16
+S_ADDI_INT gp2, gp0, 320
+M_BMV gp3, gp1, gp2
+S_ADDI_INT gp4, gp0, 640
+M_BMV_WO gp4, 0
+"""
+    expect = ["expect:", "  retired: 6", f"  cycles: {4 + 273 + 4}",
+              "  regs: {gp1: 12288, gp2: 320, gp3: 16, gp4: 640}", "  mem:"]
+    expect += head_rows(10, [[bf16_bits(bf16(v)) for v in hv[h]] for h in range(NH)])
+    write_case("M_BMV", "mx32_heads", asm, sorted(w.items()),
+               [(5, act), (10, "fill: 7.0, rows: 4")], expect)
+
+
+# ---- M_BTMV/mx32_heads ---------------------------------------------------------------------
+
+
+def case_btmv():
+    # Tile 2 (MRAM rows 128..191, all read). K runs along tile row c, columns r0..r0+15, whose
+    # scale is row c's byte floor((r0+d)/32). Two M_BTMV into the same hv: r0 = 16 (columns
+    # 16..31, byte 0; floor/16 gives 1) with activation VRAM row 6, then r0 = 32 (columns 32..47,
+    # byte 1; floor(d/32) without r0 gives 0, floor/16 gives 2) with row 7.
+    w = {r: rand_mx_row() for r in range(128, 192)}
+    acts = {r: [rand_bf16() for _ in range(MLEN)] for r in (6, 7)}
+    hv = [[F(0) for _ in range(MLEN)] for _ in range(NH)]
+    for r0, ar in ((16, 6), (32, 7)):
+        for h in range(NH):
+            xs = acts[ar][h * HLEN:(h + 1) * HLEN]
+            for c in range(MLEN):
+                hv[h][c] = add(hv[h][c], hdot(xs, [code(w[128 + c], r0 + d)
+                                                   for d in range(HLEN)]))
+    asm = """; M_BTMV on mx32 (MX_BLOCK 32, HLEN 16, B = 4 heads): tile 2 (gp[rs1] = 8192; MRAM rows
+; 128..191, all read, 66 bytes each, the two scale bytes differ in every row), read transposed:
+; K runs along tile row c, element d is code Tile[c][r0+d] with row c's scale byte
+; floor((r0+d)/32). The activation is head-contiguous ([B][HLEN]): head b's element d is
+; A[b*16 + d]. hv[b][c] += tree_d((A[b*16 + d] x e4m3(Tile[c][r0+d])) x 2^(scale-127)) x 0.25.
+; Two M_BTMV into the same hv, one on each side of the 32 boundary: r0 = 16 (gp[rd] = 16,
+; columns 16..31, scale byte 0; floor((r0+d)/16) would give 1) with VRAM row 6 (gp[rs2] = 384),
+; then r0 = 32 (columns 32..47, byte 1; floor(d/32) would give 0) with VRAM row 7 (448).
+; Random data (expected values: scripts/conformance_mx32.py, an exact oracle). M_BMV_WO writes
+; bf16_rne(hv[b]) to VRAM rows 16 + b and clears hv.
+; Latencies: M_BTMV MLEN + B*MLEN + 1 = 321, M_BMV_WO B = 4.
+S_ADDI_INT gp1, gp0, 8192
+S_ADDI_INT gp3, gp0, 16
+S_ADDI_INT gp2, gp0, 384
+M_BTMV gp3, gp1, gp2
+S_ADDI_INT gp3, gp0, 32
+S_ADDI_INT gp2, gp0, 448
+M_BTMV gp3, gp1, gp2
+S_ADDI_INT gp4, gp0, 1024
+M_BMV_WO gp4, 0
+"""
+    expect = ["expect:", "  retired: 9", f"  cycles: {6 + 2 * 321 + 4}",
+              "  regs: {gp1: 8192, gp2: 448, gp3: 32, gp4: 1024}", "  mem:"]
+    expect += head_rows(16, [[bf16_bits(bf16(v)) for v in hv[h]] for h in range(NH)])
+    write_case("M_BTMV", "mx32_heads", asm, sorted(w.items()),
+               sorted(acts.items()) + [(16, "fill: 7.0, rows: 4")], expect)
+
+
+# ---- M_BMM/mx32_heads and M_BTMM/mx32_heads ------------------------------------------------
+
+
+def case_bmm():
+    # a = gp[rs1] = 8208: tile 2, r0 = 16, MRAM rows 144..159 (143 and 160 hold other data).
+    # Activation VRAM rows 100..163 ([HLEN][B] each); only m = 0 and 63 are nonzero, and rows 99
+    # and 164 just outside are nonzero too. W[r][c]'s scale is byte floor(c/32) of row r.
+    w = {r: rand_mx_row() for r in range(143, 161)}
+    nz = (0, 63)
+    acts = {100 + m: [rand_bf16() for _ in range(MLEN)] for m in nz}
+    acts[99] = [rand_bf16() for _ in range(MLEN)]
+    acts[164] = [rand_bf16() for _ in range(MLEN)]
+    hm = {}
+    for m in nz:
+        for h in range(NH):
+            xs = [acts[100 + m][d * NH + h] for d in range(HLEN)]
+            hm[h * MLEN + m] = [add(F(0), hdot(xs, [code(w[144 + d], c) for d in range(HLEN)]))
+                                for c in range(MLEN)]
+    asm = """; M_BMM on mx32 (MX_BLOCK 32, HLEN 16, B = 4 heads): a = gp[rs1] = 8208: tile 2, row offset
+; r0 = 16, MRAM rows 144..159 (66 bytes each, the two scale bytes differ in every row; rows 143
+; and 160 hold other data). The activation is the 64 VRAM rows 100..163 (gp[rs2] = 6400), each
+; [HLEN][B] (head b's element d is A_m[d*4 + b]); only m = 0 and 63 are nonzero (rows 99 and 164
+; just outside are nonzero too and must not be read). W[r][c] is code Tile[r][c] with row r's
+; scale byte floor(c/32): columns 0..31 byte 0, 32..63 byte 1 (floor(c/16) or floor(c/8) fail).
+; hm[b*64 + m][c] += tree_d((A_m[d*4 + b] x e4m3(W[16+d][c])) x 2^(scale-127)) x 0.25.
+; M_BMM_WO writes bf16_rne(hm[i]) to VRAM row 1000 + i for i < 256 (prefilled with 7.0): rows
+; 1000 + 64b + m; m = 0, 63 carry values, the zero activation rows give +0.0. Random data
+; (expected values: scripts/conformance_mx32.py, an exact oracle).
+; Latencies: M_BMM HLEN + B*MLEN*MLEN + 1 = 16401, M_BMM_WO B*MLEN + 1 = 257.
+S_ADDI_INT gp1, gp0, 8208
+S_ADDI_INT gp2, gp0, 6400
+M_BMM 0, gp1, gp2
+S_ADDI_INT gp4, gp0, 64000
+M_BMM_WO gp4, 0
+"""
+    expect = ["expect:", "  retired: 5", f"  cycles: {3 + 16401 + 257}",
+              "  regs: {gp1: 8208, gp2: 6400, gp4: 64000}", "  mem:"]
+    expect += head_rows(1000, [[bf16_bits(bf16(v)) for v in hm[i]] if i in hm else None
+                                 for i in range(NH * MLEN)])
+    write_case("M_BMM", "mx32_heads", asm, sorted(w.items()),
+               sorted(acts.items()) + [(1000, "fill: 7.0, rows: 256")], expect)
+
+
+def case_btmm():
+    # Tile 1 (MRAM rows 64..127, all read); K runs along tile row c, columns r0..r0+15 with row
+    # c's scale byte floor((r0+d)/32). Two M_BTMM into the same hm, on both sides of the 32
+    # boundary: r0 = 16 (byte 0) and r0 = 48 (byte 1), both on activation VRAM rows 300..363
+    # ([B][HLEN] each), of which only m = 1 and 62 are nonzero (299 and 364 are nonzero too).
+    w = {r: rand_mx_row() for r in range(64, 128)}
+    nz = (1, 62)
+    acts = {300 + m: [rand_bf16() for _ in range(MLEN)] for m in nz}
+    acts[299] = [rand_bf16() for _ in range(MLEN)]
+    acts[364] = [rand_bf16() for _ in range(MLEN)]
+    hm = {h * MLEN + m: [F(0)] * MLEN for m in nz for h in range(NH)}
+    for r0 in (16, 48):
+        for m in nz:
+            for h in range(NH):
+                xs = acts[300 + m][h * HLEN:(h + 1) * HLEN]
+                i = h * MLEN + m
+                hm[i] = [add(hm[i][c], hdot(xs, [code(w[64 + c], r0 + d) for d in range(HLEN)]))
+                         for c in range(MLEN)]
+    asm = """; M_BTMM on mx32 (MX_BLOCK 32, HLEN 16, B = 4 heads): tile 1 (MRAM rows 64..127, all read, 66
+; bytes each, the two scale bytes differ in every row), read transposed: K runs along tile row
+; c, element d is code Tile[c][r0+d] with row c's scale byte floor((r0+d)/32). The activation is
+; the 64 VRAM rows 300..363 (gp[rs2] = 19200), each head-contiguous ([B][HLEN]: head b's element
+; d is A_m[b*16 + d]); only m = 1 and 62 are nonzero (rows 299 and 364 just outside are nonzero
+; too and must not be read). hm[b*64 + m][c] += tree_d((A_m[b*16 + d] x e4m3(Tile[c][r0+d])) x
+; 2^(scale-127)) x 0.25. Two M_BTMM into the same hm, one on each side of the 32 boundary:
+; r0 = 16 (gp[rs1] = 4112, scale byte 0; floor((r0+d)/16) would give 1), then r0 = 48 (4144,
+; byte 1; floor(d/32) would give 0). M_BMM_WO writes bf16_rne(hm[i]) to VRAM row 2000 + i for
+; i < 256 (prefilled with 7.0): rows 2000 + 64b + m; m = 1, 62 carry values, the zero
+; activation rows give +0.0. Random data (expected values: scripts/conformance_mx32.py, an exact
+; oracle).
+; Latencies: M_BTMM MLEN + B*MLEN*MLEN + 1 = 16449, M_BMM_WO B*MLEN + 1 = 257.
+S_ADDI_INT gp1, gp0, 4112
+S_ADDI_INT gp2, gp0, 19200
+M_BTMM 0, gp1, gp2
+S_ADDI_INT gp1, gp0, 4144
+M_BTMM 0, gp1, gp2
+S_ADDI_INT gp4, gp0, 128000
+M_BMM_WO gp4, 0
+"""
+    expect = ["expect:", "  retired: 7", f"  cycles: {4 + 2 * 16449 + 257}",
+              "  regs: {gp1: 4144, gp2: 19200, gp4: 128000}", "  mem:"]
+    expect += head_rows(2000, [[bf16_bits(bf16(v)) for v in hm[i]] if i in hm else None
+                                 for i in range(NH * MLEN)])
+    write_case("M_BTMM", "mx32_heads", asm, sorted(w.items()),
+               sorted(acts.items()) + [(2000, "fill: 7.0, rows: 256")], expect)
+
+
 if __name__ == "__main__":
     case_mm()
     case_mv()
     case_tmv()
     case_store()
+    case_tmm()
+    case_bmv()
+    case_btmv()
+    case_bmm()
+    case_btmm()

@@ -134,6 +134,13 @@ module moe_matrix_unit
   localparam int unsigned HvW       = $clog2(HeadMacs);
   localparam int unsigned CntW      = $clog2(CntMax + 1);
   localparam int unsigned ScaleW    = NumBlocks * 8;
+  localparam int unsigned RowW      = (BLEN > 1) ? $clog2(BLEN) : 1;
+
+  // Index of row `idx` of a BLEN-row array (act_q, acc_q): idx itself below BLEN, row 0 past it
+  // (a counter value that selects no row), so a read never leaves the array.
+  function automatic logic [RowW-1:0] row_sel(logic [CntW-1:0] idx);
+    return (32'(idx) < BLEN) ? RowW'(idx) : '0;
+  endfunction
 
   if (MLEN != VLEN || (MLEN % MX_BLOCK) != 0 || (VLEN % BLEN) != 0 || (MLEN % HLEN) != 0 ||
       (MX_BLOCK & (MX_BLOCK - 1)) != 0)
@@ -217,23 +224,8 @@ module moe_matrix_unit
   assign t_blk = CntW'(32'(cnt_q) % NumBlocks);
   assign t_row = CntW'(32'(cnt_q) / NumBlocks);
 
-  always_comb begin
-    tact_blk = act_q[0][32'(t_blk) * MX_BLOCK * 16 +: MX_BLOCK * 16];
-    tacc     = vacc_q;
-    for (int unsigned r = 1; r < BLEN; r++) begin
-      if (32'(t_row) == r) begin
-        tact_blk = act_q[r][32'(t_blk) * MX_BLOCK * 16 +: MX_BLOCK * 16];
-      end
-    end
-    if (is_mm_q) begin
-      tacc = acc_q[0];
-      for (int unsigned r = 1; r < BLEN; r++) begin
-        if (32'(t_row) == r) begin
-          tacc = acc_q[r];
-        end
-      end
-    end
-  end
+  assign tact_blk = act_q[row_sel(t_row)][32'(t_blk) * MX_BLOCK * 16 +: MX_BLOCK * 16];
+  assign tacc     = is_mm_q ? acc_q[row_sel(t_row)] : vacc_q;
 
   for (genvar j = 0; j < BLEN; j++) begin : g_tcol
     for (genvar t = 0; t < MX_BLOCK; t++) begin : g_trow
@@ -352,17 +344,7 @@ module moe_matrix_unit
   assign wr_idx = (state_q == StWrite) ? cnt_q : '0;
   assign wr_col = (state_q == StWrite) ? wo_col_q : wo_col_i;
 
-  always_comb begin
-    wr_acc = acc_q[0];
-    for (int unsigned r = 1; r < BLEN; r++) begin
-      if (32'(wr_idx) == r) begin
-        wr_acc = acc_q[r];
-      end
-    end
-    if (state_q == StIdle && op_i == MM_MV_WO) begin
-      wr_acc = vacc_q;
-    end
-  end
+  assign wr_acc = (state_q == StIdle && op_i == MM_MV_WO) ? vacc_q : acc_q[row_sel(wr_idx)];
 
   for (genvar j = 0; j < BLEN; j++) begin : g_wo_round
     moe_bf16_round u_round (

@@ -128,22 +128,22 @@ void MatrixUnit::execute(const Issue& is, Effects& fx) {
       write_out_v(is, fx);
       break;
     case Opcode::M_BMV:
-      bmv(is, false);
+      head_mac(is, false, 1, hv_);
       break;
     case Opcode::M_BTMV:
-      bmv(is, true);
+      head_mac(is, true, 1, hv_);
       break;
     case Opcode::M_BMV_WO:
-      write_out_hv(is, fx);
+      write_out_heads(is, fx, hv_);
       break;
     case Opcode::M_BMM:
-      bmm(is, false);
+      head_mac(is, false, g_.mlen, hm_);
       break;
     case Opcode::M_BTMM:
-      bmm(is, true);
+      head_mac(is, true, g_.mlen, hm_);
       break;
     case Opcode::M_BMM_WO:
-      write_out_hm(is, fx);
+      write_out_heads(is, fx, hm_);
       break;
     default:
       throw std::logic_error("golden: matrix unit cannot execute opcode " +
@@ -284,60 +284,34 @@ float MatrixUnit::hdot(const std::vector<uint8_t>& tile, uint64_t r0, const uint
   return num::mul(num::mx_block_tdot(x.data(), codes.data(), scales.data(), g_.hlen), bmm_scale_);
 }
 
-void MatrixUnit::bmv(const Issue& is, bool transposed) {
+void MatrixUnit::head_mac(const Issue& is, bool transposed, uint64_t rows,
+                          std::vector<float>& acc) {
   const uint64_t k = g_.mlen;
   const uint64_t heads = g_.mlen / g_.hlen;
   const Addr a = bmv_addr(is);
   const uint64_t r0 = static_cast<uint64_t>(a % (k * k));
   const std::vector<uint8_t> tile = read_tile(static_cast<uint64_t>(a / (k * k)));
+  // Activation row m is M_BMV's (M_BTMV's) activation row for accumulator rows b * rows + m.
   const std::vector<uint16_t> act =
-      vram.read_u16(is.gp(is.d.rs2) / g_.vlen * g_.vram_row_bytes(), g_.vlen);
-  for (uint64_t b = 0; b < heads; ++b)
-    for (uint64_t c = 0; c < k; ++c) {
-      float& h = hv_[b * k + c];
-      h = num::add(h, hdot(tile, r0, act.data(), b, c, transposed));
-    }
-}
-
-void MatrixUnit::bmm(const Issue& is, bool transposed) {
-  const uint64_t k = g_.mlen;
-  const uint64_t heads = g_.mlen / g_.hlen;
-  const Addr a = bmv_addr(is);
-  const uint64_t r0 = static_cast<uint64_t>(a % (k * k));
-  const std::vector<uint8_t> tile = read_tile(static_cast<uint64_t>(a / (k * k)));
-  // MLEN activation rows; row m is M_BMV's (M_BTMV's) activation row for hm rows b*MLEN + m.
-  const std::vector<uint16_t> act =
-      vram.read_u16(is.gp(is.d.rs2) / g_.vlen * g_.vram_row_bytes(), k * g_.vlen);
-  for (uint64_t m = 0; m < k; ++m)
+      vram.read_u16(is.gp(is.d.rs2) / g_.vlen * g_.vram_row_bytes(), rows * g_.vlen);
+  for (uint64_t m = 0; m < rows; ++m)
     for (uint64_t b = 0; b < heads; ++b)
       for (uint64_t c = 0; c < k; ++c) {
-        float& h = hm_[(b * k + m) * k + c];
+        float& h = acc[(b * rows + m) * k + c];
         h = num::add(h, hdot(tile, r0, act.data() + m * g_.vlen, b, c, transposed));
       }
 }
 
-void MatrixUnit::write_out_hv(const Issue& is, Effects& fx) {
+void MatrixUnit::write_out_heads(const Issue& is, Effects& fx, std::vector<float>& acc) {
   const auto row0 = static_cast<uint64_t>((Addr{is.gp(is.d.rd)} + is.d.imm18) / g_.vlen);
-  const uint64_t heads = g_.mlen / g_.hlen;
-  for (uint64_t b = 0; b < heads; ++b) {
-    std::vector<uint16_t> v(g_.mlen);
-    for (uint64_t c = 0; c < g_.mlen; ++c) v[c] = num::f32_to_bf16(hv_[b * g_.mlen + c]);
-    vram.write_u16((row0 + b) * g_.vram_row_bytes(), v);
-  }
-  fx.wrote(isa::Space::Vram, row0, row0 + heads);
-  std::fill(hv_.begin(), hv_.end(), 0.0f);
-}
-
-void MatrixUnit::write_out_hm(const Issue& is, Effects& fx) {
-  const auto row0 = static_cast<uint64_t>((Addr{is.gp(is.d.rd)} + is.d.imm18) / g_.vlen);
-  const uint64_t rows = g_.mlen / g_.hlen * g_.mlen;
+  const uint64_t rows = acc.size() / g_.mlen;
+  std::vector<uint16_t> v(g_.mlen);
   for (uint64_t i = 0; i < rows; ++i) {
-    std::vector<uint16_t> v(g_.mlen);
-    for (uint64_t c = 0; c < g_.mlen; ++c) v[c] = num::f32_to_bf16(hm_[i * g_.mlen + c]);
+    for (uint64_t c = 0; c < g_.mlen; ++c) v[c] = num::f32_to_bf16(acc[i * g_.mlen + c]);
     vram.write_u16((row0 + i) * g_.vram_row_bytes(), v);
   }
   fx.wrote(isa::Space::Vram, row0, row0 + rows);
-  std::fill(hm_.begin(), hm_.end(), 0.0f);
+  std::fill(acc.begin(), acc.end(), 0.0f);
 }
 
 }  // namespace moesim::golden

@@ -40,10 +40,13 @@ class MatrixUnit : public sc_core::sc_module, public UnitIf {
   /// on activation row `act` (VLEN elements) and tile row offset r0 (FP32 RNE).
   float hdot(const std::vector<uint8_t>& tile, uint64_t r0, const uint16_t* act, uint64_t b,
              uint64_t c, bool transposed) const;
-  void bmv(const Issue& is, bool transposed);
-  void write_out_hv(const Issue& is, Effects& fx);
-  void bmm(const Issue& is, bool transposed);
-  void write_out_hm(const Issue& is, Effects& fx);
+  /// M_BMV / M_BTMV (rows = 1, into hv) and M_BMM / M_BTMM (rows = MLEN, into hm): for each of
+  /// the `rows` activation rows m from VRAM gp[rs2], head b and column c,
+  /// acc[(b * rows + m) * MLEN + c] += hdot(...).
+  void head_mac(const Issue& is, bool transposed, uint64_t rows, std::vector<float>& acc);
+  /// M_BMV_WO (hv) and M_BMM_WO (hm): acc's rows of MLEN, rounded to BF16, to the VRAM rows from
+  /// gp[rd] + imm; then acc = +0.0.
+  void write_out_heads(const Issue& is, Effects& fx, std::vector<float>& acc);
 
   const Geometry& g_;
   std::vector<float> acc_;   ///< acc[i][j] at i * BLEN + j

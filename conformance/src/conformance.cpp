@@ -1,5 +1,5 @@
 // ISA conformance suite: case loading, running and coverage (conformance.hpp).
-#include "moesim/sim/conformance.hpp"
+#include "moesim/conformance/conformance.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -9,13 +9,14 @@
 #include <set>
 #include <sstream>
 
+#include "moesim/cosim/cosim.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/geometry.hpp"
 #include "moesim/isa/numerics.hpp"
-#include "moesim/sim/cosim.hpp"
-#include "moesim/sim/presets.hpp"
+#include "moesim/isa/usage_error.hpp"
 
-namespace moesim::sim::conformance {
+namespace moesim::conformance {
 namespace {
 
 namespace fs = std::filesystem;
@@ -84,7 +85,7 @@ class CaseReader {
   std::vector<Region> regions(const YAML::Node& list, isa::Space space, const std::string& key,
                               const isa::MachinePreset& preset) const {
     if (!list.IsSequence()) fail(key, "expected a list of regions");
-    const uint64_t ub = unit_bytes(space, preset);
+    const uint64_t ub = isa::unit_bytes(space, preset);
     std::vector<Region> out;
     for (size_t i = 0; i < list.size(); ++i) {
       const YAML::Node e = list[i];
@@ -124,7 +125,7 @@ class CaseReader {
       const uint64_t per_unit = space == isa::Space::Vram   ? static_cast<uint64_t>(preset.vlen())
                                 : space == isa::Space::Mram ? ub
                                                             : 1;
-      const uint64_t size = space_units(space, preset);
+      const uint64_t size = isa::space_units(space, preset);
       if (r.begin >= size)
         fail(k + "." + at, std::to_string(r.begin) + " is past the end of " +
                                isa::space_name(space) + " (" + std::to_string(size) +
@@ -180,9 +181,9 @@ class CaseReader {
     if (!map.IsMap()) fail(key, "expected a map register: value");
     unique_keys(map, key);
     std::set<std::string> known;
-    for (uint8_t i = 1; i < 16; ++i) known.insert(reg_name(isa::RegFile::Gp, i));
-    for (uint8_t i = 0; i < 8; ++i) known.insert(reg_name(isa::RegFile::Addr, i));
-    for (uint8_t i = 0; i < 4; ++i) known.insert(reg_name(isa::RegFile::Ctrl, i));
+    for (uint8_t i = 1; i < 16; ++i) known.insert(cosim::reg_name(isa::RegFile::Gp, i));
+    for (uint8_t i = 0; i < 8; ++i) known.insert(cosim::reg_name(isa::RegFile::Addr, i));
+    for (uint8_t i = 0; i < 4; ++i) known.insert(cosim::reg_name(isa::RegFile::Ctrl, i));
     std::map<std::string, uint64_t> out;
     for (const auto& kv : map) {
       const std::string name = kv.first.Scalar();
@@ -226,7 +227,7 @@ class CaseReader {
     }
     if (root["init"]) {
       for (Region& r : spaces(root["init"], "init", preset)) {
-        isa::MemorySegment seg{r.begin * unit_bytes(r.space, preset), std::move(r.bytes)};
+        isa::MemorySegment seg{r.begin * isa::unit_bytes(r.space, preset), std::move(r.bytes)};
         switch (r.space) {
           case isa::Space::Vram:
             c.image.vram.push_back(std::move(seg));
@@ -341,7 +342,8 @@ std::vector<Case> load_suite(const isa::Spec& spec, const fs::path& suite,
   return out;
 }
 
-Outcome run_case(const isa::Spec& spec, Engine& engine, const Case& c, uint64_t max_instructions) {
+Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
+                 uint64_t max_instructions) {
   Outcome o;
   engine.set_instruction_budget(c.budget);
   engine.load(c.program, c.image);
@@ -353,7 +355,7 @@ Outcome run_case(const isa::Spec& spec, Engine& engine, const Case& c, uint64_t 
     if (!engine.step(r)) break;
     o.words.push_back(r.word);
     if (r.trap) o.trap = r.trap;
-    for (const auto& w : r.regs) written[reg_name(w.file, w.index)] = w.value;
+    for (const auto& w : r.regs) written[cosim::reg_name(w.file, w.index)] = w.value;
     mems.insert(mems.end(), r.mems.begin(), r.mems.end());
     engine.take_unit_spans();
     if (++n > max_instructions) {
@@ -383,7 +385,7 @@ Outcome run_case(const isa::Spec& spec, Engine& engine, const Case& c, uint64_t 
   if (o.cycles != ex.cycles)
     failure("cycles: expected " + std::to_string(ex.cycles) + ", got " + std::to_string(o.cycles));
   // Registers: the listed ones, and no unlisted write.
-  const auto named = named_registers(engine.regs());
+  const auto named = cosim::named_registers(engine.regs());
   const std::map<std::string, uint64_t> now(named.begin(), named.end());
   for (const auto& [name, want] : ex.regs) {
     const uint64_t got = now.at(name);
@@ -524,4 +526,4 @@ Coverage coverage(const isa::Spec& spec, const std::vector<Case>& cases,
   return c;
 }
 
-}  // namespace moesim::sim::conformance
+}  // namespace moesim::conformance

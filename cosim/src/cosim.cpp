@@ -1,5 +1,5 @@
 // Lockstep co-simulation harness and comparator (see cosim.hpp).
-#include "moesim/sim/cosim.hpp"
+#include "moesim/cosim/cosim.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -7,11 +7,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/assembler.hpp"
-#include "moesim/sim/presets.hpp"
-#include "moesim/sim/timeline.hpp"
+#include "moesim/isa/usage_error.hpp"
 
-namespace moesim::sim {
+namespace moesim::cosim {
 namespace {
 
 constexpr uint64_t kCompareChunkBytes = uint64_t{1} << 20;
@@ -31,7 +31,7 @@ std::string stage_name(const isa::Spec& spec, uint8_t code) {
 class StageTable {
  public:
   /// Bills `r` and the HBM traffic `engine` reported since the previous add() of this side.
-  void add(size_t side, const isa::RetireRecord& r, const Engine& engine) {
+  void add(size_t side, const isa::RetireRecord& r, const isa::Engine& engine) {
     Row& row = rows_[r.stage];
     row.instructions[side] += 1;
     row.cycles[side] += r.end_cycle - r.start_cycle;
@@ -77,7 +77,7 @@ class UnitTable {
   explicit UnitTable(const isa::Spec& spec) : rows_(spec.units().size()) {
     for (size_t u = 0; u < rows_.size(); ++u) rows_[u].name = spec.units()[u];
   }
-  void add(size_t side, const UnitSpan& s) {
+  void add(size_t side, const isa::UnitSpan& s) {
     if (s.unit >= rows_.size())
       throw std::runtime_error("engine reported busy unit " + std::to_string(s.unit) +
                                ", isa.yaml has " + std::to_string(rows_.size()) + " units");
@@ -92,7 +92,7 @@ class UnitTable {
 
 /// The token / expert pair of the instruction at r.pc; the expert read from `engine`'s INT SRAM
 /// when the tag names a word (after retire, so V_TOPK's result is there).
-WorkItem work_item(const std::vector<isa::WorkTag>& tags, const Engine& engine,
+WorkItem work_item(const std::vector<isa::WorkTag>& tags, const isa::Engine& engine,
                    const isa::RetireRecord& r) {
   WorkItem w;
   if (r.pc >= tags.size()) return w;
@@ -110,15 +110,15 @@ WorkItem work_item(const std::vector<isa::WorkTag>& tags, const Engine& engine,
 }
 
 /// Hands record `r` and the spans engine `side` closed with it to the sinks and the unit table.
-void feed(const CosimOptions& options, UnitTable& units, size_t side, Engine& engine,
+void feed(const CosimOptions& options, UnitTable& units, size_t side, isa::Engine& engine,
           const isa::RetireRecord& r) {
-  const std::vector<UnitSpan> spans = engine.take_unit_spans();
-  for (const UnitSpan& s : spans) units.add(side, s);
+  const std::vector<isa::UnitSpan> spans = engine.take_unit_spans();
+  for (const isa::UnitSpan& s : spans) units.add(side, s);
   if (options.sinks.empty()) return;
   const WorkItem w = work_item(options.work, engine, r);
   for (TimelineSink* sink : options.sinks) {
     sink->instruction(side, r, w);
-    for (const UnitSpan& s : spans) sink->unit_busy(side, s);
+    for (const isa::UnitSpan& s : spans) sink->unit_busy(side, s);
   }
 }
 
@@ -128,7 +128,7 @@ std::string mem_text(const isa::MemWrite& m) {
 }
 
 /// Readable lines for each difference between the two divergent records.
-std::vector<std::string> explain(const isa::Spec& spec, const std::array<Engine*, 2>& eng,
+std::vector<std::string> explain(const isa::Spec& spec, const std::array<isa::Engine*, 2>& eng,
                                  const isa::RetireRecord& a, const isa::RetireRecord& b) {
   const std::string na = eng[0]->name(), nb = eng[1]->name();
   std::vector<std::string> out;
@@ -200,7 +200,7 @@ void compare_regs(const isa::ArchRegs& a, const isa::ArchRegs& b, std::vector<Re
     if (ra[i].second != rb[i].second) out.push_back({ra[i].first, {ra[i].second, rb[i].second}});
 }
 
-SpaceDiff compare_space(const Engine& a, const Engine& b, isa::Space space) {
+SpaceDiff compare_space(const isa::Engine& a, const isa::Engine& b, isa::Space space) {
   SpaceDiff d;
   d.space = space;
   const uint64_t sa = a.size(space), sb = b.size(space);
@@ -238,38 +238,6 @@ SpaceDiff compare_space(const Engine& a, const Engine& b, isa::Space space) {
 }
 
 }  // namespace
-
-uint64_t unit_bytes(isa::Space space, const isa::MachinePreset& preset) {
-  switch (space) {
-    case isa::Space::Vram:
-      return 2 * static_cast<uint64_t>(preset.vlen());
-    case isa::Space::Mram:
-      return static_cast<uint64_t>(preset.mlen() + preset.mlen() / preset.mx_block());
-    case isa::Space::FpSram:
-      return 2;
-    case isa::Space::IntSram:
-      return 4;
-    case isa::Space::Hbm:
-      return 1;
-  }
-  throw std::invalid_argument("unit_bytes: unknown space");
-}
-
-uint64_t space_units(isa::Space space, const isa::MachinePreset& p) {
-  switch (space) {
-    case isa::Space::Vram:
-      return static_cast<uint64_t>(p.get("VRAM_ROWS"));
-    case isa::Space::Mram:
-      return static_cast<uint64_t>(p.get("MRAM_TILES") * p.mlen());
-    case isa::Space::FpSram:
-      return static_cast<uint64_t>(p.get("FP_SRAM_WORDS"));
-    case isa::Space::IntSram:
-      return static_cast<uint64_t>(p.get("INT_SRAM_WORDS"));
-    case isa::Space::Hbm:
-      return static_cast<uint64_t>(p.get("HBM_BYTES"));
-  }
-  throw std::invalid_argument("space_units: unknown space");
-}
 
 std::string reg_name(isa::RegFile file, uint8_t index) {
   switch (file) {
@@ -309,7 +277,7 @@ std::vector<std::pair<std::string, uint64_t>> named_registers(const isa::ArchReg
   return out;
 }
 
-void fill_digests(const Engine& engine, isa::RetireRecord& r) {
+void fill_digests(const isa::Engine& engine, isa::RetireRecord& r) {
   for (auto& m : r.mems) {
     const auto bytes = engine.read(m.space, m.begin, m.end - m.begin);
     m.digest = isa::fnv1a64(bytes.data(), bytes.size());
@@ -364,8 +332,9 @@ bool CosimResult::profiles_match() const {
                      [](const StageRow& r) { return r.match() && r.hbm_match(); });
 }
 
-CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOptions& options) {
-  const std::array<Engine*, 2> eng{&a, &b};
+CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
+                      const CosimOptions& options) {
+  const std::array<isa::Engine*, 2> eng{&a, &b};
   CosimResult res;
   res.engines = {a.name(), b.name()};
   StageTable table;
@@ -443,7 +412,7 @@ CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOp
   return res;
 }
 
-RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& options) {
+RunResult run_single(const isa::Spec& spec, isa::Engine& engine, const CosimOptions& options) {
   RunResult res;
   res.engine = engine.name();
   StageTable table;
@@ -471,4 +440,4 @@ RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& 
   return res;
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::cosim

@@ -1,14 +1,14 @@
 // Planted bit flips (see fault.hpp).
-#include "moesim/sim/fault.hpp"
+#include "moesim/cosim/fault.hpp"
 
 #include <cctype>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
-#include "moesim/sim/presets.hpp"
+#include "moesim/isa/usage_error.hpp"
 
-namespace moesim::sim {
+namespace moesim::cosim {
 namespace {
 
 std::vector<isa::MemorySegment>& segments(isa::MemoryImage& img, isa::Space s) {
@@ -89,4 +89,4 @@ void apply_bit_flip(const BitFlip& flip, uint64_t space_bytes, isa::MemoryImage&
   segs.push_back({flip.byte, {mask}});
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::cosim

@@ -1,5 +1,5 @@
 // Self-contained HTML report (html_report.hpp).
-#include "moesim/sim/html_report.hpp"
+#include "moesim/report/html_report.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "moesim/isa/assembler.hpp"
-#include "moesim/sim/report.hpp"
+#include "moesim/report/report.hpp"
 
-namespace moesim::sim {
+namespace moesim::report {
 namespace {
 
 // Chart geometry in SVG user units.
@@ -31,10 +31,10 @@ struct View {
   std::vector<std::string> engines;
   std::vector<uint64_t> total_cycles;
   std::vector<uint64_t> retired;
-  const std::vector<StageRow>* stages = nullptr;
-  const std::vector<UnitRow>* units = nullptr;
+  const std::vector<cosim::StageRow>* stages = nullptr;
+  const std::vector<cosim::UnitRow>* units = nullptr;
   std::optional<isa::Trap> trap;
-  const CosimResult* cosim = nullptr;
+  const cosim::CosimResult* cosim = nullptr;
 };
 
 std::string hex(uint64_t v, int width = 0) {
@@ -155,7 +155,7 @@ void write_chart(std::ostream& os, const View& v) {
        << "<text x=\"" << x + 16 << "\" y=\"15\">" << html_escape(v.engines[e]) << "</text>\n";
   }
   for (size_t i = 0; i < stages.size(); ++i) {
-    const StageRow& s = stages[i];
+    const cosim::StageRow& s = stages[i];
     const int y = kLegendHeight + static_cast<int>(i) * group;
     os << "<g data-stage-bar=\"" << html_escape(s.name) << "\">\n<text x=\"0\" y=\""
        << y + n * kBarHeight / 2 + 4 << "\">" << html_escape(s.name) << "</text>\n";
@@ -224,8 +224,8 @@ void write_unit_table(std::ostream& os, const View& v) {
 }
 
 /// One row per record field; fields the comparator named get class "diff".
-void write_records(std::ostream& os, const isa::Spec& spec, const CosimResult& r,
-                   const Divergence& d) {
+void write_records(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
+                   const cosim::Divergence& d) {
   os << "<table id=\"divergent-records\">\n<tr><th>field</th>";
   for (const auto& e : r.engines) os << "<th>" << html_escape(e) << "</th>";
   os << "</tr>\n";
@@ -247,7 +247,7 @@ void write_records(std::ostream& os, const isa::Spec& spec, const CosimResult& r
        [](const isa::Spec&, const isa::RetireRecord& x) {
          std::string t;
          for (const auto& w : x.regs)
-           t += (t.empty() ? "" : " ") + reg_name(w.file, w.index) + "=" + hex(w.value);
+           t += (t.empty() ? "" : " ") + cosim::reg_name(w.file, w.index) + "=" + hex(w.value);
          return t;
        }},
       {"mems",
@@ -272,9 +272,9 @@ void write_records(std::ostream& os, const isa::Spec& spec, const CosimResult& r
   os << "</table>\n";
 }
 
-void write_divergence(std::ostream& os, const isa::Spec& spec, const CosimResult& r) {
+void write_divergence(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r) {
   if (!r.divergence) return;
-  const Divergence& d = *r.divergence;
+  const cosim::Divergence& d = *r.divergence;
   os << "<h2 id=\"divergence\">First divergence: retire #" << d.index << "</h2>\n<p>Differing "
      << "fields:";
   for (const auto& f : d.fields) os << " <code>" << html_escape(f) << "</code>";
@@ -290,7 +290,7 @@ void write_divergence(std::ostream& os, const isa::Spec& spec, const CosimResult
   }
 }
 
-void write_final_state(std::ostream& os, const CosimResult& r) {
+void write_final_state(std::ostream& os, const cosim::CosimResult& r) {
   os << "<h2>Final state" << (r.divergence ? " (at the stop)" : "") << "</h2>\n";
   if (r.reg_diffs.empty()) {
     os << "<p>Registers equal.</p>\n";
@@ -388,7 +388,7 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
-std::string html_report(const isa::Spec& spec, const CosimResult& r,
+std::string html_report(const isa::Spec& spec, const cosim::CosimResult& r,
                         const nlohmann::json& context) {
   View v;
   const std::string program = program_name(context);
@@ -404,7 +404,8 @@ std::string html_report(const isa::Spec& spec, const CosimResult& r,
   return render(spec, v, context);
 }
 
-std::string html_report(const isa::Spec& spec, const RunResult& r, const nlohmann::json& context) {
+std::string html_report(const isa::Spec& spec, const cosim::RunResult& r,
+                        const nlohmann::json& context) {
   View v;
   const std::string program = program_name(context);
   v.title = "moesim run " + r.engine + (program.empty() ? std::string() : ": " + program);
@@ -419,13 +420,13 @@ std::string html_report(const isa::Spec& spec, const RunResult& r, const nlohman
 }
 
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
-                       const CosimResult& r, const nlohmann::json& context) {
+                       const cosim::CosimResult& r, const nlohmann::json& context) {
   write_file(path, html_report(spec, r, context));
 }
 
-void write_html_report(const std::filesystem::path& path, const isa::Spec& spec, const RunResult& r,
-                       const nlohmann::json& context) {
+void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
+                       const cosim::RunResult& r, const nlohmann::json& context) {
   write_file(path, html_report(spec, r, context));
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

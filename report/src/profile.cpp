@@ -1,10 +1,10 @@
 // Stage profile (see profile.hpp).
-#include "moesim/sim/profile.hpp"
+#include "moesim/report/profile.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
-namespace moesim::sim {
+namespace moesim::report {
 
 const char* const kSharedVsRoutedNote =
     "A shared-vs-routed ratio reflects the routed lowering as much as the hardware: the "
@@ -37,12 +37,12 @@ nlohmann::json row_json(const ProfileRow& r) {
 
 }  // namespace
 
-StageProfile make_profile(const isa::Spec& spec, const std::vector<StageRow>& rows, size_t side,
-                          const std::string& engine) {
+StageProfile make_profile(const isa::Spec& spec, const std::vector<cosim::StageRow>& rows,
+                          size_t side, const std::string& engine) {
   StageProfile p;
   p.engine = engine;
   p.total.name = "total";
-  auto fill = [&](ProfileRow& out, const StageRow& in) {
+  auto fill = [&](ProfileRow& out, const cosim::StageRow& in) {
     out.instructions = in.instructions[side];
     out.cycles = in.cycles[side];
     out.hbm_read = in.hbm_read[side];
@@ -53,11 +53,11 @@ StageProfile make_profile(const isa::Spec& spec, const std::vector<StageRow>& ro
     r.name = s.name;
     r.group = s.group;
     r.code = s.code;
-    for (const StageRow& in : rows)
+    for (const cosim::StageRow& in : rows)
       if (in.code == s.code) fill(r, in);
     p.stages.push_back(r);
   }
-  for (const StageRow& in : rows) {
+  for (const cosim::StageRow& in : rows) {
     if (spec.stage_by_code(in.code) != nullptr) continue;
     ProfileRow r;
     r.name = in.name;
@@ -169,4 +169,4 @@ void print_profile(std::ostream& os, const StageProfile& p) {
   os << "note: " << kSharedVsRoutedNote << '\n';
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

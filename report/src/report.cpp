@@ -1,5 +1,5 @@
 // JSON and console reports (see report.hpp).
-#include "moesim/sim/report.hpp"
+#include "moesim/report/report.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,7 +10,7 @@
 
 #include "moesim/isa/assembler.hpp"
 
-namespace moesim::sim {
+namespace moesim::report {
 namespace {
 
 std::string hex(uint64_t v, int width = 0) {
@@ -34,13 +34,13 @@ nlohmann::json trap_json(const isa::Spec& spec, const std::optional<isa::Trap>& 
 }
 
 /// Differing bytes inside the listed ranges; less than differing_bytes when runs were left out.
-uint64_t listed_bytes(const SpaceDiff& d) {
+uint64_t listed_bytes(const cosim::SpaceDiff& d) {
   uint64_t n = 0;
   for (const auto& [first, end] : d.ranges) n += end - first;
   return n;
 }
 
-nlohmann::json space_json(const SpaceDiff& d) {
+nlohmann::json space_json(const cosim::SpaceDiff& d) {
   nlohmann::json j = {{"equal", d.equal()},
                       {"size_bytes", d.size_bytes},
                       {"unit_bytes", d.unit_bytes},
@@ -108,7 +108,7 @@ void emit_yaml(YAML::Emitter& out, const nlohmann::json& j) {
 nlohmann::json record_json(const isa::Spec& spec, const isa::RetireRecord& r) {
   nlohmann::json regs = nlohmann::json::array();
   for (const auto& w : r.regs)
-    regs.push_back({{"reg", reg_name(w.file, w.index)}, {"value", hex(w.value)}});
+    regs.push_back({{"reg", cosim::reg_name(w.file, w.index)}, {"value", hex(w.value)}});
   nlohmann::json mems = nlohmann::json::array();
   for (const auto& m : r.mems)
     mems.push_back({{"space", isa::space_name(m.space)},
@@ -132,16 +132,16 @@ double utilisation(uint64_t busy_cycles, uint64_t total_cycles) {
                            : static_cast<double>(busy_cycles) / static_cast<double>(total_cycles);
 }
 
-std::pair<uint64_t, uint64_t> unit_range(const SpaceDiff& d,
+std::pair<uint64_t, uint64_t> unit_range(const cosim::SpaceDiff& d,
                                          const std::pair<uint64_t, uint64_t>& bytes) {
   return {bytes.first / d.unit_bytes, (bytes.second + d.unit_bytes - 1) / d.unit_bytes};
 }
 
-std::string cosim_verdict(const CosimResult& r) {
+std::string cosim_verdict(const cosim::CosimResult& r) {
   return r.limit_reached ? "STOPPED" : r.equal() ? "EQUAL" : "MISMATCH";
 }
 
-nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
+nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r) {
   const std::string& na = r.engines[0];
   const std::string& nb = r.engines[1];
   nlohmann::json j;
@@ -178,7 +178,7 @@ nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
                        {"match", row.match()}};
   j["units"] = units;
   if (r.divergence) {
-    const Divergence& d = *r.divergence;
+    const cosim::Divergence& d = *r.divergence;
     const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
     nlohmann::json hist = {{na, nlohmann::json::array()}, {nb, nlohmann::json::array()}};
     for (size_t s = 0; s < 2; ++s)
@@ -210,7 +210,7 @@ nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r) {
   return j;
 }
 
-nlohmann::json run_json(const isa::Spec& spec, const RunResult& r) {
+nlohmann::json run_json(const isa::Spec& spec, const cosim::RunResult& r) {
   nlohmann::json stages = nlohmann::json::object();
   for (const auto& row : r.stages)
     stages[row.name] = {{"code", row.code},
@@ -243,7 +243,7 @@ std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r) {
   s << '#' << r.index << " pc " << r.pc << ' ' << hex(r.word, 8) << "  " << std::left
     << std::setw(34) << isa::disassemble(spec, r.word) << " [" << stage_name(spec, r.stage)
     << "] cycles " << r.start_cycle << ".." << r.end_cycle;
-  for (const auto& w : r.regs) s << ' ' << reg_name(w.file, w.index) << '=' << hex(w.value);
+  for (const auto& w : r.regs) s << ' ' << cosim::reg_name(w.file, w.index) << '=' << hex(w.value);
   for (const auto& m : r.mems)
     s << ' ' << isa::space_name(m.space) << '[' << m.begin << ',' << m.end << ")#"
       << hex(m.digest, 16);
@@ -254,7 +254,7 @@ std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r) {
   return s.str();
 }
 
-void print_stage_table(std::ostream& os, const std::vector<StageRow>& rows,
+void print_stage_table(std::ostream& os, const std::vector<cosim::StageRow>& rows,
                        const std::vector<std::string>& engines) {
   const bool two = engines.size() == 2;
   char line[256];
@@ -287,7 +287,7 @@ void print_stage_table(std::ostream& os, const std::vector<StageRow>& rows,
   os << (two ? ((ti[0] == ti[1] && tc[0] == tc[1]) ? "  yes\n" : "  NO\n") : "\n");
 }
 
-void print_unit_table(std::ostream& os, const std::vector<UnitRow>& rows,
+void print_unit_table(std::ostream& os, const std::vector<cosim::UnitRow>& rows,
                       const std::vector<std::string>& engines,
                       const std::vector<uint64_t>& total_cycles) {
   const bool two = engines.size() == 2;
@@ -313,9 +313,9 @@ void print_unit_table(std::ostream& os, const std::vector<UnitRow>& rows,
   }
 }
 
-void print_cosim_details(std::ostream& os, const isa::Spec& spec, const CosimResult& r) {
+void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r) {
   if (r.divergence) {
-    const Divergence& d = *r.divergence;
+    const cosim::Divergence& d = *r.divergence;
     const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
     os << "FIRST DIVERGENCE at retire #" << d.index << ": pc " << ref.pc << " " << hex(ref.word, 8)
        << " " << isa::disassemble(spec, ref.word) << " [" << stage_name(spec, ref.stage) << "]\n";
@@ -366,4 +366,4 @@ void print_cosim_details(std::ostream& os, const isa::Spec& spec, const CosimRes
   }
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

@@ -1,11 +1,11 @@
 // Chrome trace-event JSON timeline sink (trace_json.hpp).
-#include "moesim/sim/trace_json.hpp"
+#include "moesim/report/trace_json.hpp"
 
 #include <stdexcept>
 
 #include "moesim/isa/encoding.hpp"
 
-namespace moesim::sim {
+namespace moesim::report {
 namespace {
 
 constexpr int kStagesTid = 1;
@@ -80,7 +80,7 @@ void TraceJsonSink::flush(size_t engine) {
   s.reset();
 }
 
-void TraceJsonSink::instruction(size_t engine, const isa::RetireRecord& r, const WorkItem&) {
+void TraceJsonSink::instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem&) {
   check_engine(engine);
   std::optional<OpenSlice>& s = open_[engine];
   if (s && (s->stage != r.stage || s->end != r.start_cycle)) flush(engine);
@@ -106,7 +106,7 @@ void TraceJsonSink::instruction(size_t engine, const isa::RetireRecord& r, const
   if (!out_) throw std::runtime_error(path_.string() + ": write failed");
 }
 
-void TraceJsonSink::unit_busy(size_t engine, const UnitSpan& span) {
+void TraceJsonSink::unit_busy(size_t engine, const isa::UnitSpan& span) {
   check_engine(engine);
   if (span.unit >= spec_.units().size())
     throw std::out_of_range("trace JSON: unit " + std::to_string(span.unit) + ", isa.yaml has " +
@@ -146,4 +146,4 @@ void TraceJsonSink::finish(uint64_t) {
   if (!out_) throw std::runtime_error(path_.string() + ": write failed");
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

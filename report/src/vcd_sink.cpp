@@ -1,9 +1,9 @@
 // The stage-timeline VCD as a timeline sink (vcd_sink.hpp).
-#include "moesim/sim/vcd_sink.hpp"
+#include "moesim/report/vcd_sink.hpp"
 
 #include <stdexcept>
 
-namespace moesim::sim {
+namespace moesim::report {
 
 VcdSink::VcdSink(const isa::Spec& spec, const std::filesystem::path& path,
                  const std::vector<std::string>& scopes)
@@ -16,7 +16,7 @@ VcdSink::VcdSink(const isa::Spec& spec, const std::filesystem::path& path,
   waveforms::write_gtkw(waveforms::gtkw_path(path), path, filter, vcd_.signals());
 }
 
-void VcdSink::instruction(size_t engine, const isa::RetireRecord& r, const WorkItem& work) {
+void VcdSink::instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem& work) {
   const isa::StageSpec* st = spec_.stage_by_code(r.stage);
   std::string unknown;
   const std::string_view stage = st ? st->name : (unknown = "stage" + std::to_string(r.stage));
@@ -36,7 +36,7 @@ void VcdSink::instruction(size_t engine, const isa::RetireRecord& r, const WorkI
   }
 }
 
-void VcdSink::unit_busy(size_t engine, const UnitSpan& span) {
+void VcdSink::unit_busy(size_t engine, const isa::UnitSpan& span) {
   if (span.unit >= spec_.units().size())
     throw std::runtime_error("VcdSink: busy unit " + std::to_string(span.unit) + ", isa.yaml has " +
                              std::to_string(spec_.units().size()) + " units");
@@ -47,4 +47,4 @@ void VcdSink::mismatch(uint64_t cycle) { vcd_.mismatch(cycle); }
 
 void VcdSink::finish(uint64_t end_cycle) { vcd_.finish(end_cycle); }
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

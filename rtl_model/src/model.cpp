@@ -1,5 +1,5 @@
-// moesim::rtl::RtlModel: picks the Verilated model built for the machine preset it is given
-// (backend.hpp) and forwards to it. Also the DPI-C imports of moe_hbm.sv, shared by every
+// moesim::rtl::make_rtl_model: picks the Verilated model built for the machine preset it is
+// given (backend.hpp). Also the DPI-C imports of moe_hbm.sv, shared by every
 // Verilated model: they read and write the HBM backing store of the model being clocked.
 #include "moesim/rtl/model.hpp"
 
@@ -17,7 +17,8 @@ namespace {
 
 HbmStore& hbm_of(const char* fn) {
   HbmStore* h = active_hbm();
-  if (h == nullptr) throw std::logic_error(std::string(fn) + " called outside RtlModel::step");
+  if (h == nullptr)
+    throw std::logic_error(std::string(fn) + " called outside the RTL engine's step()");
   return *h;
 }
 
@@ -34,42 +35,20 @@ HbmStore*& active_hbm() {
   return store;
 }
 
-RtlModel::RtlModel(const isa::Spec& spec, const isa::MachinePreset& preset,
-                   const RtlOptions& opts) {
+std::unique_ptr<isa::Engine> make_rtl_model(const isa::Spec& spec, const isa::MachinePreset& preset,
+                                            const RtlOptions& opts) {
   for (const Variant& v : variants())
-    if (preset.name == v.preset) {
-      impl_ = v.make(spec, preset, opts);
-      return;
-    }
+    if (preset.name == v.preset) return v.make(spec, preset, opts);
   throw std::invalid_argument("RtlModel: no Verilated model for machine preset '" + preset.name +
                               "' (built: " + preset_list() +
                               "; configure with -DMOESIM_RTL_PRESETS=...)");
 }
 
-RtlModel::~RtlModel() = default;
-
-std::vector<std::string> RtlModel::built_presets() {
+std::vector<std::string> built_presets() {
   std::vector<std::string> out;
   for (const Variant& v : variants()) out.emplace_back(v.preset);
   return out;
 }
-
-void RtlModel::load(const isa::Program& program, const isa::MemoryImage& image) {
-  impl_->load(program, image);
-}
-void RtlModel::set_instruction_budget(uint64_t budget) { impl_->set_instruction_budget(budget); }
-bool RtlModel::step(isa::RetireRecord& out) { return impl_->step(out); }
-bool RtlModel::halted() const { return impl_->halted(); }
-uint64_t RtlModel::cycles() const { return impl_->cycles(); }
-uint64_t RtlModel::retired() const { return impl_->retired(); }
-uint64_t RtlModel::hbm_bytes_read() const { return impl_->hbm_bytes_read(); }
-uint64_t RtlModel::hbm_bytes_written() const { return impl_->hbm_bytes_written(); }
-isa::ArchRegs RtlModel::regs() const { return impl_->regs(); }
-std::vector<uint8_t> RtlModel::read(isa::Space space, uint64_t begin, uint64_t count) const {
-  return impl_->read(space, begin, count);
-}
-uint64_t RtlModel::size(isa::Space space) const { return impl_->size(space); }
-std::vector<isa::UnitSpan> RtlModel::take_unit_spans() { return impl_->take_unit_spans(); }
 
 }  // namespace moesim::rtl
 

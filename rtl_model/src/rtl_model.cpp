@@ -225,11 +225,12 @@ struct Impl {
   }
 };
 
-/// The backend of this Verilated model; the members document themselves in model.hpp.
-class Model final : public Backend {
+/// This Verilated model behind the engine interface (moesim/isa/engine.hpp documents the calls).
+class Model final : public isa::Engine {
  public:
   Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts);
   ~Model() override;
+  std::string name() const override { return "rtl"; }
   void load(const isa::Program& program, const isa::MemoryImage& image) override;
   void set_instruction_budget(uint64_t budget) override;
   bool step(isa::RetireRecord& out) override;
@@ -486,8 +487,8 @@ uint64_t Model::size(isa::Space space) const { return impl_->units(space); }
 
 std::vector<isa::UnitSpan> Model::take_unit_spans() { return std::exchange(impl_->spans, {}); }
 
-std::unique_ptr<Backend> make(const isa::Spec& spec, const isa::MachinePreset& preset,
-                              const RtlOptions& opts) {
+std::unique_ptr<isa::Engine> make(const isa::Spec& spec, const isa::MachinePreset& preset,
+                                  const RtlOptions& opts) {
   return std::make_unique<Model>(spec, preset, opts);
 }
 

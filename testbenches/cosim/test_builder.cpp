@@ -5,35 +5,36 @@
 #include <cmath>
 #include <set>
 
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/cosim/engines.hpp"
+#include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/numerics.hpp"
-#include "moesim/sim/builder.hpp"
-#include "moesim/sim/cosim.hpp"
-#include "moesim/sim/engine.hpp"
-#include "moesim/sim/timeline.hpp"
+#include "moesim/workload/builder.hpp"
 #include "mx_dequant.hpp"
 
 using namespace moesim;
 
 namespace {
 
-sim::BuiltProgram build(unsigned tokens, unsigned hidden, unsigned intermediate,
-                        const std::string& machine = "default", uint64_t seed = 1,
-                        const std::string& model = "gpt-oss-20b") {
+workload::BuiltProgram build(unsigned tokens, unsigned hidden, unsigned intermediate,
+                             const std::string& machine = "default", uint64_t seed = 1,
+                             const std::string& model = "gpt-oss-20b") {
   const auto& spec = isa::Spec::builtin();
-  sim::BuildOptions o;
-  o.model = &sim::find_model(model);
+  workload::BuildOptions o;
+  o.model = &workload::find_model(model);
   o.tokens = tokens;
   o.hidden = hidden;
   o.intermediate = intermediate;
   o.seed = seed;
-  return sim::build_moe_layer(spec, spec.preset(machine), o);
+  return workload::build_moe_layer(spec, spec.preset(machine), o);
 }
 
 std::string usage_error(unsigned tokens, unsigned hidden, unsigned intermediate) {
   try {
     build(tokens, hidden, intermediate);
-  } catch (const sim::UsageError& e) {
+  } catch (const UsageError& e) {
     return e.what();
   }
   return "";
@@ -89,15 +90,15 @@ BOOST_AUTO_TEST_CASE(builder_rejects_sizes_the_machine_cannot_hold) {
   BOOST_TEST(usage_error(2000, 64, 64).find("FP_SRAM_WORDS=4096") != std::string::npos);
   BOOST_TEST(usage_error(4, 1024, 1024).find("HBM_BYTES=67108864") != std::string::npos);
   BOOST_TEST(usage_error(4, 128, 128).empty());
-  BOOST_CHECK_THROW(sim::find_model("mixtral"), sim::UsageError);
+  BOOST_CHECK_THROW(workload::find_model("mixtral"), UsageError);
 }
 
 BOOST_AUTO_TEST_CASE(builder_layer_matches_float64_reference_on_golden) {
   const auto& spec = isa::Spec::builtin();
   const auto& preset = spec.preset("default");
   const auto b = build(5, 128, 64, "default", 7);
-  const sim::Layout& L = b.layout;
-  auto engine = sim::make_golden_engine(spec, preset);
+  const workload::Layout& L = b.layout;
+  auto engine = cosim::make_golden_engine(spec, preset);
   engine->load(b.program, b.image);
   for (;;) {
     isa::RetireRecord r;
@@ -190,12 +191,12 @@ BOOST_AUTO_TEST_CASE(builder_layer_matches_float64_reference_on_golden) {
 namespace {
 
 /// Keeps what run_single hands to a timeline sink.
-struct CaptureSink final : sim::TimelineSink {
-  std::vector<std::pair<isa::RetireRecord, sim::WorkItem>> seen;
-  void instruction(size_t, const isa::RetireRecord& r, const sim::WorkItem& w) override {
+struct CaptureSink final : cosim::TimelineSink {
+  std::vector<std::pair<isa::RetireRecord, cosim::WorkItem>> seen;
+  void instruction(size_t, const isa::RetireRecord& r, const cosim::WorkItem& w) override {
     seen.emplace_back(r, w);
   }
-  void unit_busy(size_t, const sim::UnitSpan&) override {}
+  void unit_busy(size_t, const isa::UnitSpan&) override {}
   void mismatch(uint64_t) override {}
   void finish(uint64_t) override {}
 };
@@ -205,15 +206,15 @@ struct CaptureSink final : sim::TimelineSink {
 BOOST_AUTO_TEST_CASE(builder_work_tags_name_the_routed_expert_on_golden) {
   const auto& spec = isa::Spec::builtin();
   const auto b = build(3, 64, 64, "default", 5);
-  const sim::Layout& L = b.layout;
+  const workload::Layout& L = b.layout;
   BOOST_REQUIRE_EQUAL(b.program.work.size(), b.program.size());
-  auto engine = sim::make_golden_engine(spec, spec.preset("default"));
+  auto engine = cosim::make_golden_engine(spec, spec.preset("default"));
   engine->load(b.program, b.image);
   CaptureSink sink;
-  sim::CosimOptions opts;
+  cosim::CosimOptions opts;
   opts.sinks = {&sink};
   opts.work = b.program.work;
-  const sim::RunResult res = sim::run_single(spec, *engine, opts);
+  const cosim::RunResult res = cosim::run_single(spec, *engine, opts);
   BOOST_REQUIRE(!res.trap.has_value());
   BOOST_REQUIRE_EQUAL(sink.seen.size(), res.retired);
   const auto ids = engine->read(isa::Space::IntSram, L.int_ids, L.pairs);

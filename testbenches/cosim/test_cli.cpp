@@ -16,7 +16,7 @@
 #include "../waveforms/vcd_reader.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
-#include "moesim/sim/builder.hpp"
+#include "moesim/workload/builder.hpp"
 
 namespace fs = std::filesystem;
 using namespace moesim;
@@ -169,15 +169,15 @@ std::optional<Reader> first_hbm_reader(const isa::Spec& spec, const isa::Machine
   return std::nullopt;
 }
 
-sim::BuiltProgram readme_program() {
+workload::BuiltProgram readme_program() {
   const auto& spec = isa::Spec::builtin();
-  sim::BuildOptions o;
-  o.model = &sim::find_model("gpt-oss-20b");
+  workload::BuildOptions o;
+  o.model = &workload::find_model("gpt-oss-20b");
   o.tokens = 4;
   o.hidden = 128;
   o.intermediate = 128;
   o.seed = 1;
-  return sim::build_moe_layer(spec, spec.preset("default"), o);
+  return workload::build_moe_layer(spec, spec.preset("default"), o);
 }
 
 size_t nonempty_lines(const std::string& s) {
@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(cli_planted_divergence_names_the_first_reader) {
   const auto& spec = isa::Spec::builtin();
   const auto& preset = spec.preset("default");
   const auto b = readme_program();
-  const sim::Layout& L = b.layout;
+  const workload::Layout& L = b.layout;
   // A code byte of the last token in the last hidden block of X.
   const uint64_t byte = L.x.base + (L.tokens - 1) * L.hidden + (L.hidden - preset.vlen()) + 5;
   const auto expect = first_hbm_reader(spec, preset, b.program, byte);

@@ -4,11 +4,11 @@
 #include <boost/test/unit_test.hpp>
 #include <map>
 
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/cosim/fault.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
-#include "moesim/sim/cosim.hpp"
-#include "moesim/sim/fault.hpp"
-#include "moesim/sim/presets.hpp"
+#include "moesim/workload/presets.hpp"
 #include "moesim_test/scripted_engine.hpp"
 
 using namespace moesim;
@@ -43,10 +43,10 @@ std::vector<ScriptedEngine::Step> script() {
   return s;
 }
 
-sim::CosimResult cosim(ScriptedEngine& a, ScriptedEngine& b) {
-  sim::CosimOptions o;
+cosim::CosimResult cosim_pair(ScriptedEngine& a, ScriptedEngine& b) {
+  cosim::CosimOptions o;
   o.history = 4;
-  return sim::run_cosim(isa::Spec::builtin(), a, b, o);
+  return cosim::run_cosim(isa::Spec::builtin(), a, b, o);
 }
 
 bool has(const std::vector<std::string>& v, const std::string& x) {
@@ -57,7 +57,7 @@ bool has(const std::vector<std::string>& v, const std::string& x) {
 
 BOOST_AUTO_TEST_CASE(comparator_equal_scripts_pass) {
   ScriptedEngine a("golden", script()), b("rtl", script());
-  const auto r = cosim(a, b);
+  const auto r = cosim_pair(a, b);
   BOOST_TEST(r.completed);
   BOOST_TEST(!r.divergence.has_value());
   BOOST_TEST(r.outputs_bit_exact());
@@ -93,7 +93,7 @@ BOOST_AUTO_TEST_CASE(comparator_reports_each_record_field) {
       auto sb = script();
       mutate(sb[6]);
       ScriptedEngine a("golden", script()), b("rtl", sb);
-      const auto r = cosim(a, b);
+      const auto r = cosim_pair(a, b);
       BOOST_REQUIRE(r.divergence.has_value());
       const auto& d = *r.divergence;
       BOOST_TEST(d.index == 6u);
@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(comparator_names_first_differing_byte_of_a_range) {
   auto sb = script();
   std::get<2>(sb[3].updates[0]) = 0x55;
   ScriptedEngine a("golden", script()), b("rtl", sb);
-  const auto r = cosim(a, b);
+  const auto r = cosim_pair(a, b);
   BOOST_REQUIRE(r.divergence.has_value());
   bool named = false;
   for (const auto& line : r.divergence->details)
@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE(comparator_reports_an_engine_stopping_early) {
   auto sb = script();
   sb.resize(7);
   ScriptedEngine a("golden", script()), b("rtl", sb);
-  const auto r = cosim(a, b);
+  const auto r = cosim_pair(a, b);
   BOOST_REQUIRE(r.divergence.has_value());
   BOOST_TEST(r.divergence->index == 7u);
   BOOST_TEST(has(r.divergence->fields, "retired"));
@@ -147,7 +147,7 @@ BOOST_AUTO_TEST_CASE(comparator_final_state_catches_unrecorded_writes) {
   ScriptedEngine a("golden", script()), b("rtl", script());
   b.mem_[isa::Space::Vram][37] = 0xAB;  // a write no retire record names
   b.regs_.fp[3] = 0x3F80;
-  const auto r = cosim(a, b);
+  const auto r = cosim_pair(a, b);
   BOOST_TEST(r.completed);
   BOOST_TEST(!r.divergence.has_value());
   BOOST_TEST(r.cycles_match());
@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_CASE(comparator_final_state_catches_unrecorded_writes) {
 
 BOOST_AUTO_TEST_CASE(comparator_requires_equal_stage_profiles) {
   ScriptedEngine a("golden", script()), b("rtl", script());
-  const auto same = cosim(a, b);
+  const auto same = cosim_pair(a, b);
   BOOST_TEST(same.profiles_match());
   // Stage 1 (records 0..4) wrote HBM units 0..4 (one byte each), stage 2 units 5..9.
   BOOST_REQUIRE(same.stages.size() == 2u);
@@ -172,7 +172,7 @@ BOOST_AUTO_TEST_CASE(comparator_requires_equal_stage_profiles) {
   // profiles do not, and the run is not equal.
   ScriptedEngine c("golden", script()), d("rtl", script());
   d.hbm_read_ = 64;
-  const auto r = cosim(c, d);
+  const auto r = cosim_pair(c, d);
   BOOST_TEST(r.outputs_bit_exact());
   BOOST_TEST(r.cycles_match());
   BOOST_TEST(!r.profiles_match());
@@ -182,20 +182,20 @@ BOOST_AUTO_TEST_CASE(comparator_requires_equal_stage_profiles) {
 }
 
 BOOST_AUTO_TEST_CASE(flip_bit_parses_and_applies) {
-  const auto f = sim::parse_bit_flip("rtl:hbm:0x10:3");
+  const auto f = cosim::parse_bit_flip("rtl:hbm:0x10:3");
   BOOST_TEST(f.engine == "rtl");
   BOOST_TEST(f.byte == 16u);
   BOOST_TEST(f.bit == 3u);
   isa::MemoryImage img;
   img.hbm.push_back({8, std::vector<uint8_t>(16, 0x01)});
-  sim::apply_bit_flip(f, 1024, img);
+  cosim::apply_bit_flip(f, 1024, img);
   BOOST_TEST(img.hbm[0].bytes[8] == 0x09);
-  sim::apply_bit_flip(sim::parse_bit_flip("golden:hbm:100:0"), 1024, img);  // uncovered byte
+  cosim::apply_bit_flip(cosim::parse_bit_flip("golden:hbm:100:0"), 1024, img);  // uncovered byte
   BOOST_REQUIRE(img.hbm.size() == 2u);
   BOOST_TEST(img.hbm[1].base == 100u);
   BOOST_TEST(img.hbm[1].bytes[0] == 0x01);
   for (const char* bad :
        {"rtl:hbm:1", "cpu:hbm:1:0", "rtl:dram:1:0", "rtl:hbm:x:0", "rtl:hbm:1:8", "rtl:hbm:-1:0"})
-    BOOST_CHECK_THROW(sim::parse_bit_flip(bad), sim::UsageError);
-  BOOST_CHECK_THROW(sim::apply_bit_flip(f, 16, img), sim::UsageError);  // outside the space
+    BOOST_CHECK_THROW(cosim::parse_bit_flip(bad), UsageError);
+  BOOST_CHECK_THROW(cosim::apply_bit_flip(f, 16, img), UsageError);  // outside the space
 }

@@ -1,4 +1,4 @@
-// Boost.Test entry of the cosim tests. They link moesim_sim (and so the golden model and
+// Boost.Test entry of the cosim tests. They link the cosim layer (and so the golden model and
 // libsystemc.so, which defines main() and calls sc_main), so Boost's main is disabled and
 // sc_main runs the test tree. SystemC allows one elaboration per process: ctest runs every test
 // case in its own process (--run_test=<case>).

@@ -14,12 +14,13 @@
 #include <set>
 #include <sstream>
 
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/cosim/engines.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
-#include "moesim/sim/cosim.hpp"
-#include "moesim/sim/html_report.hpp"
-#include "moesim/sim/report.hpp"
-#include "moesim/sim/trace_json.hpp"
+#include "moesim/report/html_report.hpp"
+#include "moesim/report/report.hpp"
+#include "moesim/report/trace_json.hpp"
 #include "moesim_test/scripted_engine.hpp"
 
 using namespace moesim;
@@ -65,12 +66,12 @@ std::vector<isa::RetireRecord> script() {
   return s;
 }
 
-sim::CosimResult cosim(ScriptedEngine& a, ScriptedEngine& b,
-                       std::vector<sim::TimelineSink*> sinks = {}) {
-  sim::CosimOptions o;
+cosim::CosimResult cosim_pair(ScriptedEngine& a, ScriptedEngine& b,
+                              std::vector<cosim::TimelineSink*> sinks = {}) {
+  cosim::CosimOptions o;
   o.history = 3;
   o.sinks = std::move(sinks);
-  return sim::run_cosim(spec(), a, b, o);
+  return cosim::run_cosim(spec(), a, b, o);
 }
 
 fs::path workdir(const std::string& name) {
@@ -124,13 +125,13 @@ std::string metadata_name(const nlohmann::json& trace, const std::string& kind, 
 BOOST_AUTO_TEST_CASE(reports_stage_sums_equal_totals) {
   const fs::path dir = workdir("reports_stage_sums_equal_totals");
   ScriptedEngine a("golden", script()), b("rtl", script());
-  sim::TraceJsonSink trace(spec(), dir / "trace.json", {"golden", "rtl"});
-  const sim::CosimResult r = cosim(a, b, {&trace});
+  report::TraceJsonSink trace(spec(), dir / "trace.json", {"golden", "rtl"});
+  const cosim::CosimResult r = cosim_pair(a, b, {&trace});
   BOOST_REQUIRE(r.equal());
   BOOST_REQUIRE(r.total_cycles[0] == kTotalCycles);
 
-  const nlohmann::json j = sim::cosim_json(spec(), r);
-  const std::string html = sim::html_report(spec(), r, nullptr);
+  const nlohmann::json j = report::cosim_json(spec(), r);
+  const std::string html = report::html_report(spec(), r, nullptr);
   const nlohmann::json tj = nlohmann::json::parse(slurp(dir / "trace.json"));
   for (size_t e = 0; e < 2; ++e) {
     const std::string& name = r.engines[e];
@@ -152,20 +153,20 @@ BOOST_AUTO_TEST_CASE(reports_stage_sums_equal_totals) {
   }
 
   ScriptedEngine single("golden", script());
-  sim::CosimOptions o;
-  const sim::RunResult rr = sim::run_single(spec(), single, o);
-  const nlohmann::json rj = sim::run_json(spec(), rr);
+  cosim::CosimOptions o;
+  const cosim::RunResult rr = cosim::run_single(spec(), single, o);
+  const nlohmann::json rj = report::run_json(spec(), rr);
   uint64_t run_cycles = 0;
   for (const auto& [stage, row] : rj["stages"].items()) run_cycles += row["cycles"].get<uint64_t>();
   BOOST_TEST(run_cycles == rj["total_cycles"].get<uint64_t>());
-  BOOST_TEST(html_stage_sum(sim::html_report(spec(), rr, nullptr), "golden", "cycles") ==
+  BOOST_TEST(html_stage_sum(report::html_report(spec(), rr, nullptr), "golden", "cycles") ==
              kTotalCycles);
 }
 
 BOOST_AUTO_TEST_CASE(reports_html_chart_has_a_bar_per_stage_that_ran) {
   ScriptedEngine a("golden", script()), b("rtl", script());
-  const sim::CosimResult r = cosim(a, b);
-  const std::string html = sim::html_report(spec(), r, nullptr);
+  const cosim::CosimResult r = cosim_pair(a, b);
+  const std::string html = report::html_report(spec(), r, nullptr);
   std::set<std::string> ran;
   for (const auto& row : r.stages) ran.insert(row.name);
   BOOST_TEST(ran.size() == 3u);
@@ -192,11 +193,11 @@ BOOST_AUTO_TEST_CASE(reports_html_is_self_contained_and_escaped) {
   auto sb = script();
   sb[5].end_cycle += 1;  // a mismatch, so the divergence section is rendered too
   ScriptedEngine a("golden", script()), b("rtl<b>", sb);
-  const sim::CosimResult r = cosim(a, b);
+  const cosim::CosimResult r = cosim_pair(a, b);
   BOOST_REQUIRE(r.divergence.has_value());
   const nlohmann::json context = {{"program", {{"name", "prog<x> & \"y\""}}},
                                   {"tool", "moesim cosim"}};
-  const std::string html = sim::html_report(spec(), r, context);
+  const std::string html = report::html_report(spec(), r, context);
   for (const char* bad : {"http://", "https://", "<script", "<link", "@import", "url("})
     BOOST_TEST(html.find(bad) == std::string::npos, "HTML contains " << bad);
   BOOST_TEST(html.find("prog<") == std::string::npos);
@@ -209,15 +210,15 @@ BOOST_AUTO_TEST_CASE(reports_html_is_self_contained_and_escaped) {
   BOOST_TEST(html.find("Last 3 retired by rtl&lt;b&gt;") != std::string::npos);
   // The file written is the same document (kept in the work directory to look at).
   const fs::path file = workdir("reports_html_is_self_contained_and_escaped") / "report.html";
-  sim::write_html_report(file, spec(), r, context);
+  report::write_html_report(file, spec(), r, context);
   BOOST_TEST(slurp(file) == html);
 }
 
 BOOST_AUTO_TEST_CASE(reports_trace_json_tracks_and_slices) {
   const fs::path dir = workdir("reports_trace_json_tracks_and_slices");
   ScriptedEngine a("golden", script()), b("rtl", script());
-  sim::TraceJsonSink trace(spec(), dir / "trace.json", {"golden", "rtl"});
-  const sim::CosimResult r = cosim(a, b, {&trace});
+  report::TraceJsonSink trace(spec(), dir / "trace.json", {"golden", "rtl"});
+  const cosim::CosimResult r = cosim_pair(a, b, {&trace});
   const nlohmann::json tj = nlohmann::json::parse(slurp(dir / "trace.json"));
   BOOST_TEST(tj["otherData"]["time_unit"].get<std::string>().find("1 us") != std::string::npos);
   for (int pid = 1; pid <= 2; ++pid) {
@@ -271,10 +272,10 @@ BOOST_AUTO_TEST_CASE(reports_trace_json_trap_and_mismatch_instants) {
   trapping.back().trap = isa::Trap{2, trapping.back().pc, trapping.back().word};
   {
     ScriptedEngine e("golden", trapping);
-    sim::TraceJsonSink trace(spec(), dir / "trap.json", {"golden"});
-    sim::CosimOptions o;
+    report::TraceJsonSink trace(spec(), dir / "trap.json", {"golden"});
+    cosim::CosimOptions o;
     o.sinks = {&trace};
-    sim::run_single(spec(), e, o);
+    cosim::run_single(spec(), e, o);
   }
   const nlohmann::json tt = nlohmann::json::parse(slurp(dir / "trap.json"));
   const auto stages = track(tt, 1, 1);
@@ -286,8 +287,8 @@ BOOST_AUTO_TEST_CASE(reports_trace_json_trap_and_mismatch_instants) {
   auto sb = script();
   sb[3].regs = {{isa::RegFile::Gp, 3, 7}};
   ScriptedEngine a("golden", script()), b("rtl", sb);
-  sim::TraceJsonSink trace(spec(), dir / "mismatch.json", {"golden", "rtl"});
-  cosim(a, b, {&trace});
+  report::TraceJsonSink trace(spec(), dir / "mismatch.json", {"golden", "rtl"});
+  cosim_pair(a, b, {&trace});
   const nlohmann::json tm = nlohmann::json::parse(slurp(dir / "mismatch.json"));
   size_t mismatches = 0;
   for (const auto& e : tm["traceEvents"])
@@ -313,15 +314,15 @@ BOOST_AUTO_TEST_CASE(reports_trace_json_trap_and_mismatch_instants) {
 BOOST_AUTO_TEST_CASE(reports_output_errors_name_the_path) {
   const fs::path missing = fs::path(MOESIM_TEST_WORK_DIR) / "no_such_dir" / "out.json";
   try {
-    sim::TraceJsonSink trace(spec(), missing, {"golden"});
+    report::TraceJsonSink trace(spec(), missing, {"golden"});
     BOOST_FAIL("no exception");
   } catch (const std::runtime_error& e) {
     BOOST_TEST(std::string(e.what()).find(missing.string()) != std::string::npos);
   }
   ScriptedEngine a("golden", script()), b("rtl", script());
-  const sim::CosimResult r = cosim(a, b);
+  const cosim::CosimResult r = cosim_pair(a, b);
   try {
-    sim::write_html_report(missing, spec(), r, nullptr);
+    report::write_html_report(missing, spec(), r, nullptr);
     BOOST_FAIL("no exception");
   } catch (const std::runtime_error& e) {
     BOOST_TEST(std::string(e.what()).find(missing.string()) != std::string::npos);
@@ -332,11 +333,11 @@ BOOST_AUTO_TEST_CASE(reports_yaml_round_trips) {
   auto sb = script();
   sb[2].end_cycle += 1;
   ScriptedEngine a("golden", script()), b("rtl", sb);
-  const sim::CosimResult r = cosim(a, b);
-  nlohmann::json j = sim::cosim_json(spec(), r);
-  j["verdict"] = sim::cosim_verdict(r);
+  const cosim::CosimResult r = cosim_pair(a, b);
+  nlohmann::json j = report::cosim_json(spec(), r);
+  j["verdict"] = report::cosim_verdict(r);
   j["notes"] = nlohmann::json::array();
-  const YAML::Node y = YAML::Load(sim::report_yaml(j));
+  const YAML::Node y = YAML::Load(report::report_yaml(j));
   BOOST_TEST(y["verdict"].as<std::string>() == "MISMATCH");
   BOOST_TEST(y["cycles_match"].as<bool>() == false);
   BOOST_TEST(y["total_cycles"]["golden"].as<uint64_t>() ==
@@ -360,10 +361,10 @@ BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
   // VRAM bytes [10, 13) and [40, 41): units [5, 7) and [20, 21). Registers: f2.
   for (size_t at : {10u, 11u, 12u, 40u}) b.mem_[isa::Space::Vram][at] = 0x5A;
   b.regs_.fp[2] = 0x3F80;
-  const sim::CosimResult r = cosim(a, b);
+  const cosim::CosimResult r = cosim_pair(a, b);
   BOOST_REQUIRE(!r.outputs_bit_exact());
 
-  const nlohmann::json vram = sim::cosim_json(spec(), r)["final_state"]["memories"]["vram"];
+  const nlohmann::json vram = report::cosim_json(spec(), r)["final_state"]["memories"]["vram"];
   const nlohmann::json want = nlohmann::json::parse(
       R"([{"bytes":[10,13],"units":[5,7]},{"bytes":[40,41],"units":[20,21]}])");
   BOOST_TEST(vram["ranges"] == want, "ranges " << vram["ranges"].dump());
@@ -371,7 +372,7 @@ BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
   BOOST_TEST(vram["differing_bytes"] == 4);
 
   std::ostringstream console;
-  sim::print_cosim_details(console, spec(), r);
+  report::print_cosim_details(console, spec(), r);
   const std::string text = console.str();
   BOOST_TEST(
       text.find("    bytes [10, 13) = units [5, 7)\n    bytes [40, 41) = units [20, 21)\n") !=
@@ -379,7 +380,7 @@ BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
       text);
   BOOST_TEST(text.find("f2: golden 0x0, rtl 0x3F80") != std::string::npos, text);
 
-  const std::string html = sim::html_report(spec(), r, nullptr);
+  const std::string html = report::html_report(spec(), r, nullptr);
   BOOST_TEST(html.find("<div class=\"range\">bytes [10, 13) = units [5, 7)</div>"
                        "<div class=\"range\">bytes [40, 41) = units [20, 21)</div></td>") !=
              std::string::npos);
@@ -387,26 +388,27 @@ BOOST_AUTO_TEST_CASE(reports_mismatch_lists_planted_byte_ranges) {
 
   // More runs than SpaceDiff::kMaxDiffRanges: the list says it is incomplete.
   ScriptedEngine c("rtl", script());
-  for (uint64_t i = 0; i <= sim::SpaceDiff::kMaxDiffRanges; ++i) c.mem_[isa::Space::Hbm][2 * i] = 1;
+  for (uint64_t i = 0; i <= cosim::SpaceDiff::kMaxDiffRanges; ++i)
+    c.mem_[isa::Space::Hbm][2 * i] = 1;
   ScriptedEngine d("golden", script());
-  const sim::CosimResult many = cosim(d, c);
-  const nlohmann::json hbm = sim::cosim_json(spec(), many)["final_state"]["memories"]["hbm"];
-  BOOST_TEST(hbm["ranges"].size() == sim::SpaceDiff::kMaxDiffRanges);
+  const cosim::CosimResult many = cosim_pair(d, c);
+  const nlohmann::json hbm = report::cosim_json(spec(), many)["final_state"]["memories"]["hbm"];
+  BOOST_TEST(hbm["ranges"].size() == cosim::SpaceDiff::kMaxDiffRanges);
   BOOST_TEST(hbm["ranges_complete"] == false);
   std::ostringstream more;
-  sim::print_cosim_details(more, spec(), many);
+  report::print_cosim_details(more, spec(), many);
   BOOST_TEST(more.str().find("more differing bytes beyond the first 16 ranges") !=
              std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(reports_unit_tables) {
   ScriptedEngine a("golden", script()), b("rtl", script());
-  const sim::CosimResult r = cosim(a, b);
+  const cosim::CosimResult r = cosim_pair(a, b);
   const size_t scalar = ScriptedEngine::unit_index(spec().by_mnemonic("S_ADDI_INT")->unit);
   BOOST_REQUIRE(r.units.size() == spec().units().size());
   BOOST_TEST(r.units[scalar].busy_cycles[0] == 12u);  // 2 + 3 + 5 + 2
   std::ostringstream os;
-  sim::print_unit_table(os, r.units, {"golden", "rtl"}, {r.total_cycles[0], r.total_cycles[1]});
+  report::print_unit_table(os, r.units, {"golden", "rtl"}, {r.total_cycles[0], r.total_cycles[1]});
   const std::string text = os.str();
   // "%-26s" name, then per engine " %15llu %8llu %6.1f%%".
   const std::string scalar_row =
@@ -414,11 +416,11 @@ BOOST_AUTO_TEST_CASE(reports_unit_tables) {
   BOOST_TEST(text.find(scalar_row + std::string(14, ' ') + "12") != std::string::npos, text);
   BOOST_TEST(text.find("NO") == std::string::npos, text);
 
-  const nlohmann::json j = sim::cosim_json(spec(), r);
+  const nlohmann::json j = report::cosim_json(spec(), r);
   BOOST_TEST(j["units"]["scalar"]["golden_busy_cycles"] == 12);
   BOOST_TEST(j["units"]["scalar"]["rtl_spans"] == 4);
   BOOST_TEST(j["units"]["scalar"]["golden_utilisation"].get<double>() == 12.0 / 25.0);
-  const std::string html = sim::html_report(spec(), r, nullptr);
+  const std::string html = report::html_report(spec(), r, nullptr);
   BOOST_TEST(
       html.find("<tr data-unit=\"scalar\"><td>scalar</td><td class=\"num\" data-engine=\"golden\" "
                 "data-kind=\"busy_cycles\">12</td>") != std::string::npos);
@@ -431,15 +433,15 @@ BOOST_AUTO_TEST_CASE(reports_trace_and_html_of_a_real_cosim) {
                                        "; @stage=router_topk\nS_ADDI_INT gp1, gp0, 7\n"
                                        "C_LOOP_START gp2, 2\nS_ADDI_INT gp1, gp1, 1\n"
                                        "C_LOOP_END gp2\n; @stage=non_moe\nC_LOOP_END gp2\n");
-  const isa::MachinePreset& preset = spec().preset(sim::rtl_built_presets().front());
-  auto golden = sim::make_golden_engine(spec(), preset);
-  auto rtl = sim::make_rtl_engine(spec(), preset);
+  const isa::MachinePreset& preset = spec().preset(cosim::rtl_built_presets().front());
+  auto golden = cosim::make_golden_engine(spec(), preset);
+  auto rtl = cosim::make_rtl_engine(spec(), preset);
   golden->load(p, {});
   rtl->load(p, {});
-  sim::TraceJsonSink trace(spec(), dir / "trace.json", {golden->name(), rtl->name()});
-  sim::CosimOptions o;
+  report::TraceJsonSink trace(spec(), dir / "trace.json", {golden->name(), rtl->name()});
+  cosim::CosimOptions o;
   o.sinks = {&trace};
-  const sim::CosimResult r = sim::run_cosim(spec(), *golden, *rtl, o);
+  const cosim::CosimResult r = cosim::run_cosim(spec(), *golden, *rtl, o);
   BOOST_REQUIRE(r.equal());
   BOOST_REQUIRE(r.trap.has_value());
 
@@ -469,7 +471,7 @@ BOOST_AUTO_TEST_CASE(reports_trace_and_html_of_a_real_cosim) {
       }
     }
   }
-  const std::string html = sim::html_report(spec(), r, nullptr);
+  const std::string html = report::html_report(spec(), r, nullptr);
   for (const auto& st : spec().stages()) {
     const bool ran = st.name == "router_topk" || st.name == "non_moe";
     BOOST_TEST((html.find("<g data-stage-bar=\"" + st.name + "\">") != std::string::npos) == ran,

@@ -8,17 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "moesim/cosim/engines.hpp"
 #include "moesim/isa/assembler.hpp"
-#include "moesim/sim/engine.hpp"
+#include "moesim/isa/engine.hpp"
 
 using namespace moesim;
 
 namespace {
 
-std::string text(const isa::Spec& spec, const std::vector<sim::UnitSpan>& spans) {
+std::string text(const isa::Spec& spec, const std::vector<isa::UnitSpan>& spans) {
   std::ostringstream o;
   o << "{";
-  for (const sim::UnitSpan& s : spans)
+  for (const isa::UnitSpan& s : spans)
     o << " " << spec.units().at(s.unit) << "[" << s.begin << "," << s.end << ")";
   o << " }";
   return o.str();
@@ -28,7 +29,7 @@ std::string text(const isa::Spec& spec, const std::vector<sim::UnitSpan>& spans)
 
 BOOST_AUTO_TEST_CASE(rtl_unit_spans_equal_golden_on_every_unit) {
   const isa::Spec& spec = isa::Spec::builtin();
-  const isa::MachinePreset& preset = spec.preset(sim::rtl_built_presets().front());
+  const isa::MachinePreset& preset = spec.preset(cosim::rtl_built_presets().front());
   const int64_t vlen = preset.vlen();
   // VRAM rows: 0..3 activations, 8..11 prefetched, 16 logits, 20.. results.
   const std::string row = std::to_string(vlen);
@@ -64,8 +65,8 @@ BOOST_AUTO_TEST_CASE(rtl_unit_spans_equal_golden_on_every_unit) {
     H_STORE_V gp5, gp7, a0, 0, 0
   )",
                                              "unit_spans.asm");
-  auto golden = sim::make_golden_engine(spec, preset);
-  auto rtl = sim::make_rtl_engine(spec, preset);
+  auto golden = cosim::make_golden_engine(spec, preset);
+  auto rtl = cosim::make_rtl_engine(spec, preset);
   golden->load(program, {});
   rtl->load(program, {});
   std::set<uint8_t> units;
@@ -84,7 +85,7 @@ BOOST_AUTO_TEST_CASE(rtl_unit_spans_equal_golden_on_every_unit) {
                                  << g.start_cycle << "," << g.end_cycle << "): golden "
                                  << text(spec, gsp) << ", rtl " << text(spec, rsp));
     BOOST_TEST(gsp.size() == 1u);  // one unit per instruction, for its whole latency
-    for (const sim::UnitSpan& s : gsp) units.insert(s.unit);
+    for (const isa::UnitSpan& s : gsp) units.insert(s.unit);
   }
   BOOST_TEST(records == program.size() + 4);  // the 4-instruction loop body runs twice
   BOOST_TEST(units.size() == spec.units().size(), "units busy: " << units.size());

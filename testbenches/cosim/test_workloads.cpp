@@ -9,12 +9,13 @@
 #include <functional>
 #include <map>
 
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/cosim/engines.hpp"
+#include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/numerics.hpp"
-#include "moesim/sim/builder.hpp"
-#include "moesim/sim/cosim.hpp"
-#include "moesim/sim/engine.hpp"
-#include "moesim/sim/timeline.hpp"
+#include "moesim/workload/builder.hpp"
 #include "mx_dequant.hpp"
 
 using namespace moesim;
@@ -25,11 +26,11 @@ namespace {
 const std::string kModels = std::string(MOESIM_SOURCE_DIR) + "/testbenches/models/";
 
 /// The layer at H = I = 64 (one VLEN block on the default preset), seed 3.
-sim::BuiltProgram build(const sim::ModelPreset& m, unsigned tokens, bool shared = false,
-                        sim::TopkEncoding topk = sim::TopkEncoding::automatic,
-                        sim::Lowering lowering = sim::Lowering::pair) {
+workload::BuiltProgram build(const workload::ModelPreset& m, unsigned tokens, bool shared = false,
+                             workload::TopkEncoding topk = workload::TopkEncoding::automatic,
+                             workload::Lowering lowering = workload::Lowering::pair) {
   const auto& spec = isa::Spec::builtin();
-  sim::BuildOptions o;
+  workload::BuildOptions o;
   o.model = &m;
   o.tokens = tokens;
   o.hidden = 64;
@@ -38,22 +39,22 @@ sim::BuiltProgram build(const sim::ModelPreset& m, unsigned tokens, bool shared 
   o.topk = topk;
   o.lowering = lowering;
   o.seed = 3;
-  return sim::build_moe_layer(spec, spec.preset("default"), o);
+  return workload::build_moe_layer(spec, spec.preset("default"), o);
 }
 
 /// A softmax-routed SwiGLU model with E experts and top-k (the router-policy shapes).
-sim::ModelPreset shape(unsigned experts, unsigned k) {
-  sim::ModelPreset m = sim::find_model("qwen3-30b-a3b");
+workload::ModelPreset shape(unsigned experts, unsigned k) {
+  workload::ModelPreset m = workload::find_model("qwen3-30b-a3b");
   m.name = "shape-" + std::to_string(experts) + "-" + std::to_string(k);
   m.experts = experts;
   m.top_k = k;
   return m;
 }
 
-std::string build_error(const sim::ModelPreset& m, bool shared = false) {
+std::string build_error(const workload::ModelPreset& m, bool shared = false) {
   try {
     build(m, 2, shared);
-  } catch (const sim::UsageError& e) {
+  } catch (const UsageError& e) {
     return e.what();
   }
   return "";
@@ -109,10 +110,10 @@ struct LayerCheck {
 /// y = float64 evaluation of the layer on the image's MXFP8 values with the machine's expert
 /// choice (checked against the float64 top-k up to BF16 rounding of the logits), compared with
 /// the golden accumulator.
-LayerCheck check_layer(const sim::BuiltProgram& b, const sim::ModelPreset& model,
-                       sim::Engine& golden, Variant variant) {
-  const bool clamped = model.activation == sim::Activation::clamped_swiglu;
-  const sim::Layout& L = b.layout;
+LayerCheck check_layer(const workload::BuiltProgram& b, const workload::ModelPreset& model,
+                       isa::Engine& golden, Variant variant) {
+  const bool clamped = model.activation == workload::Activation::clamped_swiglu;
+  const workload::Layout& L = b.layout;
   const uint64_t vlen = 64, mxb = 8;
   const uint64_t T = L.tokens, H = L.hidden, I = L.intermediate, E = L.experts, k = L.top_k;
   const uint64_t IS = L.shared_intermediate;
@@ -205,9 +206,9 @@ LayerCheck check_layer(const sim::BuiltProgram& b, const sim::ModelPreset& model
 }
 
 /// Counts retired matrix-unit instructions and H_PREFETCH_M of engine 0 per stage group.
-struct MatrixCounter final : sim::TimelineSink {
+struct MatrixCounter final : cosim::TimelineSink {
   std::map<std::string, uint64_t> matrix, prefetch;
-  void instruction(size_t engine, const isa::RetireRecord& r, const sim::WorkItem&) override {
+  void instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem&) override {
     if (engine != 0) return;
     const auto& spec = isa::Spec::builtin();
     const isa::Decoded d = isa::decode(spec, r.word);
@@ -215,7 +216,7 @@ struct MatrixCounter final : sim::TimelineSink {
     if (d.spec->unit == "matrix") ++matrix[group];
     if (d.spec->mnemonic == "H_PREFETCH_M") ++prefetch[group];
   }
-  void unit_busy(size_t, const sim::UnitSpan&) override {}
+  void unit_busy(size_t, const isa::UnitSpan&) override {}
   void mismatch(uint64_t) override {}
   void finish(uint64_t) override {}
 };
@@ -223,19 +224,19 @@ struct MatrixCounter final : sim::TimelineSink {
 /// Co-simulates golden vs RTL (default preset) and checks the golden end state against the
 /// float64 layer; every variant in `bugs` must be outside the tolerance. `extra` sees the
 /// golden engine at the end.
-void cosim_and_check(const sim::BuiltProgram& b, const sim::ModelPreset& model,
+void cosim_and_check(const workload::BuiltProgram& b, const workload::ModelPreset& model,
                      const std::vector<Variant>& bugs,
-                     const std::function<void(sim::Engine&)>& extra = {}) {
+                     const std::function<void(isa::Engine&)>& extra = {}) {
   const auto& spec = isa::Spec::builtin();
   const auto& preset = spec.preset("default");
-  auto golden = sim::make_golden_engine(spec, preset);
-  auto rtl = sim::make_rtl_engine(spec, preset);
+  auto golden = cosim::make_golden_engine(spec, preset);
+  auto rtl = cosim::make_rtl_engine(spec, preset);
   golden->load(b.program, b.image);
   rtl->load(b.program, b.image);
   MatrixCounter counter;
-  sim::CosimOptions opts;
+  cosim::CosimOptions opts;
   opts.sinks = {&counter};
-  const sim::CosimResult res = sim::run_cosim(spec, *golden, *rtl, opts);
+  const cosim::CosimResult res = cosim::run_cosim(spec, *golden, *rtl, opts);
   BOOST_TEST(res.completed);
   BOOST_TEST(!res.trap.has_value());
   BOOST_TEST(res.outputs_bit_exact());
@@ -260,7 +261,7 @@ void cosim_and_check(const sim::BuiltProgram& b, const sim::ModelPreset& model,
   }
   // The utilisation table counts what retired, part by part.
   BOOST_REQUIRE_EQUAL(b.utilisation.size(), b.layout.shared_intermediate != 0 ? 2u : 1u);
-  for (const sim::Utilisation& u : b.utilisation) {
+  for (const workload::Utilisation& u : b.utilisation) {
     BOOST_TEST(counter.matrix[u.part] == u.matrix_instructions, u.part);
     BOOST_TEST(counter.prefetch[u.part] == u.weight_tiles, u.part);
     BOOST_TEST(u.weight_bytes == u.weight_tiles * 64 * (64 + 8));
@@ -290,9 +291,9 @@ BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
                       {"deepseek-v3", 7168, 2048, 256, 8, 1, 2048, false, true, "sigmoid"},
                       {"llama-4-scout", 5120, 8192, 16, 1, 1, 8192, false, false, "sigmoid"},
                       {"mixtral-8x7b", 4096, 14336, 8, 2, 0, 0, false, true, "softmax"}};
-  BOOST_TEST(sim::model_presets().size() == std::size(rows));
+  BOOST_TEST(workload::model_presets().size() == std::size(rows));
   for (const Row& r : rows) {
-    const sim::ModelPreset& m = sim::find_model(r.name);
+    const workload::ModelPreset& m = workload::find_model(r.name);
     BOOST_TEST_CONTEXT(r.name) {
       BOOST_TEST(m.hidden == r.hidden);
       BOOST_TEST(m.intermediate == r.inter);
@@ -304,28 +305,28 @@ BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
       BOOST_TEST(m.norm_topk_prob == r.norm);
       BOOST_TEST(m.scoring_func == r.scoring);
       const bool gpt = std::string(r.name).rfind("gpt-oss", 0) == 0;
-      BOOST_TEST((m.activation == sim::Activation::clamped_swiglu) == gpt);
+      BOOST_TEST((m.activation == workload::Activation::clamped_swiglu) == gpt);
       BOOST_TEST(m.router_bias == gpt);
       BOOST_TEST(m.expert_bias == gpt);
     }
   }
-  const auto& v3 = sim::find_model("deepseek-v3");
+  const auto& v3 = workload::find_model("deepseek-v3");
   BOOST_TEST(v3.routed_scaling_factor == 2.5);
   BOOST_TEST(v3.n_group == 8u);
   BOOST_TEST(v3.topk_group == 4u);
   BOOST_TEST(v3.correction_bias);
-  BOOST_TEST(sim::find_model("gpt-oss-20b").swiglu_limit == 7.0);
-  BOOST_TEST(sim::find_model("gpt-oss-20b").swiglu_alpha == 1.702);
-  BOOST_TEST(sim::find_model("llama-4-scout").scores_scale_input);
+  BOOST_TEST(workload::find_model("gpt-oss-20b").swiglu_limit == 7.0);
+  BOOST_TEST(workload::find_model("gpt-oss-20b").swiglu_alpha == 1.702);
+  BOOST_TEST(workload::find_model("llama-4-scout").scores_scale_input);
 }
 
 BOOST_AUTO_TEST_CASE(workload_config_json_files_load_to_the_presets) {
-  for (const auto& preset : sim::model_presets()) {
+  for (const auto& preset : workload::model_presets()) {
     if (preset.name == "gpt-oss-120b") continue;  // no config.json written for it
     BOOST_TEST_CONTEXT(preset.name) {
       std::vector<std::string> ignored;
-      const sim::ModelPreset m =
-          sim::resolve_model(kModels + preset.name + ".config.json", &ignored);
+      const workload::ModelPreset m =
+          workload::resolve_model(kModels + preset.name + ".config.json", &ignored);
       BOOST_TEST(m.model_type == preset.model_type);
       BOOST_TEST(m.hidden == preset.hidden);
       BOOST_TEST(m.intermediate == preset.intermediate);
@@ -351,7 +352,7 @@ BOOST_AUTO_TEST_CASE(workload_config_json_files_load_to_the_presets) {
   }
   // gpt-oss-20b's config has one key moesim does not list (initial_context_length).
   std::vector<std::string> ignored;
-  sim::load_model_config(kModels + "gpt-oss-20b.config.json", &ignored);
+  workload::load_model_config(kModels + "gpt-oss-20b.config.json", &ignored);
   BOOST_TEST(ignored == std::vector<std::string>{"initial_context_length"});
 }
 
@@ -364,8 +365,8 @@ std::string config_error(const std::string& json) {
   const fs::path p = dir / "config.json";
   std::ofstream(p) << json;
   try {
-    sim::load_model_config(p.string());
-  } catch (const sim::UsageError& e) {
+    workload::load_model_config(p.string());
+  } catch (const UsageError& e) {
     return e.what();
   }
   return "";
@@ -409,64 +410,64 @@ BOOST_AUTO_TEST_CASE(workload_config_json_rejects_what_changes_the_math) {
       "moe_intermediate_size": 768, "num_experts": 128, "num_experts_per_tok": 8})";
   const fs::path p = fs::path(MOESIM_TEST_WORK_DIR) / "configs" / "qwen3.json";
   std::ofstream(p) << q;
-  BOOST_TEST(!sim::load_model_config(p.string()).norm_topk_prob);
+  BOOST_TEST(!workload::load_model_config(p.string()).norm_topk_prob);
 }
 
 BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
   // Every preset's routing is lowered now, DeepSeek-V3's and Llama-4's included.
-  for (const auto& preset : sim::model_presets())
+  for (const auto& preset : workload::model_presets())
     BOOST_TEST(build_error(preset).empty(), preset.name);
   struct Case {
     const char* base;
-    std::function<void(sim::ModelPreset&)> change;
+    std::function<void(workload::ModelPreset&)> change;
     const char* expect;
   };
   const Case cases[] = {
-      {"deepseek-v3", [](sim::ModelPreset& m) { m.scoring_func = "sqrtsoftplus"; },
+      {"deepseek-v3", [](workload::ModelPreset& m) { m.scoring_func = "sqrtsoftplus"; },
        "scoring_func 'sqrtsoftplus'"},
-      {"deepseek-v3", [](sim::ModelPreset& m) { m.n_group = 7; },
+      {"deepseek-v3", [](workload::ModelPreset& m) { m.n_group = 7; },
        "n_group 7 (sigmoid, + e_score_correction_bias for selection, group-limited top-k (8/4), "
        "renormalised, times 2.5): does not divide the 256 routed experts"},
-      {"deepseek-v3", [](sim::ModelPreset& m) { m.topk_group = 9; }, "topk_group 9"},
-      {"deepseek-v3", [](sim::ModelPreset& m) { m.n_group = 256; }, "2 experts per group"},
-      {"deepseek-v3", [](sim::ModelPreset& m) { m.n_group = 64, m.topk_group = 1; },
+      {"deepseek-v3", [](workload::ModelPreset& m) { m.topk_group = 9; }, "topk_group 9"},
+      {"deepseek-v3", [](workload::ModelPreset& m) { m.n_group = 256; }, "2 experts per group"},
+      {"deepseek-v3", [](workload::ModelPreset& m) { m.n_group = 64, m.topk_group = 1; },
        "topk_group 1 (sigmoid"},
       {"deepseek-v3",
-       [](sim::ModelPreset& m) {
+       [](workload::ModelPreset& m) {
          m.correction_bias = false;
          m.topk_method = "greedy";
        },
        "topk_method 'greedy'"},
       {"deepseek-v2-lite",
-       [](sim::ModelPreset& m) {
+       [](workload::ModelPreset& m) {
          m.n_group = 8;
          m.topk_group = 3;
          m.topk_method = "group_limited_greedy";
        },
        "n_group 8 / topk_group 3 (topk_method 'group_limited_greedy')"},
-      {"deepseek-v2-lite", [](sim::ModelPreset& m) { m.routed_scaling_factor = 16; },
+      {"deepseek-v2-lite", [](workload::ModelPreset& m) { m.routed_scaling_factor = 16; },
        "routed_scaling_factor 16"},
-      {"deepseek-v2-lite", [](sim::ModelPreset& m) { m.correction_bias = true; },
+      {"deepseek-v2-lite", [](workload::ModelPreset& m) { m.correction_bias = true; },
        "e_score_correction_bias"},
-      {"llama-4-scout", [](sim::ModelPreset& m) { m.routed_scaling_factor = 2; },
+      {"llama-4-scout", [](workload::ModelPreset& m) { m.routed_scaling_factor = 2; },
        "model_type 'llama4_text' router"},
-      {"llama-4-scout", [](sim::ModelPreset& m) { m.scoring_func = "softmax"; },
+      {"llama-4-scout", [](workload::ModelPreset& m) { m.scoring_func = "softmax"; },
        "scoring_func 'softmax'"},
   };
   for (const Case& c : cases) {
-    sim::ModelPreset m = sim::find_model(c.base);
+    workload::ModelPreset m = workload::find_model(c.base);
     c.change(m);
     const std::string err = build_error(m);
     BOOST_TEST(err.find(c.expect) != std::string::npos, c.base << ": " << err);
   }
   // norm_topk_prob false needs V_TOPK over all E: at most 255.
-  sim::ModelPreset wide = shape(256, 8);
+  workload::ModelPreset wide = shape(256, 8);
   wide.norm_topk_prob = false;
   BOOST_TEST(build_error(wide).find("V_TOPK cannot select 256 of 256") != std::string::npos);
   // --shared where the model has none.
-  BOOST_TEST(build_error(sim::find_model("qwen3-30b-a3b"), true)
+  BOOST_TEST(build_error(workload::find_model("qwen3-30b-a3b"), true)
                  .find("--shared: model qwen3-30b-a3b has no shared expert") != std::string::npos);
-  BOOST_TEST(build_error(sim::find_model("deepseek-v2-lite"), true).empty());
+  BOOST_TEST(build_error(workload::find_model("deepseek-v2-lite"), true).empty());
 }
 
 BOOST_AUTO_TEST_CASE(workload_glm_and_kimi_configs_route_like_deepseek_v3) {
@@ -479,14 +480,15 @@ BOOST_AUTO_TEST_CASE(workload_glm_and_kimi_configs_route_like_deepseek_v3) {
       "norm_topk_prob": true, "routed_scaling_factor": 1.0, "first_k_dense_replace": 1,
       "partial_rotary_factor": 0.5})";
   std::vector<std::string> ignored;
-  const sim::ModelPreset glm = sim::load_model_config((dir / "glm.json").string(), &ignored);
+  const workload::ModelPreset glm =
+      workload::load_model_config((dir / "glm.json").string(), &ignored);
   BOOST_TEST(glm.scoring_func == "sigmoid");
   BOOST_TEST(glm.correction_bias);
   BOOST_TEST(glm.n_group == 1u);
   BOOST_TEST(ignored == std::vector<std::string>{"partial_rotary_factor"});
   const auto b = build(glm, 2, true);
   BOOST_TEST(!b.layout.group_limited());
-  BOOST_TEST((b.layout.routing == sim::Layout::Routing::sigmoid_biased));
+  BOOST_TEST((b.layout.routing == workload::Layout::Routing::sigmoid_biased));
   // One V_TOPK per token (no group selection), on 128/8's hardwired rmask 1.
   const TopkEncodingSeen seen = topk_encoding(b.program);
   BOOST_TEST(seen.rmasks == std::vector<unsigned>(2, 1u), boost::test_tools::per_element());
@@ -496,10 +498,10 @@ BOOST_AUTO_TEST_CASE(workload_glm_and_kimi_configs_route_like_deepseek_v3) {
       "moe_intermediate_size": 2048, "n_routed_experts": 384, "num_experts_per_tok": 8,
       "n_shared_experts": 1, "n_group": 1, "topk_group": 1, "norm_topk_prob": true,
       "routed_scaling_factor": 2.827, "topk_method": "noaux_tc", "scoring_func": "sigmoid"})";
-  const sim::ModelPreset kimi = sim::load_model_config((dir / "kimi.json").string());
+  const workload::ModelPreset kimi = workload::load_model_config((dir / "kimi.json").string());
   BOOST_TEST(build_error(kimi).find("V_TOPK cannot select 8 of 384") != std::string::npos);
   // DeepSeek-V3's groups: per token a group V_TOPK (8 groups, keep 4), then the top-8 of 256.
-  const auto v3 = build(sim::find_model("deepseek-v3"), 2);
+  const auto v3 = build(workload::find_model("deepseek-v3"), 2);
   BOOST_TEST(v3.layout.group_limited());
   const std::vector<uint32_t> v3_policies = {(8u << 8) | 4u, (256u << 8) | 8u, (8u << 8) | 4u,
                                              (256u << 8) | 8u};
@@ -509,10 +511,10 @@ BOOST_AUTO_TEST_CASE(workload_glm_and_kimi_configs_route_like_deepseek_v3) {
 BOOST_AUTO_TEST_CASE(workload_topk_encodings_read_back_from_the_words) {
   struct Case {
     unsigned e, k;
-    sim::TopkEncoding enc;
+    workload::TopkEncoding enc;
     unsigned rmask;
   };
-  using sim::TopkEncoding;
+  using workload::TopkEncoding;
   const Case cases[] = {
       {32, 4, TopkEncoding::automatic, 0},        {128, 8, TopkEncoding::automatic, 1},
       {32, 4, TopkEncoding::register_policy, 15}, {128, 8, TopkEncoding::register_policy, 15},
@@ -535,7 +537,7 @@ BOOST_AUTO_TEST_CASE(workload_topk_encodings_read_back_from_the_words) {
     }
   }
   // norm_topk_prob false: the register selects all E (the full softmax), the layer k of them.
-  const auto q = build(sim::find_model("qwen1.5-moe-a2.7b"), 2);
+  const auto q = build(workload::find_model("qwen1.5-moe-a2.7b"), 2);
   BOOST_TEST(topk_encoding(q.program).policies == std::vector<uint32_t>{(60u << 8) | 60u},
              boost::test_tools::per_element());
   BOOST_TEST(q.layout.pairs == 8u);
@@ -544,17 +546,17 @@ BOOST_AUTO_TEST_CASE(workload_topk_encodings_read_back_from_the_words) {
 // ---------------------------------------------------------------- golden vs RTL, per shape
 
 BOOST_AUTO_TEST_CASE(workload_cosim_qwen3_128_8_hardwired) {
-  const auto& m = sim::find_model("qwen3-30b-a3b");
+  const auto& m = workload::find_model("qwen3-30b-a3b");
   cosim_and_check(build(m, 3), m, {kNoRouteWeight});
 }
 
 BOOST_AUTO_TEST_CASE(workload_cosim_gpt_oss_32_4_register) {
-  const auto& m = sim::find_model("gpt-oss-20b");
-  cosim_and_check(build(m, 3, false, sim::TopkEncoding::register_policy), m, {kNoRouteWeight});
+  const auto& m = workload::find_model("gpt-oss-20b");
+  cosim_and_check(build(m, 3, false, workload::TopkEncoding::register_policy), m, {kNoRouteWeight});
 }
 
 BOOST_AUTO_TEST_CASE(workload_cosim_mixtral_8_2) {
-  const auto& m = sim::find_model("mixtral-8x7b");
+  const auto& m = workload::find_model("mixtral-8x7b");
   cosim_and_check(build(m, 4), m, {kNoRouteWeight});
 }
 
@@ -562,7 +564,7 @@ BOOST_AUTO_TEST_CASE(workload_cosim_16_1_register) {
   // k = 1: the weight is softmax of one logit, 1.0, so dropping it is no bug to see.
   const auto m = shape(16, 1);
   const auto b = build(m, 4);
-  cosim_and_check(b, m, {}, [&](sim::Engine& golden) {
+  cosim_and_check(b, m, {}, [&](isa::Engine& golden) {
     for (unsigned t = 0; t < 4; ++t) {
       const auto w = golden.read(isa::Space::FpSram, b.layout.weight_word(t), 1);
       BOOST_TEST(bf16_at(w, 0) == 1.0, "token " << t);
@@ -571,12 +573,12 @@ BOOST_AUTO_TEST_CASE(workload_cosim_16_1_register) {
 }
 
 BOOST_AUTO_TEST_CASE(workload_cosim_qwen15_shared_gated) {
-  const auto& m = sim::find_model("qwen1.5-moe-a2.7b");
+  const auto& m = workload::find_model("qwen1.5-moe-a2.7b");
   cosim_and_check(build(m, 4, true), m, {kRenormalised, kNoShared, kUngated});
 }
 
 BOOST_AUTO_TEST_CASE(workload_cosim_deepseek_v2_lite_shared) {
-  const auto& m = sim::find_model("deepseek-v2-lite");
+  const auto& m = workload::find_model("deepseek-v2-lite");
   const auto b = build(m, 3, true);
   BOOST_TEST(b.layout.shared_intermediate == 128u);  // 2 fused experts of the scaled I = 64
   BOOST_TEST(!b.layout.shared_gate);
@@ -587,7 +589,7 @@ BOOST_AUTO_TEST_CASE(workload_cosim_256_8_expert_255_wins) {
   const auto m = shape(256, 8);
   auto b = build(m, 2);
   // W_r row 255 := X row 0, so token 0's logit 255 is |x_0|^2 (~H) against logits ~ 2.
-  const sim::Layout& L = b.layout;
+  const workload::Layout& L = b.layout;
   auto& hbm = b.image.hbm.at(0).bytes;
   const uint64_t H = L.hidden, mxb = 8;
   std::copy_n(hbm.begin() + static_cast<std::ptrdiff_t>(L.x.base), H,
@@ -596,7 +598,7 @@ BOOST_AUTO_TEST_CASE(workload_cosim_256_8_expert_255_wins) {
       hbm.begin() + static_cast<std::ptrdiff_t>(L.x.base + L.x.scale_offset), H / mxb,
       hbm.begin() + static_cast<std::ptrdiff_t>(L.wr.base + L.wr.scale_offset + 255 * H / mxb));
   BOOST_TEST(L.logit_rows == 4u);
-  cosim_and_check(b, m, {kNoRouteWeight}, [&](sim::Engine& golden) {
+  cosim_and_check(b, m, {kNoRouteWeight}, [&](isa::Engine& golden) {
     const auto ids = golden.read(isa::Space::IntSram, L.id_word(0), 1);
     BOOST_TEST(ids[0] == 255u);  // rank 0 of token 0 (little-endian u32; 255 < 256)
     BOOST_TEST(ids[1] == 0u);
@@ -608,11 +610,12 @@ BOOST_AUTO_TEST_CASE(workload_cosim_256_8_expert_255_wins) {
 // ---------------------------------------------------------------- expert-major lowering
 
 BOOST_AUTO_TEST_CASE(workload_expert_major_fetches_each_expert_once) {
-  const auto& m = sim::find_model("qwen3-30b-a3b");
+  const auto& m = workload::find_model("qwen3-30b-a3b");
   const auto pair = build(m, 8);
-  const auto expert = build(m, 8, false, sim::TopkEncoding::automatic, sim::Lowering::expert);
-  const sim::Utilisation& p = pair.utilisation.at(0);
-  const sim::Utilisation& e = expert.utilisation.at(0);
+  const auto expert =
+      build(m, 8, false, workload::TopkEncoding::automatic, workload::Lowering::expert);
+  const workload::Utilisation& p = pair.utilisation.at(0);
+  const workload::Utilisation& e = expert.utilisation.at(0);
   BOOST_TEST(p.lowering == "pair");
   BOOST_TEST(e.lowering == "expert");
   // H = I = 64 on the default preset (MLEN 64): W1 is 2 tiles, W2 1 tile per expert.
@@ -626,13 +629,13 @@ BOOST_AUTO_TEST_CASE(workload_expert_major_fetches_each_expert_once) {
 }
 
 BOOST_AUTO_TEST_CASE(workload_cosim_gpt_oss_expert_major) {
-  const auto& m = sim::find_model("gpt-oss-20b");
-  cosim_and_check(build(m, 3, false, sim::TopkEncoding::automatic, sim::Lowering::expert), m,
-                  {kNoRouteWeight});
+  const auto& m = workload::find_model("gpt-oss-20b");
+  cosim_and_check(build(m, 3, false, workload::TopkEncoding::automatic, workload::Lowering::expert),
+                  m, {kNoRouteWeight});
 }
 
 BOOST_AUTO_TEST_CASE(workload_cosim_qwen15_expert_major_shared) {
-  const auto& m = sim::find_model("qwen1.5-moe-a2.7b");
-  cosim_and_check(build(m, 4, true, sim::TopkEncoding::automatic, sim::Lowering::expert), m,
-                  {kRenormalised, kUngated, kNoRouteWeight});
+  const auto& m = workload::find_model("qwen1.5-moe-a2.7b");
+  cosim_and_check(build(m, 4, true, workload::TopkEncoding::automatic, workload::Lowering::expert),
+                  m, {kRenormalised, kUngated, kNoRouteWeight});
 }

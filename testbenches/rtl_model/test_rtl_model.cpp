@@ -1,7 +1,7 @@
-// Smoke test of moesim::rtl::RtlModel: a few instructions of every unit, run on the Verilated
-// RTL, checked against results derived by hand from isa.yaml's semantics (expected values are
-// written out or computed with the isa_spec numerics, never read back from the RTL), and every
-// record's cycle count against isa.yaml's latency formula and its unit busy span against the
+// Smoke test of the RTL engine (moesim::rtl::make_rtl_model): a few instructions of every unit, run
+// on the Verilated RTL, checked against results derived by hand from isa.yaml's semantics (expected
+// values are written out or computed with the isa_spec numerics, never read back from the RTL), and
+// every record's cycle count against isa.yaml's latency formula and its unit busy span against the
 // instruction's isa.yaml unit.
 #define BOOST_TEST_MODULE rtl_model_smoke
 #include <algorithm>
@@ -24,7 +24,7 @@ using namespace moesim;
 using isa::Space;
 
 const isa::Spec& spec() { return isa::Spec::builtin(); }
-const isa::MachinePreset& preset() { return spec().preset(rtl::RtlModel::built_presets().front()); }
+const isa::MachinePreset& preset() { return spec().preset(rtl::built_presets().front()); }
 int64_t P(const char* name) { return preset().get(name); }
 
 uint16_t bf(float f) { return num::f32_to_bf16(f); }
@@ -51,7 +51,8 @@ isa::MemorySegment vrow(uint64_t row, uint16_t v) {
 }
 
 struct Run {
-  rtl::RtlModel model{spec(), preset()};
+  std::unique_ptr<isa::Engine> engine = rtl::make_rtl_model(spec(), preset());
+  isa::Engine& model = *engine;
   std::vector<isa::RetireRecord> recs;
   std::vector<std::vector<isa::UnitSpan>> spans;  ///< take_unit_spans() after each record
 
@@ -118,17 +119,18 @@ void check_timing(const Run& run) {
 BOOST_AUTO_TEST_CASE(preset_mismatch_is_rejected) {
   isa::MachinePreset other = preset();
   other.params["VLEN"] += 1;
-  BOOST_CHECK_THROW(rtl::RtlModel(spec(), other), std::invalid_argument);
+  BOOST_CHECK_THROW(rtl::make_rtl_model(spec(), other), std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_CASE(one_verilated_model_per_built_preset) {
   // Every preset of MOESIM_RTL_PRESETS runs on a model of its own sizes.
-  const std::vector<std::string> built = rtl::RtlModel::built_presets();
+  const std::vector<std::string> built = rtl::built_presets();
   BOOST_TEST_REQUIRE(!built.empty());
   for (const std::string& name : built) {
     BOOST_TEST_CONTEXT(name) {
       const isa::MachinePreset& p = spec().preset(name);
-      rtl::RtlModel model(spec(), p);
+      const auto engine = rtl::make_rtl_model(spec(), p);
+      isa::Engine& model = *engine;
       BOOST_TEST(model.size(Space::Vram) == static_cast<uint64_t>(p.get("VRAM_ROWS")));
       BOOST_TEST(model.read(Space::Vram, 0, 1).size() == 2 * static_cast<size_t>(p.vlen()));
       model.load(isa::assemble(spec(), "S_ADDI_INT gp1, gp0, 7\n"), {});
@@ -140,7 +142,7 @@ BOOST_AUTO_TEST_CASE(one_verilated_model_per_built_preset) {
   isa::MachinePreset unknown = preset();
   unknown.name = "nosuch";
   try {
-    rtl::RtlModel model(spec(), unknown);
+    (void)rtl::make_rtl_model(spec(), unknown);
     BOOST_ERROR("no error for a preset without a Verilated model");
   } catch (const std::invalid_argument& e) {
     BOOST_TEST(
@@ -155,7 +157,8 @@ BOOST_AUTO_TEST_CASE(instruction_budget_is_a_runtime_input) {
   // is the Verilated preset, and its value is the budget of the run.
   isa::MachinePreset small = preset();
   small.params["INSTRUCTION_BUDGET"] = 2;
-  rtl::RtlModel model(spec(), small);
+  const auto engine = rtl::make_rtl_model(spec(), small);
+  isa::Engine& model = *engine;
   const isa::Program three = isa::assemble(
       spec(), "S_ADDI_INT gp1, gp1, 1\nS_ADDI_INT gp1, gp1, 1\nS_ADDI_INT gp1, gp1, 1\n");
   auto run = [&] {
@@ -458,7 +461,8 @@ BOOST_AUTO_TEST_CASE(fst_waveform_is_written) {
   const std::string path = "rtl_model_smoke.fst";
   std::remove(path.c_str());
   {
-    rtl::RtlModel model(spec(), preset(), rtl::RtlOptions{path});
+    const auto engine = rtl::make_rtl_model(spec(), preset(), rtl::RtlOptions{path});
+    isa::Engine& model = *engine;
     model.load(isa::assemble(spec(), "S_ADDI_INT gp1, gp0, 1\nV_ADD_VV gp0, gp0, gp0\n"), {});
     isa::RetireRecord r;
     while (model.step(r)) {

@@ -1,7 +1,7 @@
-// sim::VcdSink: retire records, work items, unit spans and traps mapped to the VCD signals
+// report::VcdSink: retire records, work items, unit spans and traps mapped to the VCD signals
 // (mnemonic by opcode, busy lines named by isa.yaml `units`, trap names), the files written
 // beside the VCD, and the files `moesim cosim --vcd` writes for a real co-simulation.
-// It links moesim_sim and so libsystemc.so, which defines main() and calls sc_main: Boost's
+// It links moesim_cosim and so libsystemc.so, which defines main() and calls sc_main: Boost's
 // main is disabled and sc_main runs the test tree.
 #define BOOST_TEST_MODULE waveforms_sink
 #define BOOST_TEST_NO_MAIN
@@ -16,7 +16,7 @@
 #include <sstream>
 
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/vcd_sink.hpp"
+#include "moesim/report/vcd_sink.hpp"
 #include "moesim/waveforms/vcd.hpp"
 #include "vcd_reader.hpp"
 
@@ -100,13 +100,13 @@ BOOST_AUTO_TEST_CASE(vcd_sink_maps_records_to_signals) {
   const isa::StageSpec& proj = *spec().stage("expert_projection");
   const isa::TrapSpec& cause = spec().trap("loop_underflow");
   {
-    sim::VcdSink sink(spec(), vcd, {"golden", "rtl"});
+    report::VcdSink sink(spec(), vcd, {"golden", "rtl"});
     for (size_t e = 0; e < 2; ++e) {
       sink.instruction(e, record(0, word_of("H_PREFETCH_M"), 6, 0, 10), {});
       sink.unit_busy(e, isa::UnitSpan{dma, 0, 10});
     }
     for (size_t e = 0; e < 2; ++e) {
-      sink.instruction(e, record(1, word_of("M_MM"), proj.code, 10, 14), sim::WorkItem{3, 1, 9});
+      sink.instruction(e, record(1, word_of("M_MM"), proj.code, 10, 14), cosim::WorkItem{3, 1, 9});
       sink.unit_busy(e, isa::UnitSpan{matrix, 10, 14});
     }
     auto bad = record(2, 0x3F, 0, 14, 14);  // opcode 63 is not defined (checked below)
@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(vcd_sink_maps_records_to_signals) {
 
 BOOST_AUTO_TEST_CASE(vcd_sink_rejects_unknown_unit) {
   const fs::path dir = workdir("unit");
-  sim::VcdSink sink(spec(), dir / "t.vcd", {"golden"});
+  report::VcdSink sink(spec(), dir / "t.vcd", {"golden"});
   sink.instruction(0, record(0, word_of("M_MM"), 0, 0, 4), {});
   const auto n = static_cast<uint8_t>(spec().units().size());
   BOOST_CHECK_THROW(sink.unit_busy(0, isa::UnitSpan{n, 0, 4}), std::runtime_error);

@@ -10,14 +10,15 @@
 #include <set>
 
 #include "cli_output.hpp"
-#include "moesim/sim/conformance.hpp"
-#include "moesim/sim/engine.hpp"
-#include "moesim/sim/presets.hpp"
+#include "moesim/conformance/conformance.hpp"
+#include "moesim/cosim/engines.hpp"
+#include "moesim/isa/engine.hpp"
+#include "moesim/workload/presets.hpp"
 
 namespace moesim::cli {
 namespace {
 
-namespace conf = sim::conformance;
+namespace conf = moesim::conformance;
 using Clock = std::chrono::steady_clock;
 
 struct EngineRun {
@@ -72,9 +73,9 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
     }
   }
   std::ofstream out(path, std::ios::trunc);
-  if (!out) throw sim::UsageError("--junit: cannot write " + path);
+  if (!out) throw UsageError("--junit: cannot write " + path);
   pt::write_xml(out, root, pt::xml_writer_make_settings<std::string>(' ', 2));
-  if (!out) throw sim::UsageError("--junit: write failed: " + path);
+  if (!out) throw UsageError("--junit: write failed: " + path);
 }
 
 }  // namespace
@@ -85,7 +86,7 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   const std::filesystem::path suite =
       f.suite.empty() ? conf::default_suite() : std::filesystem::path(f.suite);
   if (std::error_code ec; !std::filesystem::is_directory(suite, ec))
-    throw sim::UsageError(
+    throw UsageError(
         f.suite.empty()
             ? "the built-in suite " + suite.string() +
                   " is not a directory (the source tree moved?); give one with --suite DIR"
@@ -95,7 +96,7 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   for (const conf::Waiver& w : conf::load_waivers(spec, suite)) waived[w.item] = w.reason;
   const std::set<std::string> items = conf::coverage(spec, {}, {}).names();
   for (const std::string& w : f.waive) {
-    if (items.count(w) == 0) throw sim::UsageError("--waive '" + w + "': no such coverage item");
+    if (items.count(w) == 0) throw UsageError("--waive '" + w + "': no such coverage item");
     waived.emplace(w, "--waive");
   }
   std::vector<conf::Case> all = conf::load_suite(spec, suite, f.filter);
@@ -103,8 +104,7 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   for (auto& c : all)
     if (c.machine == f.machine) cases.push_back(std::move(c));
   const size_t other = all.size() - cases.size();
-  if (cases.empty())
-    throw sim::UsageError("no selected case is written for --machine " + f.machine);
+  if (cases.empty()) throw UsageError("no selected case is written for --machine " + f.machine);
 
   std::vector<std::string> engines;
   if (f.engine == "golden" || f.engine == "both") engines.push_back("golden");
@@ -113,8 +113,8 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
 
   std::vector<EngineRun> runs;
   for (const std::string& name : engines) {
-    auto engine = name == "golden" ? sim::make_golden_engine(spec, preset)
-                                   : sim::make_rtl_engine(spec, preset);
+    auto engine = name == "golden" ? cosim::make_golden_engine(spec, preset)
+                                   : cosim::make_rtl_engine(spec, preset);
     EngineRun run;
     run.engine = name;
     for (const conf::Case& c : cases) {

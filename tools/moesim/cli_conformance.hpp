@@ -1,4 +1,4 @@
-// `moesim conformance`: runs the ISA conformance suite (sim/conformance.hpp) on one or both
+// `moesim conformance`: runs the ISA conformance suite (moesim/conformance/conformance.hpp) on one or both
 // engines. Internal to the moesim executable.
 #pragma once
 
@@ -23,7 +23,7 @@ struct ConformanceFlags {
 
 /// Exit code 0 when every selected case passes on every engine run and (without --filter) the
 /// suite covers everything isa.yaml declares but the waived items, and no waiver is stale; 1
-/// otherwise. Bad input throws sim::UsageError.
+/// otherwise. Bad input throws UsageError.
 int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f);
 
 }  // namespace moesim::cli

@@ -5,57 +5,55 @@
 #include <filesystem>
 #include <string>
 
+#include "moesim/cosim/engines.hpp"
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/engine.hpp"
-#include "moesim/sim/presets.hpp"
+#include "moesim/workload/presets.hpp"
 
 namespace moesim::cli {
 
 /// Refuses, before any simulation, an output path that is a directory or lies in a directory
-/// that does not exist: throws sim::UsageError "FLAG PATH: ...". An empty path is no output.
+/// that does not exist: throws UsageError "FLAG PATH: ...". An empty path is no output.
 inline void check_output_path(const std::string& flag, const std::string& path) {
   if (path.empty()) return;
   const std::filesystem::path p(path);
-  if (std::filesystem::is_directory(p))
-    throw sim::UsageError(flag + " " + path + ": is a directory");
+  if (std::filesystem::is_directory(p)) throw UsageError(flag + " " + path + ": is a directory");
   const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : ".";
   if (!std::filesystem::is_directory(dir))
-    throw sim::UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
+    throw UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
 }
 
-/// The machine preset named by --machine; throws sim::UsageError "unknown --machine 'M'" naming
+/// The machine preset named by --machine; throws UsageError "unknown --machine 'M'" naming
 /// machine.yaml's presets.
 inline const isa::MachinePreset& machine_preset(const isa::Spec& spec, const std::string& machine) {
   const auto it = spec.presets().find(machine);
   if (it != spec.presets().end()) return it->second;
   std::string known;
   for (const auto& [name, p] : spec.presets()) known += (known.empty() ? "" : ", ") + name;
-  throw sim::UsageError("unknown --machine '" + machine + "' (machine.yaml presets: " + known +
-                        ")");
+  throw UsageError("unknown --machine '" + machine + "' (machine.yaml presets: " + known + ")");
 }
 
 /// The presets a Verilated model was built for, as the -DMOESIM_RTL_PRESETS list "a;b;c".
 inline std::string rtl_built_list() {
   std::string built;
-  for (const std::string& p : sim::rtl_built_presets()) built += (built.empty() ? "" : ";") + p;
+  for (const std::string& p : cosim::rtl_built_presets()) built += (built.empty() ? "" : ";") + p;
   return built;
 }
 
 /// True when a Verilated model was built for machine preset `machine`.
 inline bool rtl_built_for(const std::string& machine) {
-  for (const std::string& p : sim::rtl_built_presets())
+  for (const std::string& p : cosim::rtl_built_presets())
     if (p == machine) return true;
   return false;
 }
 
 /// Refuses an RTL run on a machine preset no Verilated model was built for: throws
-/// sim::UsageError "--machine M: ..." naming the built presets.
+/// UsageError "--machine M: ..." naming the built presets.
 inline void check_rtl_preset(const std::string& machine) {
   if (rtl_built_for(machine)) return;
-  throw sim::UsageError("--machine " + machine +
-                        ": no RTL model was built for this preset (built: " + rtl_built_list() +
-                        "; configure with -DMOESIM_RTL_PRESETS=\"" + rtl_built_list() + ";" +
-                        machine + "\")");
+  throw UsageError("--machine " + machine + ": no RTL model was built for this preset (built: " +
+                   rtl_built_list() + "; configure with -DMOESIM_RTL_PRESETS=\"" +
+                   rtl_built_list() + ";" + machine + "\")");
 }
 
 }  // namespace moesim::cli

@@ -29,23 +29,25 @@
 
 #include "cli_conformance.hpp"
 #include "cli_output.hpp"
+#include "moesim/conformance/conformance.hpp"
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/cosim/engines.hpp"
+#include "moesim/cosim/fault.hpp"
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/engine.hpp"
+#include "moesim/isa/geometry.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/builder.hpp"
-#include "moesim/sim/conformance.hpp"
-#include "moesim/sim/cosim.hpp"
-#include "moesim/sim/engine.hpp"
-#include "moesim/sim/fault.hpp"
-#include "moesim/sim/html_report.hpp"
-#include "moesim/sim/presets.hpp"
-#include "moesim/sim/profile.hpp"
-#include "moesim/sim/program_fault.hpp"
-#include "moesim/sim/reference.hpp"
-#include "moesim/sim/report.hpp"
-#include "moesim/sim/trace_json.hpp"
-#include "moesim/sim/vcd_sink.hpp"
+#include "moesim/report/html_report.hpp"
+#include "moesim/report/profile.hpp"
+#include "moesim/report/report.hpp"
+#include "moesim/report/trace_json.hpp"
+#include "moesim/report/vcd_sink.hpp"
+#include "moesim/workload/builder.hpp"
+#include "moesim/workload/presets.hpp"
+#include "moesim/workload/program_fault.hpp"
+#include "moesim/workload/reference.hpp"
 
 namespace fs = std::filesystem;
 using namespace moesim;
@@ -64,7 +66,7 @@ auto bad_input_of(const std::string& prefix, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const E& e) {
-    throw sim::UsageError(prefix + e.what());
+    throw UsageError(prefix + e.what());
   }
 }
 
@@ -116,7 +118,7 @@ void add_progress_flag(CLI::App* app, ProgramFlags& f) {
 
 void add_program_flags(CLI::App* app, ProgramFlags& f) {
   std::string models;
-  for (const auto& m : sim::model_presets()) models += (models.empty() ? "" : ", ") + m.name;
+  for (const auto& m : workload::model_presets()) models += (models.empty() ? "" : ", ") + m.name;
   std::vector<CLI::Option*> generated = {
       app->add_option("--model", f.model,
                       "model preset (" + models + ") or a Hugging Face config.json")
@@ -157,7 +159,8 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
           "(caught by --reference or the stage profile): " +
               [] {
                 std::string n;
-                for (const auto& x : sim::program_fault_names()) n += (n.empty() ? "" : ", ") + x;
+                for (const auto& x : workload::program_fault_names())
+                  n += (n.empty() ? "" : ", ") + x;
                 return n;
               }())};
   app->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
@@ -178,9 +181,9 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
 /// (and `model`) are set for the generated MoE layer, not for --program.
 struct Workload {
   const isa::MachinePreset* preset = nullptr;
-  std::optional<sim::ModelPreset> model;
+  std::optional<workload::ModelPreset> model;
   std::vector<std::string> ignored_config_keys;  ///< config.json keys accepted without effect
-  std::optional<sim::BuiltProgram> built;
+  std::optional<workload::BuiltProgram> built;
   isa::Program program;
   isa::MemoryImage image;
   std::string name;
@@ -196,24 +199,24 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
                  : isa::read_program(f.program_file);
     });
     if (w.program.size() == 0)
-      throw sim::UsageError("--program " + f.program_file + ": no instructions");
+      throw UsageError("--program " + f.program_file + ": no instructions");
     w.name = f.program_file;
     return w;
   }
-  w.model = sim::resolve_model(f.model, &w.ignored_config_keys);
-  sim::BuildOptions o;
+  w.model = workload::resolve_model(f.model, &w.ignored_config_keys);
+  workload::BuildOptions o;
   o.model = &*w.model;
   o.shared = f.shared;
   o.shared_intermediate = f.shared_intermediate;
-  o.topk = f.topk_policy == "register" ? sim::TopkEncoding::register_policy
-                                       : sim::TopkEncoding::automatic;
-  o.lowering = f.lowering == "expert" ? sim::Lowering::expert : sim::Lowering::pair;
+  o.topk = f.topk_policy == "register" ? workload::TopkEncoding::register_policy
+                                       : workload::TopkEncoding::automatic;
+  o.lowering = f.lowering == "expert" ? workload::Lowering::expert : workload::Lowering::pair;
   o.tokens = f.tokens;
   o.hidden = f.hidden_opt->count() != 0 ? f.hidden : w.model->hidden;
   o.intermediate = f.intermediate_opt->count() != 0 ? f.intermediate : w.model->intermediate;
   o.seed = f.seed;
-  if (!f.plant_fault.empty()) o.fault = sim::parse_program_fault(f.plant_fault);
-  w.built = sim::build_moe_layer(spec, *w.preset, o);
+  if (!f.plant_fault.empty()) o.fault = workload::parse_program_fault(f.plant_fault);
+  w.built = workload::build_moe_layer(spec, *w.preset, o);
   if (!w.ignored_config_keys.empty()) {
     std::string keys;
     for (const auto& k : w.ignored_config_keys) keys += (keys.empty() ? "" : ", ") + k;
@@ -224,9 +227,9 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
   w.name = w.built->name;
   if (!f.asm_out.empty()) {
     std::ofstream out(f.asm_out, std::ios::binary | std::ios::trunc);
-    if (!out) throw sim::UsageError("--asm-out " + f.asm_out + ": cannot open for writing");
+    if (!out) throw UsageError("--asm-out " + f.asm_out + ": cannot open for writing");
     out << w.built->asm_text;
-    if (!out) throw sim::UsageError("--asm-out " + f.asm_out + ": write failed");
+    if (!out) throw UsageError("--asm-out " + f.asm_out + ": write failed");
   }
   return w;
 }
@@ -235,13 +238,13 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
 std::string describe(const Workload& w, const ProgramFlags& f) {
   std::ostringstream s;
   if (w.built) {
-    const sim::Layout& L = w.built->layout;
+    const workload::Layout& L = w.built->layout;
     s << w.model->name << " T=" << L.tokens << " H=" << L.hidden << " I=" << L.intermediate
       << " E=" << L.experts << " k=" << L.top_k;
     if (L.shared_intermediate != 0)
       s << " shared I_s=" << L.shared_intermediate << (L.shared_gate ? " gated" : "");
     s << " V_TOPK rmask " << L.topk_rmask
-      << (L.lowering == sim::Lowering::expert ? " expert-major" : " pair-major")
+      << (L.lowering == workload::Lowering::expert ? " expert-major" : " pair-major")
       << " seed=" << f.seed;
   } else {
     s << w.name;
@@ -290,7 +293,7 @@ void print_utilisation(std::ostream& os, const Workload& w) {
                 "matrix_instr", "M_MM", "weight_tiles", "weight_bytes",
                 "useful_rows/tile (of BLEN=", static_cast<int>(w.preset->blen()));
   os << "Matrix-unit utilisation\n" << head;
-  for (const sim::Utilisation& u : w.built->utilisation) {
+  for (const workload::Utilisation& u : w.built->utilisation) {
     char line[200];
     std::snprintf(
         line, sizeof line, "  %-10s %-10s %14llu %12llu %13llu %15llu  %.3f\n", u.part.c_str(),
@@ -322,8 +325,8 @@ nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const 
       {"seed", w.built ? nlohmann::json(f.seed) : nlohmann::json(nullptr)},
       {"notes", w.built ? w.built->notes : std::vector<std::string>{}}};
   if (w.built) {
-    const sim::Layout& L = w.built->layout;
-    const sim::ModelPreset& m = *w.model;
+    const workload::Layout& L = w.built->layout;
+    const workload::ModelPreset& m = *w.model;
     j["preset"]["model"] = {
         {"name", m.name},
         {"hf_id", m.hf_id},
@@ -333,7 +336,7 @@ nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const 
         {"num_local_experts", m.experts},
         {"num_experts_per_tok", m.top_k},
         {"activation",
-         m.activation == sim::Activation::clamped_swiglu ? "clamped_swiglu" : "swiglu"},
+         m.activation == workload::Activation::clamped_swiglu ? "clamped_swiglu" : "swiglu"},
         {"swiglu_limit", m.swiglu_limit},
         {"swiglu_alpha", m.swiglu_alpha},
         {"router_bias", m.router_bias},
@@ -347,7 +350,7 @@ nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const 
     j["preset"]["shared_intermediate"] = L.shared_intermediate;
     j["preset"]["topk_select"] = L.topk_select;
     nlohmann::json util = nlohmann::json::array();
-    for (const sim::Utilisation& u : w.built->utilisation)
+    for (const workload::Utilisation& u : w.built->utilisation)
       util.push_back({{"part", u.part},
                       {"lowering", u.lowering},
                       {"matrix_instructions", u.matrix_instructions},
@@ -427,7 +430,7 @@ void check_outputs(const OutputFlags& o) {
   for (size_t i = 0; i < files.size(); ++i)
     for (size_t j = i + 1; j < files.size(); ++j)
       if (files[i].second == files[j].second)
-        throw sim::UsageError(files[i].first + " and " + files[j].first + " name the same file");
+        throw UsageError(files[i].first + " and " + files[j].first + " name the same file");
 }
 
 /// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
@@ -435,26 +438,26 @@ void write_report(const std::string& path, const nlohmann::json& j) {
   const std::string ext = fs::path(path).extension().string();
   const bool yaml = ext == ".yaml" || ext == ".yml";
   std::ofstream out(path, std::ios::trunc);
-  if (!out) throw sim::UsageError("--report " + path + ": cannot open for writing");
-  out << (yaml ? sim::report_yaml(j) : j.dump(2)) << '\n';
-  if (!out) throw sim::UsageError("--report " + path + ": write failed");
+  if (!out) throw UsageError("--report " + path + ": cannot open for writing");
+  out << (yaml ? report::report_yaml(j) : j.dump(2)) << '\n';
+  if (!out) throw UsageError("--report " + path + ": write failed");
 }
 
 /// --reference: the independent reference of the generated layer against each engine's output;
 /// prints the check to `os` and returns {"bit_exact": ..., per engine {...}} for the report. `ok`
 /// is cleared when an engine's output differs from the reference.
-nlohmann::json reference_check(const Workload& w, const std::vector<const sim::Engine*>& engines,
+nlohmann::json reference_check(const Workload& w, const std::vector<const isa::Engine*>& engines,
                                bool& ok, std::ostream& os) {
-  if (!w.built) throw sim::UsageError("--reference needs the generated MoE layer, not --program");
-  const sim::ReferenceResult ref = sim::reference_layer(*w.preset, *w.model, *w.built);
+  if (!w.built) throw UsageError("--reference needs the generated MoE layer, not --program");
+  const workload::ReferenceResult ref = workload::reference_layer(*w.preset, *w.model, *w.built);
   nlohmann::json j = nlohmann::json::object();
-  for (const sim::Engine* e : engines) {
-    const sim::ReferenceCheck c = sim::check_against_reference(
-        *w.preset, *w.built, ref, sim::read_layer_output(*e, *w.preset, *w.built));
-    sim::print_reference_check(os, e->name(), c);
+  for (const isa::Engine* e : engines) {
+    const workload::ReferenceCheck c = workload::check_against_reference(
+        *w.preset, *w.built, ref, workload::read_layer_output(*e, *w.preset, *w.built));
+    workload::print_reference_check(os, e->name(), c);
     os << '\n';
     nlohmann::json errors = nlohmann::json::array();
-    for (const sim::ErrorRow& r : c.errors)
+    for (const workload::ErrorRow& r : c.errors)
       errors.push_back({{"output", r.what},
                         {"max_abs", r.max_abs},
                         {"max_rel", r.max_rel},
@@ -476,41 +479,42 @@ nlohmann::json reference_check(const Workload& w, const std::vector<const sim::E
 /// The stage profile document (profile.hpp) as JSON.
 void write_profile(const std::string& path, const nlohmann::json& j) {
   std::ofstream out(path, std::ios::trunc);
-  if (!out) throw sim::UsageError("--profile " + path + ": cannot open for writing");
+  if (!out) throw UsageError("--profile " + path + ": cannot open for writing");
   out << j.dump(2) << '\n';
-  if (!out) throw sim::UsageError("--profile " + path + ": write failed");
+  if (!out) throw UsageError("--profile " + path + ": write failed");
 }
 
-void write_html(const std::string& path, const isa::Spec& spec, const sim::CosimResult* cosim,
-                const sim::RunResult* run, const nlohmann::json& context) {
+void write_html(const std::string& path, const isa::Spec& spec, const cosim::CosimResult* cosim,
+                const cosim::RunResult* run, const nlohmann::json& context) {
   bad_input_of("--html: ", [&] {
-    if (cosim != nullptr) sim::write_html_report(path, spec, *cosim, context);
-    if (run != nullptr) sim::write_html_report(path, spec, *run, context);
+    if (cosim != nullptr) report::write_html_report(path, spec, *cosim, context);
+    if (run != nullptr) report::write_html_report(path, spec, *run, context);
   });
 }
 
-std::unique_ptr<sim::TraceJsonSink> open_trace_json(const isa::Spec& spec, const std::string& path,
-                                                    const std::vector<std::string>& engines) {
+std::unique_ptr<report::TraceJsonSink> open_trace_json(const isa::Spec& spec,
+                                                       const std::string& path,
+                                                       const std::vector<std::string>& engines) {
   if (path.empty()) return nullptr;
   return bad_input_of("--trace-json: ",
-                      [&] { return std::make_unique<sim::TraceJsonSink>(spec, path, engines); });
+                      [&] { return std::make_unique<report::TraceJsonSink>(spec, path, engines); });
 }
 
-std::unique_ptr<sim::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
-                                       const std::vector<std::string>& scopes) {
+std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
+                                          const std::vector<std::string>& scopes) {
   if (path.empty()) return nullptr;
   return bad_input_of("--vcd: ",
-                      [&] { return std::make_unique<sim::VcdSink>(spec, path, scopes); });
+                      [&] { return std::make_unique<report::VcdSink>(spec, path, scopes); });
 }
 
 /// The RTL engine, writing Verilator's FST of every RTL signal to `fst` when non-empty.
-std::unique_ptr<sim::Engine> make_rtl(const isa::Spec& spec, const isa::MachinePreset& preset,
+std::unique_ptr<isa::Engine> make_rtl(const isa::Spec& spec, const isa::MachinePreset& preset,
                                       const std::string& fst) {
   try {
-    return sim::make_rtl_engine(spec, preset, fst);
+    return cosim::make_rtl_engine(spec, preset, fst);
   } catch (const std::invalid_argument& e) {
     if (fst.empty()) throw;
-    throw sim::UsageError(std::string("--trace-rtl: ") + e.what());
+    throw UsageError(std::string("--trace-rtl: ") + e.what());
   }
 }
 
@@ -525,19 +529,19 @@ struct CosimFlags : OutputFlags {
 
 int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t0 = Clock::now();
-  std::optional<sim::BitFlip> flip;
-  if (!f.flip_bit.empty()) flip = sim::parse_bit_flip(f.flip_bit);
+  std::optional<cosim::BitFlip> flip;
+  if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
   check_outputs(f);
   Workload w = make_workload(spec, f.program);
   cli::check_rtl_preset(w.preset->name);
 
-  auto golden = sim::make_golden_engine(spec, *w.preset);
+  auto golden = cosim::make_golden_engine(spec, *w.preset);
   auto rtl = make_rtl(spec, *w.preset, f.trace_rtl);
   isa::MemoryImage gimg = w.image, rimg = w.image;
   if (flip) {
-    sim::Engine& target = flip->engine == "golden" ? *golden : *rtl;
-    sim::apply_bit_flip(*flip, target.size(flip->space) * sim::unit_bytes(flip->space, *w.preset),
-                        flip->engine == "golden" ? gimg : rimg);
+    isa::Engine& target = flip->engine == "golden" ? *golden : *rtl;
+    cosim::apply_bit_flip(*flip, target.size(flip->space) * isa::unit_bytes(flip->space, *w.preset),
+                          flip->engine == "golden" ? gimg : rimg);
   }
   golden->load(w.program, gimg);
   rtl->load(w.program, rimg);
@@ -545,7 +549,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   auto trace = open_trace_json(spec, f.trace_json, {golden->name(), rtl->name()});
 
   Progress progress(f.program.progress_after);
-  sim::CosimOptions opts;
+  cosim::CosimOptions opts;
   opts.history = f.history;
   opts.max_instructions = f.program.max_instructions;
   if (vcd) opts.sinks.push_back(vcd.get());
@@ -554,7 +558,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   opts.progress_every = 256;
   const auto t_sim = Clock::now();
-  sim::CosimResult res = sim::run_cosim(spec, *golden, *rtl, opts);
+  cosim::CosimResult res = cosim::run_cosim(spec, *golden, *rtl, opts);
   const double sim_s = seconds_since(t_sim);
   progress.done();
 
@@ -564,27 +568,27 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   if (f.reference && res.completed)
     reference_json = reference_check(w, {golden.get(), rtl.get()}, reference_ok, reference_text);
   const bool equal = res.equal() && reference_ok;
-  const std::string verdict = reference_ok ? sim::cosim_verdict(res) : "MISMATCH";
-  const sim::StageProfile gprof = sim::make_profile(spec, res.stages, 0, res.engines[0]);
-  const sim::StageProfile rprof = sim::make_profile(spec, res.stages, 1, res.engines[1]);
-  const std::vector<std::string> prof_diffs = sim::profile_differences(gprof, rprof);
+  const std::string verdict = reference_ok ? report::cosim_verdict(res) : "MISMATCH";
+  const report::StageProfile gprof = report::make_profile(spec, res.stages, 0, res.engines[0]);
+  const report::StageProfile rprof = report::make_profile(spec, res.stages, 1, res.engines[1]);
+  const std::vector<std::string> prof_diffs = report::profile_differences(gprof, rprof);
   if (!f.quiet) {
     std::cout << "moesim cosim: " << describe(w, f.program);
     if (flip) std::cout << ", planted fault --flip-bit " << f.flip_bit;
     if (!f.program.plant_fault.empty())
       std::cout << ", planted fault --plant-fault " << f.program.plant_fault;
     std::cout << "\n\n";
-    sim::print_stage_table(std::cout, res.stages, {res.engines[0], res.engines[1]});
+    report::print_stage_table(std::cout, res.stages, {res.engines[0], res.engines[1]});
     std::cout << '\n';
-    sim::print_unit_table(std::cout, res.units, {res.engines[0], res.engines[1]},
-                          {res.total_cycles[0], res.total_cycles[1]});
+    report::print_unit_table(std::cout, res.units, {res.engines[0], res.engines[1]},
+                             {res.total_cycles[0], res.total_cycles[1]});
     std::cout << '\n';
     print_utilisation(std::cout, w);
     if (w.built) std::cout << '\n';
-    sim::print_cosim_details(std::cout, spec, res);
+    report::print_cosim_details(std::cout, spec, res);
     std::cout << '\n';
     if (!f.profile.empty()) {
-      sim::print_profile(std::cout, gprof);
+      report::print_profile(std::cout, gprof);
       std::cout << '\n';
     }
     std::cout << "stage profiles (instructions, cycles, HBM bytes read and written per stage): "
@@ -638,17 +642,18 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   ctx["simulation_time_s"] = sim_s;
   ctx["wall_time_s"] = seconds_since(t0);
   if (!f.report.empty()) {
-    nlohmann::json j = sim::cosim_json(spec, res);
+    nlohmann::json j = report::cosim_json(spec, res);
     j.update(ctx);
     write_report(f.report, j);
   }
   if (!f.html.empty()) write_html(f.html, spec, &res, nullptr, ctx);
   if (!f.profile.empty())
-    write_profile(f.profile, {{"tool", "moesim cosim"},
-                              {"program", w.name},
-                              {"profiles_equal", prof_diffs.empty()},
-                              {"differences", prof_diffs},
-                              {"profiles", {sim::profile_json(gprof), sim::profile_json(rprof)}}});
+    write_profile(f.profile,
+                  {{"tool", "moesim cosim"},
+                   {"program", w.name},
+                   {"profiles_equal", prof_diffs.empty()},
+                   {"differences", prof_diffs},
+                   {"profiles", {report::profile_json(gprof), report::profile_json(rprof)}}});
   if (res.limit_reached) return limit_error(f.program);
   return equal ? kExitEqual : kExitMismatch;
 }
@@ -663,18 +668,18 @@ struct RunFlags : OutputFlags {
 
 void write_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  if (!out) throw sim::UsageError("--dump: cannot write " + p.string());
+  if (!out) throw UsageError("--dump: cannot write " + p.string());
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw sim::UsageError("--dump: write failed: " + p.string());
+  if (!out) throw UsageError("--dump: write failed: " + p.string());
 }
 
 /// Output accumulator (token-major T x H BF16) and the HBM output region, plus a manifest.
-void dump_outputs(const fs::path& dir, const sim::Engine& e, const Workload& w) {
+void dump_outputs(const fs::path& dir, const isa::Engine& e, const Workload& w) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) throw sim::UsageError("--dump " + dir.string() + ": " + ec.message());
-  const sim::Layout& L = w.built->layout;
+  if (ec) throw UsageError("--dump " + dir.string() + ": " + ec.message());
+  const workload::Layout& L = w.built->layout;
   const uint64_t vlen = static_cast<uint64_t>(w.preset->vlen());
   const uint64_t hb = L.hidden / vlen;
   // The accumulator is column-block-major: block b, token t at row v_acc/VLEN + b*T_pad + t.
@@ -695,7 +700,7 @@ void dump_outputs(const fs::path& dir, const sim::Engine& e, const Workload& w) 
     }
     txt << '\n';
   }
-  if (!txt) throw sim::UsageError("--dump: write failed: accumulator_bf16.txt");
+  if (!txt) throw UsageError("--dump: write failed: accumulator_bf16.txt");
   write_file(dir / "accumulator_bf16.bin", acc);
   write_file(dir / "output_hbm_mxfp8.bin", e.read(isa::Space::Hbm, L.y.base, L.y.bytes));
   const nlohmann::json manifest = {
@@ -719,20 +724,20 @@ void dump_outputs(const fs::path& dir, const sim::Engine& e, const Workload& w) 
         {"format", "E4M3 codes row-major, then E8M0 scales row-major (one per MX block)"}}}};
   std::ofstream mf(dir / "manifest.json", std::ios::trunc);
   mf << manifest.dump(2) << '\n';
-  if (!mf) throw sim::UsageError("--dump: write failed: manifest.json");
+  if (!mf) throw UsageError("--dump: write failed: manifest.json");
 }
 
 int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
   check_outputs(f);
   if (!f.trace_rtl.empty() && f.engine != "rtl")
-    throw sim::UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
+    throw UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
   if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))
-    throw sim::UsageError("--dump " + f.dump + ": not a directory");
+    throw UsageError("--dump " + f.dump + ": not a directory");
   Workload w = make_workload(spec, f.program);
-  std::unique_ptr<sim::Engine> engine;
+  std::unique_ptr<isa::Engine> engine;
   if (f.engine == "golden") {
-    engine = sim::make_golden_engine(spec, *w.preset);
+    engine = cosim::make_golden_engine(spec, *w.preset);
   } else {
     cli::check_rtl_preset(w.preset->name);
     engine = make_rtl(spec, *w.preset, f.trace_rtl);
@@ -741,7 +746,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   auto vcd = open_vcd(spec, f.vcd, {engine->name()});
   auto trace = open_trace_json(spec, f.trace_json, {engine->name()});
   Progress progress(f.program.progress_after);
-  sim::CosimOptions opts;
+  cosim::CosimOptions opts;
   if (vcd) opts.sinks.push_back(vcd.get());
   if (trace) opts.sinks.push_back(trace.get());
   opts.work = w.program.work;
@@ -749,14 +754,14 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   opts.progress_every = 256;
   const auto t_sim = Clock::now();
-  const sim::RunResult res = sim::run_single(spec, *engine, opts);
+  const cosim::RunResult res = cosim::run_single(spec, *engine, opts);
   const double sim_s = seconds_since(t_sim);
   progress.done();
   if (!f.quiet) {
     std::cout << "moesim run: " << describe(w, f.program) << "\n\n";
-    sim::print_stage_table(std::cout, res.stages, {res.engine});
+    report::print_stage_table(std::cout, res.stages, {res.engine});
     std::cout << '\n';
-    sim::print_unit_table(std::cout, res.units, {res.engine}, {res.total_cycles});
+    report::print_unit_table(std::cout, res.units, {res.engine}, {res.total_cycles});
     std::cout << '\n';
     print_utilisation(std::cout, w);
     if (w.built) std::cout << '\n';
@@ -781,19 +786,19 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   nlohmann::json ctx = context_json(spec, f.program, w);
   ctx["tool"] = "moesim run";
   ctx["reference"] = reference_json;
-  const sim::StageProfile prof = sim::make_profile(spec, res.stages, 0, res.engine);
+  const report::StageProfile prof = report::make_profile(spec, res.stages, 0, res.engine);
   if (!f.quiet && !f.profile.empty()) {
-    sim::print_profile(std::cout, prof);
+    report::print_profile(std::cout, prof);
     std::cout << '\n';
   }
   if (!f.profile.empty())
     write_profile(
         f.profile,
-        {{"tool", "moesim run"}, {"program", w.name}, {"profiles", {sim::profile_json(prof)}}});
+        {{"tool", "moesim run"}, {"program", w.name}, {"profiles", {report::profile_json(prof)}}});
   ctx["simulation_time_s"] = sim_s;
   ctx["wall_time_s"] = seconds_since(t0);
   if (!f.report.empty()) {
-    nlohmann::json j = sim::run_json(spec, res);
+    nlohmann::json j = report::run_json(spec, res);
     j.update(ctx);
     write_report(f.report, j);
   }
@@ -810,15 +815,15 @@ struct BenchFlags {
 };
 
 /// One engine alone on `w`, timed; prints one line and returns the result.
-sim::RunResult bench_engine(const isa::Spec& spec, sim::Engine& engine, const Workload& w,
-                            const ProgramFlags& f, double& seconds) {
+cosim::RunResult bench_engine(const isa::Spec& spec, isa::Engine& engine, const Workload& w,
+                              const ProgramFlags& f, double& seconds) {
   engine.load(w.program, w.image);
   Progress progress(f.progress_after);
-  sim::CosimOptions opts;
+  cosim::CosimOptions opts;
   opts.max_instructions = f.max_instructions;
   opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
   const auto t0 = Clock::now();
-  sim::RunResult r = sim::run_single(spec, engine, opts);
+  cosim::RunResult r = cosim::run_single(spec, engine, opts);
   seconds = seconds_since(t0);
   progress.done();
   return r;
@@ -835,7 +840,7 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
     std::cout << "moesim bench: " << describe(w, f.program) << "\n  program built in " << build_s
               << " s; HBM image " << w.built->layout.hbm_input_end << " bytes of HBM_BYTES "
               << w.preset->get("HBM_BYTES") << "\n";
-    std::vector<std::pair<std::unique_ptr<sim::Engine>, sim::RunResult>> ran;
+    std::vector<std::pair<std::unique_ptr<isa::Engine>, cosim::RunResult>> ran;
     for (const char* name : {"golden", "rtl"}) {
       if (f.engine != "both" && f.engine != name) continue;
       if (std::string(name) == "rtl" && !cli::rtl_built_for(w.preset->name)) {
@@ -844,10 +849,10 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
                   << w.preset->name << "\")\n";
         continue;
       }
-      auto engine = std::string(name) == "golden" ? sim::make_golden_engine(spec, *w.preset)
+      auto engine = std::string(name) == "golden" ? cosim::make_golden_engine(spec, *w.preset)
                                                   : make_rtl(spec, *w.preset, "");
       double s = 0;
-      sim::RunResult r = bench_engine(spec, *engine, w, f.program, s);
+      cosim::RunResult r = bench_engine(spec, *engine, w, f.program, s);
       if (r.limit_reached) return limit_error(f.program);
       char line[256];
       std::snprintf(line, sizeof line,
@@ -862,20 +867,20 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
       ran.emplace_back(std::move(engine), std::move(r));
     }
     if (ran.size() == 2) {
-      const auto a = sim::read_layer_output(*ran[0].first, *w.preset, *w.built);
-      const auto b = sim::read_layer_output(*ran[1].first, *w.preset, *w.built);
-      const auto pa = sim::make_profile(spec, ran[0].second.stages, 0, "golden");
-      const auto pb = sim::make_profile(spec, ran[1].second.stages, 0, "rtl");
+      const auto a = workload::read_layer_output(*ran[0].first, *w.preset, *w.built);
+      const auto b = workload::read_layer_output(*ran[1].first, *w.preset, *w.built);
+      const auto pa = report::make_profile(spec, ran[0].second.stages, 0, "golden");
+      const auto pb = report::make_profile(spec, ran[1].second.stages, 0, "rtl");
       const bool same_out = a.acc_bf16 == b.acc_bf16 && a.out_mxfp8 == b.out_mxfp8;
-      const bool same_prof = sim::profile_differences(pa, pb).empty();
+      const bool same_prof = report::profile_differences(pa, pb).empty();
       std::cout << "  golden vs rtl: outputs " << (same_out ? "equal" : "DIFFER")
                 << ", stage profiles " << (same_prof ? "equal" : "DIFFER") << "\n";
       if (!same_out || !same_prof) status = kExitMismatch;
     }
     if (!ran.empty()) {
       std::cout << '\n';
-      sim::print_profile(std::cout,
-                         sim::make_profile(spec, ran[0].second.stages, 0, ran[0].first->name()));
+      report::print_profile(
+          std::cout, report::make_profile(spec, ran[0].second.stages, 0, ran[0].first->name()));
     }
     std::cout << '\n';
   }
@@ -970,7 +975,7 @@ int cli_main(int argc, char** argv) {
       ->check(CLI::IsMember({"golden", "rtl", "both"}));
   conf->add_option("--filter", kf.filter, "only cases whose MNEMONIC/case matches this regex");
   conf->add_option("--suite", kf.suite,
-                   "suite directory (default: " + sim::conformance::default_suite().string() + ")");
+                   "suite directory (default: " + conformance::default_suite().string() + ")");
   conf->add_option("--machine", kf.machine, "run the cases written for this machine preset")
       ->capture_default_str();
   conf->add_option("--junit", kf.junit, "write JUnit XML to FILE");
@@ -1017,7 +1022,7 @@ int cli_main(int argc, char** argv) {
     if (*bench) return cmd_bench(spec, bf);
     if (*as) return cmd_asm(spec, asm_in, asm_out);
     return cmd_disasm(spec, dis_in);
-  } catch (const sim::UsageError& e) {
+  } catch (const UsageError& e) {
     std::cerr << "moesim: error: " << e.what() << '\n';
     return kExitUsage;
   } catch (const isa::SpecError& e) {

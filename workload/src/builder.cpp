@@ -1,5 +1,5 @@
 // MoE program builder (see builder.hpp for the math and the lowering).
-#include "moesim/sim/builder.hpp"
+#include "moesim/workload/builder.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "moesim/isa/numerics.hpp"
 #include "program_fault_rewrite.hpp"
 
-namespace moesim::sim {
+namespace moesim::workload {
 namespace {
 
 // Register plan: gp1..gp3 loop counters by nesting depth, gp4..gp14 temporaries of the current
@@ -1309,4 +1309,4 @@ BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& pr
   return b;
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

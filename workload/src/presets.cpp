@@ -1,6 +1,6 @@
 // Model presets (shared/reference/models.md §1, §2; sources [Sx] there) and the config.json
 // reader.
-#include "moesim/sim/presets.hpp"
+#include "moesim/workload/presets.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-namespace moesim::sim {
+namespace moesim::workload {
 
 namespace {
 
@@ -372,4 +372,4 @@ ModelPreset resolve_model(const std::string& arg, std::vector<std::string>* igno
   return find_model(arg);
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

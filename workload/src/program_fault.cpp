@@ -1,6 +1,6 @@
 // Planted lowering bugs (program_fault.hpp): the names, and the text rewrites build_moe_layer
 // applies to the program it emitted (program_fault_rewrite.hpp).
-#include "moesim/sim/program_fault.hpp"
+#include "moesim/workload/program_fault.hpp"
 
 #include <algorithm>
 #include <regex>
@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "moesim/isa/assembler.hpp"
-#include "moesim/sim/presets.hpp"
+#include "moesim/workload/presets.hpp"
 #include "program_fault_rewrite.hpp"
 
-namespace moesim::sim {
+namespace moesim::workload {
 namespace {
 
 const std::vector<std::pair<std::string, ProgramFault>>& program_faults() {
@@ -199,4 +199,4 @@ void rewrite_with_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram&
   b.notes.push_back("planted fault: " + std::to_string(changed) + " line(s) changed");
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

@@ -3,10 +3,10 @@
 #pragma once
 
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/builder.hpp"
-#include "moesim/sim/program_fault.hpp"
+#include "moesim/workload/builder.hpp"
+#include "moesim/workload/program_fault.hpp"
 
-namespace moesim::sim {
+namespace moesim::workload {
 
 /// Rewrites `b.asm_text` with the fault, re-assembles `b.program` and adds a note. Throws
 /// UsageError if the program has nothing the fault applies to (e.g. topk-shift-7 on a program
@@ -14,4 +14,4 @@ namespace moesim::sim {
 /// std::logic_error for score_scales_output, which the builder plants while lowering.
 void rewrite_with_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram& b);
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

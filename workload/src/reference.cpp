@@ -1,7 +1,7 @@
 // Independent reference of a built MoE layer (see reference.hpp). Host `float` is binary32 RNE
 // here (the build passes -ffp-contract=off, never -ffast-math); every stored value goes through
 // num::f32_to_bf16, which also canonicalises NaNs.
-#include "moesim/sim/reference.hpp"
+#include "moesim/workload/reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 
 #include "moesim/isa/numerics.hpp"
 
-namespace moesim::sim {
+namespace moesim::workload {
 namespace {
 
 using Row = std::vector<uint16_t>;  // BF16 bits
@@ -567,7 +567,7 @@ ReferenceResult reference_layer(const isa::MachinePreset& preset, const ModelPre
   return LayerReference(preset, model, b).run();
 }
 
-LayerOutput read_layer_output(const Engine& engine, const isa::MachinePreset& preset,
+LayerOutput read_layer_output(const isa::Engine& engine, const isa::MachinePreset& preset,
                               const BuiltProgram& b) {
   const Layout& L = b.layout;
   const uint64_t vlen = static_cast<uint64_t>(preset.vlen()), hb = L.hidden / vlen;
@@ -674,4 +674,4 @@ void print_reference_check(std::ostream& os, const std::string& engine, const Re
      << " token(s) where float64 selects other experts than the hardware)\n";
 }
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

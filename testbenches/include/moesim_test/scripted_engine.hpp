@@ -1,4 +1,4 @@
-// Test-only sim::Engine that replays a script of retire records, for comparator and report tests
+// Test-only isa::Engine that replays a script of retire records, for comparator and report tests
 // that need two engines to differ in one chosen way. Shared by
 // testbenches/cosim/test_comparator.cpp and test_reports.cpp.
 #pragma once
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/engine.hpp"
 
 namespace moesim::test {
 
@@ -23,7 +23,7 @@ namespace moesim::test {
 /// before handing out its record. The record's unit (decoded from its word) is busy for the
 /// record's whole latency: one UnitSpan per record, returned by take_unit_spans. retired()
 /// counts the records that are not traps, as the real engines do.
-class ScriptedEngine final : public sim::Engine {
+class ScriptedEngine final : public isa::Engine {
  public:
   static constexpr uint64_t kUnits = 64;
 
@@ -71,7 +71,7 @@ class ScriptedEngine final : public sim::Engine {
             m.begin() + static_cast<std::ptrdiff_t>(2 * (begin + count))};
   }
   uint64_t size(isa::Space) const override { return kUnits; }
-  std::vector<sim::UnitSpan> take_unit_spans() override { return std::exchange(pending_, {}); }
+  std::vector<isa::UnitSpan> take_unit_spans() override { return std::exchange(pending_, {}); }
 
   /// The index of `unit` in isa.yaml `units` (UnitSpan::unit).
   static uint8_t unit_index(const std::string& unit) {
@@ -93,7 +93,7 @@ class ScriptedEngine final : public sim::Engine {
 
   std::string name_;
   std::vector<Step> script_;
-  std::vector<sim::UnitSpan> pending_;
+  std::vector<isa::UnitSpan> pending_;
   size_t next_ = 0;
   uint64_t cycles_ = 0;
   uint64_t retired_ = 0;

@@ -42,19 +42,19 @@
 #include <string>
 #include <vector>
 
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
-#include "moesim/sim/engine.hpp"
 
-namespace moesim::sim::conformance {
+namespace moesim::conformance {
 
 /// A memory region of a case file: units [begin, begin + count) of `space`, as byte images.
 struct Region {
   isa::Space space = isa::Space::Vram;
   uint64_t begin = 0;          ///< first unit (VRAM/MRAM row, SRAM word, HBM byte)
   uint64_t count = 0;          ///< units
-  std::vector<uint8_t> bytes;  ///< count * unit_bytes(space)
+  std::vector<uint8_t> bytes;  ///< count * isa::unit_bytes(space)
   std::string where;           ///< "file: key path" for messages
 };
 
@@ -63,7 +63,7 @@ struct Expect {
   uint64_t cycles = 0;
   std::optional<std::string> trap;  ///< trap name (isa.yaml traps)
   uint32_t trap_pc = 0;
-  std::map<std::string, uint64_t> regs;  ///< by reg_name() (gp1, f2, a0, STRIDE, ...)
+  std::map<std::string, uint64_t> regs;  ///< by cosim::reg_name() (gp1, f2, a0, STRIDE, ...)
   std::vector<Region> mem;
 };
 
@@ -99,7 +99,7 @@ struct Outcome {
 
 /// Loads `c` into `engine` (whose preset must be c.machine) and runs it to its end, at most
 /// `max_instructions` (a runaway case fails). Engine exceptions propagate.
-Outcome run_case(const isa::Spec& spec, Engine& engine, const Case& c,
+Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
                  uint64_t max_instructions = 100000);
 
 /// What the suite exercised, from the executed words of passing cases.
@@ -137,4 +137,4 @@ std::vector<Waiver> load_waivers(const isa::Spec& spec, const std::filesystem::p
 /// the suite only while that tree exists (else pass --suite).
 std::filesystem::path default_suite();
 
-}  // namespace moesim::sim::conformance
+}  // namespace moesim::conformance

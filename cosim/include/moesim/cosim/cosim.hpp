@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
-#include "moesim/sim/engine.hpp"
 
-namespace moesim::sim {
+namespace moesim::cosim {
 
 class TimelineSink;
 
@@ -46,7 +46,7 @@ struct StageRow {
 struct UnitRow {
   std::string name;
   std::array<uint64_t, 2> busy_cycles{};
-  std::array<uint64_t, 2> spans{};  ///< busy spans (Engine::take_unit_spans)
+  std::array<uint64_t, 2> spans{};  ///< busy spans (isa::Engine::take_unit_spans)
   bool match() const { return busy_cycles[0] == busy_cycles[1] && spans[0] == spans[1]; }
 };
 
@@ -119,7 +119,8 @@ struct CosimOptions {
 };
 
 /// Runs two loaded engines in lockstep (see the file comment). Engine exceptions propagate.
-CosimResult run_cosim(const isa::Spec& spec, Engine& a, Engine& b, const CosimOptions& options);
+CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
+                      const CosimOptions& options);
 
 /// Result of running one engine alone (moesim run).
 struct RunResult {
@@ -133,7 +134,7 @@ struct RunResult {
 };
 
 /// Runs one loaded engine to its end, feeding the sinks as engine 0.
-RunResult run_single(const isa::Spec& spec, Engine& engine, const CosimOptions& options);
+RunResult run_single(const isa::Spec& spec, isa::Engine& engine, const CosimOptions& options);
 
 /// Register name for reports: gpN, fN, aN, SCALE, STRIDE, V_MASK, TOPK_POLICY.
 std::string reg_name(isa::RegFile file, uint8_t index);
@@ -143,9 +144,9 @@ std::string reg_name(isa::RegFile file, uint8_t index);
 std::vector<std::pair<std::string, uint64_t>> named_registers(const isa::ArchRegs& r);
 
 /// Fills every MemWrite::digest of `r` from `engine`'s memory (FNV-1a 64 of the range's bytes).
-void fill_digests(const Engine& engine, isa::RetireRecord& r);
+void fill_digests(const isa::Engine& engine, isa::RetireRecord& r);
 
 /// Names of the fields in which `a` and `b` differ (digests must be filled).
 std::vector<std::string> differing_fields(const isa::RetireRecord& a, const isa::RetireRecord& b);
 
-}  // namespace moesim::sim
+}  // namespace moesim::cosim

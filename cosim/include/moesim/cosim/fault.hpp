@@ -11,7 +11,7 @@
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
 
-namespace moesim::sim {
+namespace moesim::cosim {
 
 struct BitFlip {
   std::string engine;  ///< engine name ("golden" or "rtl")
@@ -28,4 +28,4 @@ BitFlip parse_bit_flip(const std::string& text);
 /// Throws UsageError if the byte is at or past `space_bytes` (the space's size in bytes).
 void apply_bit_flip(const BitFlip& flip, uint64_t space_bytes, isa::MemoryImage& image);
 
-}  // namespace moesim::sim
+}  // namespace moesim::cosim

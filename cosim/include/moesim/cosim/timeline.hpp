@@ -10,11 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/trace.hpp"
-#include "moesim/sim/engine.hpp"
 
-namespace moesim::sim {
+namespace moesim::cosim {
 
 /// The token / expert pair an instruction works on, resolved at retire (isa::WorkTag with the
 /// expert read from the engine's INT SRAM when the tag names a word). -1 = none.
@@ -30,11 +30,11 @@ class TimelineSink {
   /// Engine `engine` (0 = a / golden, 1 = b / rtl) retired or trapped `r` (r.trap set).
   virtual void instruction(size_t engine, const isa::RetireRecord& r, const WorkItem& work) = 0;
   /// Engine `engine`'s unit was busy in [span.begin, span.end).
-  virtual void unit_busy(size_t engine, const UnitSpan& span) = 0;
+  virtual void unit_busy(size_t engine, const isa::UnitSpan& span) = 0;
   /// First co-simulation divergence, at cycle `cycle`.
   virtual void mismatch(uint64_t cycle) = 0;
   /// End of the run at cycle `end_cycle`. Throws std::runtime_error on a write error.
   virtual void finish(uint64_t end_cycle) = 0;
 };
 
-}  // namespace moesim::sim
+}  // namespace moesim::cosim

@@ -25,57 +25,60 @@
 #include <memory>
 #include <vector>
 
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
 
 namespace moesim::golden {
 
-class GoldenModel {
+class GoldenModel final : public isa::Engine {
  public:
   /// Elaborates the design for `preset`; `spec` must outlive the model. Throws std::logic_error
   /// on a second instance or when an isa.yaml instruction has no golden implementation, and
   /// std::invalid_argument for a preset the model cannot implement (VLEN != MLEN, MX_BLOCK not
   /// dividing MLEN).
   GoldenModel(const isa::Spec& spec, const isa::MachinePreset& preset);
-  ~GoldenModel();
+  ~GoldenModel() override;
   GoldenModel(const GoldenModel&) = delete;
   GoldenModel& operator=(const GoldenModel&) = delete;
+
+  std::string name() const override { return "golden"; }
 
   /// Loads the program and initial memories; clears every memory first, resets registers
   /// (STRIDE = 1), the matrix accumulator, the loop stack and the cycle count. May be called
   /// again to run another program. Throws std::invalid_argument (naming the space and byte
   /// offset) if an image segment does not fit its space, if the program is longer than
   /// IMEM_WORDS, or if its stage table is non-empty and of a different length than its words.
-  void load(const isa::Program& program, const isa::MemoryImage& image);
+  void load(const isa::Program& program, const isa::MemoryImage& image) override;
 
   /// INSTRUCTION_BUDGET (machine.yaml `runtime`) of the runs after the next load(); until called,
   /// the preset's value. Throws std::invalid_argument if `budget` is 0 or does not fit the RTL's
   /// port (Spec::runtime_max), so both models accept the same budgets.
-  void set_instruction_budget(uint64_t budget);
+  void set_instruction_budget(uint64_t budget) override;
 
   /// Runs until the next instruction retires or traps and fills `out` (normalised).
   /// Returns false, leaving `out` untouched, once the program has halted or trapped.
-  bool step(isa::RetireRecord& out);
+  bool step(isa::RetireRecord& out) override;
 
-  bool halted() const;       ///< true once the program halted or trapped
-  uint64_t cycles() const;   ///< end cycle of the last retired instruction
-  uint64_t retired() const;  ///< instructions retired so far (a trap is not counted)
-  isa::ArchRegs regs() const;
+  bool halted() const override;       ///< true once the program halted or trapped
+  uint64_t cycles() const override;   ///< end cycle of the last retired instruction
+  uint64_t retired() const override;  ///< instructions retired so far (a trap is not counted)
+  isa::ArchRegs regs() const override;
   /// Bytes of [begin, begin+count) in the space's unit (trace.hpp Space). Throws out_of_range.
-  std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const;
-  uint64_t size(isa::Space space) const;  ///< space size in its unit
+  std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override;
+  uint64_t size(isa::Space space) const override;  ///< space size in its unit
   /// HBM bytes read / written by the DMA unit's bus transactions since load(), counted by the
   /// HBM memory target itself.
-  uint64_t hbm_bytes_read() const;
-  uint64_t hbm_bytes_written() const;
+  uint64_t hbm_bytes_read() const override;
+  uint64_t hbm_bytes_written() const override;
   /// Unit busy spans of the instructions retired since the previous call (or load()), sorted by
   /// (begin, unit), in 1 ns cycles: one span per retired instruction, its isa.yaml unit (index
   /// into Spec::units()) busy for [start_cycle, end_cycle) of its record. The core records it
   /// when it dispatches the instruction (control instructions execute in the core itself); a
   /// trapping instruction occupies no cycle and gives none. Call after step() returned the
-  /// record (sim::Engine::take_unit_spans).
-  std::vector<isa::UnitSpan> take_unit_spans();
+  /// record (isa::Engine::take_unit_spans).
+  std::vector<isa::UnitSpan> take_unit_spans() override;
 
  private:
   struct Impl;

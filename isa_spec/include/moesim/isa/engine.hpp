@@ -1,9 +1,10 @@
-// The one engine interface the co-simulation harness and comparator see (DESIGN.md §6,
-// docs/architecture.md). Modelled on lowRISC Ibex's abstract `Cosim` (dv/cosim/cosim.h): the
+// The one engine interface (docs/architecture.md): the golden model (moesim::golden::GoldenModel)
+// and the RTL wrapper (moesim::rtl, one implementation per Verilated preset) each implement it
+// directly, and the co-simulation harness and comparator see them through it only. Modelled on
+// lowRISC Ibex's abstract `Cosim` (dv/cosim/cosim.h), which its Spike wrapper implements: the
 // harness steps an engine one retired instruction at a time and inspects architectural state
-// through these calls only. No SystemC or Verilator type appears here; the adapters for
-// moesim::golden::GoldenModel and moesim::rtl::RtlModel live in sim/src and are reached through
-// the factory functions at the bottom.
+// through these calls. No SystemC or Verilator type appears here; it lives in isa_spec because
+// it is, with the retire record of trace.hpp, what both models share.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +16,7 @@
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
 
-namespace moesim::sim {
-
-using isa::UnitSpan;
+namespace moesim::isa {
 
 class Engine {
  public:
@@ -29,7 +28,7 @@ class Engine {
   /// Loads `program` (words with their stage codes) and the initial memories; resets registers
   /// (all 0, STRIDE = 1), cycle and retire counters. Bytes of a space not covered by `image`
   /// are 0. Throws std::invalid_argument if the program or an image segment does not fit.
-  virtual void load(const isa::Program& program, const isa::MemoryImage& image) = 0;
+  virtual void load(const Program& program, const MemoryImage& image) = 0;
 
   /// INSTRUCTION_BUDGET (machine.yaml `runtime`; isa.yaml trap instruction_budget_exceeded) of
   /// the runs after the next load(); until called, the preset's value. Throws
@@ -37,10 +36,10 @@ class Engine {
   virtual void set_instruction_budget(uint64_t budget) = 0;
 
   /// Advances until the next instruction retires or traps and fills `out` (normalised per
-  /// isa::normalize; MemWrite::digest left 0, the comparator computes digests). Returns false,
+  /// normalize; MemWrite::digest left 0, the comparator computes digests). Returns false,
   /// leaving `out` untouched, once the program has halted (pc past the last instruction) or
   /// trapped; it then keeps returning false.
-  virtual bool step(isa::RetireRecord& out) = 0;
+  virtual bool step(RetireRecord& out) = 0;
 
   /// True once step() has returned false for good (halt or trap).
   virtual bool halted() const = 0;
@@ -59,15 +58,15 @@ class Engine {
   virtual uint64_t hbm_bytes_written() const = 0;
 
   /// Current architectural registers.
-  virtual isa::ArchRegs regs() const = 0;
+  virtual ArchRegs regs() const = 0;
 
   /// Bytes of units [begin, begin + count) of `space`, in the byte image layout of
-  /// isa::Space (e.g. one VRAM unit = one row = 2*VLEN bytes). Throws std::out_of_range if the
+  /// Space (e.g. one VRAM unit = one row = 2*VLEN bytes). Throws std::out_of_range if the
   /// range leaves the space.
-  virtual std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const = 0;
+  virtual std::vector<uint8_t> read(Space space, uint64_t begin, uint64_t count) const = 0;
 
   /// Size of `space` in its unit.
-  virtual uint64_t size(isa::Space space) const = 0;
+  virtual uint64_t size(Space space) const = 0;
 
   /// Unit busy intervals of the instructions retired since the previous call, sorted by
   /// (begin, unit). A span never crosses an instruction boundary: each lies within
@@ -77,25 +76,4 @@ class Engine {
   virtual std::vector<UnitSpan> take_unit_spans() = 0;
 };
 
-/// The SystemC TLM-2.0 golden model. One per process (SystemC allows one elaboration);
-/// a second call throws std::logic_error.
-std::unique_ptr<Engine> make_golden_engine(const isa::Spec& spec, const isa::MachinePreset& preset);
-
-/// The Verilated RTL. Throws std::invalid_argument if no RTL model was built for `preset` (see
-/// rtl_built_presets()) or its parameters differ from the built ones. `fst_path`, if non-empty and
-/// the RTL was built with tracing, receives a signal-level FST.
-std::unique_ptr<Engine> make_rtl_engine(const isa::Spec& spec, const isa::MachinePreset& preset,
-                                        const std::string& fst_path = "");
-
-/// Machine presets with a Verilated RTL model in this build (CMake MOESIM_RTL_PRESETS).
-std::vector<std::string> rtl_built_presets();
-
-/// Bytes per unit of `space` on `preset` (isa::Space): VRAM 2*VLEN, MRAM MLEN + MLEN/MX_BLOCK,
-/// FP SRAM 2, INT SRAM 4, HBM 1.
-uint64_t unit_bytes(isa::Space space, const isa::MachinePreset& preset);
-
-/// Size of `space` on `preset` in its unit (machine.yaml): VRAM_ROWS, MRAM_TILES * MLEN tile
-/// rows, FP_SRAM_WORDS, INT_SRAM_WORDS, HBM_BYTES; what Engine::size() reports.
-uint64_t space_units(isa::Space space, const isa::MachinePreset& preset);
-
-}  // namespace moesim::sim
+}  // namespace moesim::isa

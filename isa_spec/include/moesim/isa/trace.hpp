@@ -67,7 +67,7 @@ struct Trap {
 
 /// One busy interval of a functional unit: unit `unit` (index into Spec::units(), the `units`
 /// list of isa.yaml) was busy in cycles [begin, end), end > begin. Reported by both engines
-/// (sim::Engine::take_unit_spans); not part of the retire record comparison.
+/// (isa::Engine::take_unit_spans); not part of the retire record comparison.
 struct UnitSpan {
   uint8_t unit = 0;
   uint64_t begin = 0;

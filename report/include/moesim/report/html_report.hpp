@@ -23,28 +23,30 @@
 #include <string>
 #include <string_view>
 
+#include "moesim/cosim/cosim.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/cosim.hpp"
 
-namespace moesim::sim {
+namespace moesim::report {
 
 /// `text` with &, <, >, " and ' replaced by character references.
 std::string html_escape(std::string_view text);
 
 /// The HTML document of a co-simulation. `context` is a JSON object (e.g. the CLI's program and
 /// preset description, tool, flags), or null; its scalars are listed under "Run context".
-std::string html_report(const isa::Spec& spec, const CosimResult& r, const nlohmann::json& context);
+std::string html_report(const isa::Spec& spec, const cosim::CosimResult& r,
+                        const nlohmann::json& context);
 
 /// The HTML document of a single-engine run (see the CosimResult overload).
-std::string html_report(const isa::Spec& spec, const RunResult& r, const nlohmann::json& context);
+std::string html_report(const isa::Spec& spec, const cosim::RunResult& r,
+                        const nlohmann::json& context);
 
 /// Writes html_report(spec, r, context) to `path`. Throws std::runtime_error naming the path if
 /// it cannot be written.
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
-                       const CosimResult& r, const nlohmann::json& context);
+                       const cosim::CosimResult& r, const nlohmann::json& context);
 
 /// Writes html_report(spec, r, context) for a single-engine run to `path` (errors as above).
-void write_html_report(const std::filesystem::path& path, const isa::Spec& spec, const RunResult& r,
-                       const nlohmann::json& context);
+void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
+                       const cosim::RunResult& r, const nlohmann::json& context);
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "moesim/cosim/cosim.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/cosim.hpp"
 
-namespace moesim::sim {
+namespace moesim::report {
 
 /// The caveat every profile carries: how the routed path is lowered weighs as much as the
 /// hardware in a shared-vs-routed ratio.
@@ -49,8 +49,8 @@ struct StageProfile {
 
 /// Profile of engine `side` (0 = a, 1 = b) of a stage table (CosimResult::stages or
 /// RunResult::stages).
-StageProfile make_profile(const isa::Spec& spec, const std::vector<StageRow>& rows, size_t side,
-                          const std::string& engine);
+StageProfile make_profile(const isa::Spec& spec, const std::vector<cosim::StageRow>& rows,
+                          size_t side, const std::string& engine);
 
 /// The differences between two profiles, one readable line each ("expert_projection: cycles
 /// golden 100, rtl 104"); empty when equal (engine names are not compared).
@@ -64,4 +64,4 @@ nlohmann::json profile_json(const StageProfile& p);
 /// Console table: one line per stage that ran, then the group split and the note.
 void print_profile(std::ostream& os, const StageProfile& p);
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "moesim/cosim/cosim.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
-#include "moesim/sim/cosim.hpp"
 
-namespace moesim::sim {
+namespace moesim::report {
 
 /// {"index","pc","word","disassembly","stage","start_cycle","end_cycle","regs":[{"reg","value"}],
 ///  "mems":[{"space","begin","end","digest"}],"trap":null|{"cause","name","pc","word"}}.
@@ -25,11 +25,11 @@ nlohmann::json record_json(const isa::Spec& spec, const isa::RetireRecord& r);
 double utilisation(uint64_t busy_cycles, uint64_t total_cycles);
 
 /// The units of `d`'s space that byte range `bytes` [first, end) touches, as [first, end).
-std::pair<uint64_t, uint64_t> unit_range(const SpaceDiff& d,
+std::pair<uint64_t, uint64_t> unit_range(const cosim::SpaceDiff& d,
                                          const std::pair<uint64_t, uint64_t>& bytes);
 
 /// "EQUAL", "MISMATCH" (outputs or cycles differ) or "STOPPED" (CosimResult::limit_reached).
-std::string cosim_verdict(const CosimResult& r);
+std::string cosim_verdict(const cosim::CosimResult& r);
 
 /// outputs_bit_exact, cycles_match, profiles_match, completed, instructions, total_cycles
 /// {a, b}, retired {a, b}, stages {name: {code, instructions, <a>_cycles, <b>_cycles,
@@ -43,12 +43,12 @@ std::string cosim_verdict(const CosimResult& r);
 /// end)}], ranges_complete}}}. `ranges` are the first SpaceDiff::kMaxDiffRanges maximal runs of
 /// differing bytes; `units` rounds each run out to whole units of the space; ranges_complete is
 /// false when more differing bytes lie beyond the listed runs. Engine names are the keys.
-nlohmann::json cosim_json(const isa::Spec& spec, const CosimResult& r);
+nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r);
 
 /// engine, instructions, total_cycles, stages {name: {code, instructions, cycles,
 /// hbm_bytes_read, hbm_bytes_written}},
 /// units {name: {busy_cycles, spans, utilisation}}, trap.
-nlohmann::json run_json(const isa::Spec& spec, const RunResult& r);
+nlohmann::json run_json(const isa::Spec& spec, const cosim::RunResult& r);
 
 /// The report tree `j` (cosim_json / run_json plus context) as a YAML document: objects become
 /// block maps, arrays block sequences (empty ones `{}` / `[]`), numbers and booleans plain
@@ -61,19 +61,19 @@ std::string report_yaml(const nlohmann::json& j);
 std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r);
 
 /// Stage table with one cycle column per engine in `engines` (1 or 2) and, for 2, a match column.
-void print_stage_table(std::ostream& os, const std::vector<StageRow>& rows,
+void print_stage_table(std::ostream& os, const std::vector<cosim::StageRow>& rows,
                        const std::vector<std::string>& engines);
 
 /// Unit table: one row per UnitRow with busy cycles, spans and utilisation (busy / total
 /// cycles, in %) per engine in `engines` (1 or 2; total_cycles has one entry per engine) and, for
 /// 2, a match column.
-void print_unit_table(std::ostream& os, const std::vector<UnitRow>& rows,
+void print_unit_table(std::ostream& os, const std::vector<cosim::UnitRow>& rows,
                       const std::vector<std::string>& engines,
                       const std::vector<uint64_t>& total_cycles);
 
 /// First divergence (both records, details, recent history) and the final-state comparison:
 /// differing registers, and per memory space the differing byte count, the first difference
 /// and the differing byte ranges (in bytes and in the space's units).
-void print_cosim_details(std::ostream& os, const isa::Spec& spec, const CosimResult& r);
+void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r);
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

@@ -33,20 +33,20 @@
 #include <string>
 #include <vector>
 
+#include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/timeline.hpp"
 
-namespace moesim::sim {
+namespace moesim::report {
 
-class TraceJsonSink final : public TimelineSink {
+class TraceJsonSink final : public cosim::TimelineSink {
  public:
   /// Opens `path` and writes the header and the metadata events of one process per name in
   /// `engines` (engine index = position, 1 or 2 engines). Throws std::runtime_error naming the
   /// path if the file cannot be opened or written.
   TraceJsonSink(const isa::Spec& spec, const std::filesystem::path& path,
                 const std::vector<std::string>& engines);
-  void instruction(size_t engine, const isa::RetireRecord& r, const WorkItem& work) override;
-  void unit_busy(size_t engine, const UnitSpan& span) override;
+  void instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem& work) override;
+  void unit_busy(size_t engine, const isa::UnitSpan& span) override;
   void mismatch(uint64_t cycle) override;
   /// Closes the open stage slices and the JSON document. Throws std::runtime_error naming the
   /// path on a write error. A file whose sink was never finished is not valid JSON.
@@ -80,4 +80,4 @@ class TraceJsonSink final : public TimelineSink {
   std::array<std::optional<Latest>, 2> latest_;
 };
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/timeline.hpp"
 #include "moesim/waveforms/vcd.hpp"
 
-namespace moesim::sim {
+namespace moesim::report {
 
 /// Writes `path` with one scope per engine name in `scopes` (engine index = scope index) and,
 /// beside it, the stage translate filter (waveforms::stage_filter_path) and a GTKWave save file
@@ -20,13 +20,13 @@ namespace moesim::sim {
 /// isa.yaml unit from unit_busy spans, trap/trap_cause (isa.yaml trap name, or `trap<code>`)
 /// at the start cycle of a record with r.trap set. Times are cycles (1 ns in the VCD).
 /// Throws std::runtime_error naming the path if a file cannot be written.
-class VcdSink final : public TimelineSink {
+class VcdSink final : public cosim::TimelineSink {
  public:
   VcdSink(const isa::Spec& spec, const std::filesystem::path& path,
           const std::vector<std::string>& scopes);
-  void instruction(size_t engine, const isa::RetireRecord& r, const WorkItem& work) override;
+  void instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem& work) override;
   /// Throws std::runtime_error if span.unit is not a unit of isa.yaml.
-  void unit_busy(size_t engine, const UnitSpan& span) override;
+  void unit_busy(size_t engine, const isa::UnitSpan& span) override;
   void mismatch(uint64_t cycle) override;
   void finish(uint64_t end_cycle) override;
 
@@ -37,4 +37,4 @@ class VcdSink final : public TimelineSink {
   waveforms::VcdWriter vcd_;
 };
 
-}  // namespace moesim::sim
+}  // namespace moesim::report

@@ -86,10 +86,10 @@
 
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/presets.hpp"
-#include "moesim/sim/program_fault.hpp"
+#include "moesim/workload/presets.hpp"
+#include "moesim/workload/program_fault.hpp"
 
-namespace moesim::sim {
+namespace moesim::workload {
 
 /// Which V_TOPK encoding the router uses: `automatic` takes the hardwired rmask of isa.yaml
 /// `topk_policies` when one has exactly the (E, k) V_TOPK must select, else the register
@@ -248,4 +248,4 @@ struct BuiltProgram {
 BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,
                              const BuildOptions& options);
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

@@ -10,13 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace moesim::sim {
+#include "moesim/isa/usage_error.hpp"
 
-/// Bad command-line input, file or size: the CLI prints what() as one line and exits 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace moesim::workload {
 
 /// The expert MLP's activation: e(x) = W2 h + b2 with [g, u] = W1 x + b1 and
 ///   swiglu:         h = silu(g) * u = g * sigmoid(g) * u
@@ -81,4 +77,4 @@ ModelPreset load_model_config(const std::string& path, std::vector<std::string>*
 /// existing file).
 ModelPreset resolve_model(const std::string& arg, std::vector<std::string>* ignored = nullptr);
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace moesim::sim {
+namespace moesim::workload {
 
 /// One lowering bug build_moe_layer can plant.
 enum class ProgramFault {
@@ -43,4 +43,4 @@ std::vector<std::string> program_fault_names();
 /// Parses a --plant-fault name. Throws UsageError listing the names.
 ProgramFault parse_program_fault(const std::string& name);
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

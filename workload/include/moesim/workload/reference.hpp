@@ -39,12 +39,12 @@
 #include <string>
 #include <vector>
 
+#include "moesim/isa/engine.hpp"
 #include "moesim/isa/spec.hpp"
-#include "moesim/sim/builder.hpp"
-#include "moesim/sim/engine.hpp"
-#include "moesim/sim/presets.hpp"
+#include "moesim/workload/builder.hpp"
+#include "moesim/workload/presets.hpp"
 
-namespace moesim::sim {
+namespace moesim::workload {
 
 struct ReferenceResult {
   unsigned tokens = 0, hidden = 0, top_k = 0;
@@ -74,7 +74,7 @@ struct LayerOutput {
   std::vector<uint16_t> acc_bf16;
   std::vector<uint8_t> out_mxfp8;
 };
-LayerOutput read_layer_output(const Engine& engine, const isa::MachinePreset& preset,
+LayerOutput read_layer_output(const isa::Engine& engine, const isa::MachinePreset& preset,
                               const BuiltProgram& b);
 
 /// Dequantised T x H output from the MXFP8 output bytes.
@@ -110,4 +110,4 @@ ReferenceCheck check_against_reference(const isa::MachinePreset& preset, const B
 /// The bit-exactness line and the error table.
 void print_reference_check(std::ostream& os, const std::string& engine, const ReferenceCheck& c);
 
-}  // namespace moesim::sim
+}  // namespace moesim::workload

@@ -1,0 +1,29 @@
+// The two engines behind the engine interface (moesim/isa/engine.hpp). Only cosim/src/engines.cpp
+// sees both models' headers; everything above the cosim layer creates engines here.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "moesim/isa/engine.hpp"
+#include "moesim/isa/spec.hpp"
+
+namespace moesim::cosim {
+
+/// The SystemC TLM-2.0 golden model (name "golden"). One per process (SystemC allows one
+/// elaboration); a second call throws std::logic_error.
+std::unique_ptr<isa::Engine> make_golden_engine(const isa::Spec& spec,
+                                                const isa::MachinePreset& preset);
+
+/// The Verilated RTL (name "rtl"). Throws std::invalid_argument if no RTL model was built for
+/// `preset` (see rtl_built_presets()) or its parameters differ from the built ones. `fst_path`, if
+/// non-empty and the RTL was built with tracing, receives a signal-level FST.
+std::unique_ptr<isa::Engine> make_rtl_engine(const isa::Spec& spec,
+                                             const isa::MachinePreset& preset,
+                                             const std::string& fst_path = "");
+
+/// Machine presets with a Verilated RTL model in this build (CMake MOESIM_RTL_PRESETS).
+std::vector<std::string> rtl_built_presets();
+
+}  // namespace moesim::cosim

@@ -1,6 +1,5 @@
-// `moesim conformance` (cli_conformance.hpp).
-#include "cli_conformance.hpp"
-
+// `moesim conformance`: runs the ISA conformance suite (moesim/conformance/conformance.hpp) on one
+// or both engines.
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 #include <chrono>
@@ -10,6 +9,7 @@
 #include <set>
 
 #include "cli_output.hpp"
+#include "command.hpp"
 #include "moesim/conformance/conformance.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/engine.hpp"
@@ -19,7 +19,18 @@ namespace moesim::cli {
 namespace {
 
 namespace conf = moesim::conformance;
-using Clock = std::chrono::steady_clock;
+
+struct ConformanceFlags {
+  std::string engine = "both";  ///< golden | rtl | both
+  std::string suite;            ///< empty: the compiled-in testbenches/conformance
+  std::string filter;           ///< regex on "<MNEMONIC>/<case>"
+  std::string machine = "default";
+  std::string junit;  ///< JUnit XML output path
+  /// Coverage items (as printed) whose absence does not fail the run, added to the suite's
+  /// waivers.yaml. An item that isa.yaml does not declare is an error.
+  std::vector<std::string> waive;
+  bool quiet = false;  ///< only failures and the summary
+};
 
 struct EngineRun {
   std::string engine;
@@ -78,8 +89,9 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
   if (!out) throw UsageError("--junit: write failed: " + path);
 }
 
-}  // namespace
-
+/// Exit code 0 when every selected case passes on every engine run and (without --filter) the
+/// suite covers everything isa.yaml declares but the waived items, and no waiver is stale; 1
+/// otherwise. Bad input throws UsageError.
 int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   check_output_path("--junit", f.junit);
   const isa::MachinePreset& preset = machine_preset(spec, f.machine);
@@ -170,6 +182,29 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   if (!f.junit.empty()) write_junit(f.junit, cases, runs);
   std::cout << "CONFORMANCE: " << (ok ? "PASS" : "FAIL") << '\n';
   return ok ? 0 : 1;
+}
+
+}  // namespace
+
+Subcommand add_conformance(CLI::App& app) {
+  auto flags = std::make_shared<ConformanceFlags>();
+  ConformanceFlags& kf = *flags;
+  CLI::App* sub = app.add_subcommand(
+      "conformance", "run the ISA conformance suite (testbenches/conformance) on golden/rtl");
+  sub->add_option("--engine", kf.engine, "golden, rtl or both")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"golden", "rtl", "both"}));
+  sub->add_option("--filter", kf.filter, "only cases whose MNEMONIC/case matches this regex");
+  sub->add_option("--suite", kf.suite,
+                  "suite directory (default: " + conformance::default_suite().string() + ")");
+  sub->add_option("--machine", kf.machine, "run the cases written for this machine preset")
+      ->capture_default_str();
+  sub->add_option("--junit", kf.junit, "write JUnit XML to FILE");
+  sub->add_option("--waive", kf.waive,
+                  "a coverage item (as printed) whose absence does not fail the run; repeatable")
+      ->allow_extra_args(false);
+  sub->add_flag("--quiet", kf.quiet, "print failures and the summary only");
+  return {sub, [flags](const isa::Spec& spec) { return cmd_conformance(spec, *flags); }};
 }
 
 }  // namespace moesim::cli

@@ -655,3 +655,59 @@ BOOST_AUTO_TEST_CASE(cli_config_json_shared_and_utilisation_in_the_report) {
   BOOST_TEST(j["preset"]["topk_select"] == 60);  // norm_topk_prob false: the full softmax
   BOOST_TEST(j["preset"]["shared_intermediate"] == 256);
 }
+
+namespace {
+
+/// The first JSON pointer at which `a` and `b` differ ("" when they are equal).
+std::string first_difference(const json& a, const json& b, const std::string& at = "") {
+  if (a.type() != b.type()) return at + " (type)";
+  if (a.is_object()) {
+    for (const auto& [k, v] : a.items()) {
+      if (!b.contains(k)) return at + "/" + k + " (only in the snapshot)";
+      if (std::string d = first_difference(v, b[k], at + "/" + k); !d.empty()) return d;
+    }
+    for (const auto& [k, v] : b.items())
+      if (!a.contains(k)) return at + "/" + k + " (only in this run)";
+    return "";
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return at + " (length)";
+    for (size_t i = 0; i < a.size(); ++i)
+      if (std::string d = first_difference(a[i], b[i], at + "/" + std::to_string(i)); !d.empty())
+        return d;
+    return "";
+  }
+  return a == b ? "" : at;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(cli_reports_equal_the_committed_snapshots) {
+  // testbenches/cosim/snapshots/*.json are the --report documents of these two runs as written
+  // by moesim at fbaa7c1 (before sim/ was split into layers), without the two timing fields. Any
+  // change to what a report says about these runs (verdict, instructions, cycles per stage and
+  // unit, profiles, utilisation, final state) shows here by its JSON pointer; a change that is
+  // meant must update the snapshot in the same commit and say why.
+  const struct {
+    const char* name;
+    std::string flags;
+  } runs[] = {{"demo", kReadmeFlags},
+              {"shared",
+               "--model qwen1.5-moe-a2.7b --shared --tokens 2 --hidden 64 --intermediate 64"}};
+  for (const auto& run : runs) {
+    BOOST_TEST_CONTEXT(run.name) {
+      const fs::path dir = workdir(std::string("snapshot_") + run.name);
+      const Result r = moesim_cli("cosim " + run.flags + " --report r.json --quiet", dir);
+      BOOST_TEST(r.code == 0);
+      json got = read_json(dir / "r.json");
+      for (const char* timing : {"simulation_time_s", "wall_time_s"}) {
+        BOOST_TEST(got.contains(timing));
+        got.erase(timing);
+      }
+      const json want = read_json(fs::path(MOESIM_SOURCE_DIR) / "testbenches/cosim/snapshots" /
+                                  (std::string(run.name) + ".json"));
+      BOOST_TEST(first_difference(want, got).empty(),
+                 "report differs from the snapshot at " << first_difference(want, got));
+    }
+  }
+}

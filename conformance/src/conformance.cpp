@@ -12,6 +12,7 @@
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/format.hpp"
 #include "moesim/isa/geometry.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/usage_error.hpp"
@@ -21,11 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << v;
-  return s.str();
-}
+using isa::hex;
 
 /// Reads one case file; every error names the file and the key path.
 class CaseReader {

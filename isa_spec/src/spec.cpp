@@ -592,6 +592,11 @@ const StageSpec* Spec::stage_by_code(uint8_t code) const {
   return nullptr;
 }
 
+std::string Spec::stage_name(uint8_t code) const {
+  const StageSpec* s = stage_by_code(code);
+  return s ? s->name : "stage" + std::to_string(code);
+}
+
 int64_t Spec::runtime_max(const std::string& name) const {
   auto it = runtime_.find(name);
   if (it == runtime_.end())

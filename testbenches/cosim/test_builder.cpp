@@ -12,24 +12,14 @@
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/workload/builder.hpp"
+#include "moesim_test/layers.hpp"
 #include "mx_dequant.hpp"
 
 using namespace moesim;
 
 namespace {
 
-workload::BuiltProgram build(unsigned tokens, unsigned hidden, unsigned intermediate,
-                             const std::string& machine = "default", uint64_t seed = 1,
-                             const std::string& model = "gpt-oss-20b") {
-  const auto& spec = isa::Spec::builtin();
-  workload::BuildOptions o;
-  o.model = &workload::find_model(model);
-  o.tokens = tokens;
-  o.hidden = hidden;
-  o.intermediate = intermediate;
-  o.seed = seed;
-  return workload::build_moe_layer(spec, spec.preset(machine), o);
-}
+using test::build_shaped;
 
 using test::dequant;
 
@@ -38,7 +28,7 @@ using test::dequant;
 BOOST_AUTO_TEST_CASE(builder_layer_matches_float64_reference_on_golden) {
   const auto& spec = isa::Spec::builtin();
   const auto& preset = spec.preset("default");
-  const auto b = build(5, 128, 64, "default", 7);
+  const auto b = build_shaped(5, 128, 64, "default", 7);
   const workload::Layout& L = b.layout;
   auto engine = cosim::make_golden_engine(spec, preset);
   engine->load(b.program, b.image);
@@ -147,7 +137,7 @@ struct CaptureSink final : cosim::TimelineSink {
 
 BOOST_AUTO_TEST_CASE(builder_work_tags_name_the_routed_expert_on_golden) {
   const auto& spec = isa::Spec::builtin();
-  const auto b = build(3, 64, 64, "default", 5);
+  const auto b = build_shaped(3, 64, 64, "default", 5);
   const workload::Layout& L = b.layout;
   BOOST_REQUIRE_EQUAL(b.program.work.size(), b.program.size());
   auto engine = cosim::make_golden_engine(spec, spec.preset("default"));

@@ -13,37 +13,15 @@
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/workload/builder.hpp"
+#include "moesim_test/layers.hpp"
 #include "mx_dequant.hpp"
 
 using namespace moesim;
 
 namespace {
 
-/// The layer at H = I = 64 (one VLEN block on the default preset), seed 3.
-workload::BuiltProgram build(const workload::ModelPreset& m, unsigned tokens, bool shared = false,
-                             workload::TopkEncoding topk = workload::TopkEncoding::automatic,
-                             workload::Lowering lowering = workload::Lowering::pair) {
-  const auto& spec = isa::Spec::builtin();
-  workload::BuildOptions o;
-  o.model = &m;
-  o.tokens = tokens;
-  o.hidden = 64;
-  o.intermediate = 64;
-  o.shared = shared;
-  o.topk = topk;
-  o.lowering = lowering;
-  o.seed = 3;
-  return workload::build_moe_layer(spec, spec.preset("default"), o);
-}
-
-/// A softmax-routed SwiGLU model with E experts and top-k (the router-policy shapes).
-workload::ModelPreset shape(unsigned experts, unsigned k) {
-  workload::ModelPreset m = workload::find_model("qwen3-30b-a3b");
-  m.name = "shape-" + std::to_string(experts) + "-" + std::to_string(k);
-  m.experts = experts;
-  m.top_k = k;
-  return m;
-}
+using test::build;
+using test::shape;
 
 using test::dequant;
 

@@ -7,27 +7,17 @@
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/workload/builder.hpp"
+#include "moesim_test/layers.hpp"
 
 using namespace moesim;
 
 namespace {
 
-workload::BuiltProgram build(unsigned tokens, unsigned hidden, unsigned intermediate,
-                             const std::string& machine = "default", uint64_t seed = 1,
-                             const std::string& model = "gpt-oss-20b") {
-  const auto& spec = isa::Spec::builtin();
-  workload::BuildOptions o;
-  o.model = &workload::find_model(model);
-  o.tokens = tokens;
-  o.hidden = hidden;
-  o.intermediate = intermediate;
-  o.seed = seed;
-  return workload::build_moe_layer(spec, spec.preset(machine), o);
-}
+using test::build_shaped;
 
 std::string usage_error(unsigned tokens, unsigned hidden, unsigned intermediate) {
   try {
-    build(tokens, hidden, intermediate);
+    build_shaped(tokens, hidden, intermediate);
   } catch (const UsageError& e) {
     return e.what();
   }
@@ -38,7 +28,7 @@ std::string usage_error(unsigned tokens, unsigned hidden, unsigned intermediate)
 
 BOOST_AUTO_TEST_CASE(builder_text_assembles_with_every_routed_stage) {
   const auto& spec = isa::Spec::builtin();
-  const auto b = build(4, 128, 128);
+  const auto b = build_shaped(4, 128, 128);
   // The program is the assembled text: assembling it again gives the same words and stages.
   const auto again = isa::assemble(spec, b.asm_text, "again.asm");
   BOOST_TEST(again.words == b.program.words);
@@ -57,15 +47,15 @@ BOOST_AUTO_TEST_CASE(builder_text_assembles_with_every_routed_stage) {
   BOOST_TEST(b.layout.alpha_bf16 == 0x3FDAu);
   BOOST_TEST(num::bf16_to_f32(b.layout.alpha_bf16) == 1.703125f);
   // Same seed, same image; another seed, another image.
-  BOOST_TEST(build(4, 128, 128).image.hbm[0].bytes == b.image.hbm[0].bytes);
-  BOOST_TEST(build(4, 128, 128, "default", 2).image.hbm[0].bytes != b.image.hbm[0].bytes);
+  BOOST_TEST(build_shaped(4, 128, 128).image.hbm[0].bytes == b.image.hbm[0].bytes);
+  BOOST_TEST(build_shaped(4, 128, 128, "default", 2).image.hbm[0].bytes != b.image.hbm[0].bytes);
 }
 
 BOOST_AUTO_TEST_CASE(builder_pads_tokens_and_uses_the_policy_register_for_other_shapes) {
-  const auto b = build(5, 64, 64);
+  const auto b = build_shaped(5, 64, 64);
   BOOST_TEST(b.layout.tokens_padded == 8u);
   BOOST_TEST(b.layout.pairs == 20u);
-  const auto big = build(2, 64, 64, "default", 1, "gpt-oss-120b");  // E=128, k=4: rmask 15
+  const auto big = build_shaped(2, 64, 64, "default", 1, "gpt-oss-120b");  // E=128, k=4: rmask 15
   BOOST_TEST(big.layout.topk_rmask == 15u);
   BOOST_TEST(big.layout.logit_rows == 2u);
   BOOST_TEST(big.asm_text.find("C_SET_TOPK_REG") != std::string::npos);

@@ -9,6 +9,7 @@
 
 #include "moesim/isa/encoding.hpp"
 #include "moesim/workload/builder.hpp"
+#include "moesim_test/layers.hpp"
 
 using namespace moesim;
 namespace fs = std::filesystem;
@@ -17,31 +18,8 @@ namespace {
 
 const std::string kModels = std::string(MOESIM_SOURCE_DIR) + "/testbenches/models/";
 
-/// The layer at H = I = 64 (one VLEN block on the default preset), seed 3.
-workload::BuiltProgram build(const workload::ModelPreset& m, unsigned tokens, bool shared = false,
-                             workload::TopkEncoding topk = workload::TopkEncoding::automatic,
-                             workload::Lowering lowering = workload::Lowering::pair) {
-  const auto& spec = isa::Spec::builtin();
-  workload::BuildOptions o;
-  o.model = &m;
-  o.tokens = tokens;
-  o.hidden = 64;
-  o.intermediate = 64;
-  o.shared = shared;
-  o.topk = topk;
-  o.lowering = lowering;
-  o.seed = 3;
-  return workload::build_moe_layer(spec, spec.preset("default"), o);
-}
-
-/// A softmax-routed SwiGLU model with E experts and top-k (the router-policy shapes).
-workload::ModelPreset shape(unsigned experts, unsigned k) {
-  workload::ModelPreset m = workload::find_model("qwen3-30b-a3b");
-  m.name = "shape-" + std::to_string(experts) + "-" + std::to_string(k);
-  m.experts = experts;
-  m.top_k = k;
-  return m;
-}
+using test::build;
+using test::shape;
 
 std::string build_error(const workload::ModelPreset& m, bool shared = false) {
   try {

@@ -135,6 +135,8 @@ class Spec {
   const std::vector<StageSpec>& stages() const { return stages_; }
   const StageSpec* stage(std::string_view name) const;
   const StageSpec* stage_by_code(uint8_t code) const;
+  /// The name of stage `code`, or "stage<code>" for a code stages.yaml does not define.
+  std::string stage_name(uint8_t code) const;
   const std::map<std::string, MachinePreset>& presets() const { return presets_; }
   const MachinePreset& preset(const std::string& name) const;  ///< throws SpecError listing names
   const std::map<std::string, std::string>& latency_vars() const { return latency_vars_; }

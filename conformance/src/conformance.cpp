@@ -168,6 +168,18 @@ class CaseReader {
         if (name == isa::space_name(s)) sp = s;
       if (!sp) fail(key + "." + name, "unknown memory space (vram, mram, fp_sram, int_sram, hbm)");
       auto r = regions(kv.second, *sp, key + "." + name, preset);
+      // Two regions of one space that share a unit would leave it to list order which value
+      // the case means: refused, naming both.
+      const auto key_of = [](const Region& x) { return x.where.substr(x.where.rfind(": ") + 2); };
+      std::vector<const Region*> sorted;
+      for (const Region& x : r) sorted.push_back(&x);
+      std::sort(sorted.begin(), sorted.end(),
+                [](const Region* a, const Region* b) { return a->begin < b->begin; });
+      for (size_t i = 1; i < sorted.size(); ++i)
+        if (sorted[i - 1]->begin + sorted[i - 1]->count > sorted[i]->begin)
+          fail(key + "." + name, "regions overlap: " + key_of(*sorted[i - 1]) + " and " +
+                                     key_of(*sorted[i]) + " share unit " +
+                                     std::to_string(sorted[i]->begin));
       out.insert(out.end(), r.begin(), r.end());
     }
     return out;
@@ -260,6 +272,9 @@ class CaseReader {
       const YAML::Node t = ex["trap"];
       if (!t.IsMap() || !t["cause"] || !t["pc"])
         fail("expect.trap", "expected {cause: NAME, pc: P}");
+      for (const auto& kv : t)
+        if (kv.first.Scalar() != "cause" && kv.first.Scalar() != "pc")
+          fail("expect.trap." + kv.first.Scalar(), "unknown key (cause, pc)");
       const std::string cause = t["cause"].Scalar();
       const bool known = std::any_of(spec_.traps().begin(), spec_.traps().end(),
                                      [&](const isa::TrapSpec& s) { return s.name == cause; });
@@ -285,6 +300,12 @@ std::vector<Case> load_suite(const isa::Spec& spec, const fs::path& suite,
   std::error_code ec;
   if (!fs::is_directory(suite, ec)) throw UsageError(suite.string() + ": not a directory");
   std::optional<std::regex> re;
+  // std::regex compiles and matches by recursion: a pattern of many thousand characters
+  // overflows the stack (a crash, not an error), so the length is bounded.
+  constexpr size_t kMaxFilter = 1000;
+  if (filter.size() > kMaxFilter)
+    throw UsageError("--filter: " + std::to_string(filter.size()) + " characters; at most " +
+                     std::to_string(kMaxFilter));
   if (!filter.empty()) {
     try {
       re.emplace(filter);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/file_output.hpp"
 #include "moesim/isa/format.hpp"
 #include "moesim/report/report.hpp"
 
@@ -343,14 +344,6 @@ std::string program_name(const nlohmann::json& context) {
   return "";
 }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(path.string() + ": write failed");
-}
-
 }  // namespace
 
 std::string html_escape(std::string_view text) {
@@ -413,12 +406,12 @@ std::string html_report(const isa::Spec& spec, const cosim::RunResult& r,
 
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
                        const cosim::CosimResult& r, const nlohmann::json& context) {
-  write_file(path, html_report(spec, r, context));
+  isa::write_file(path, html_report(spec, r, context));
 }
 
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
                        const cosim::RunResult& r, const nlohmann::json& context) {
-  write_file(path, html_report(spec, r, context));
+  isa::write_file(path, html_report(spec, r, context));
 }
 
 }  // namespace moesim::report

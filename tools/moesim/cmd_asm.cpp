@@ -19,6 +19,12 @@ namespace {
 
 int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
   if (out.empty()) out = fs::path(in).replace_extension(".hex").string();
+  const fs::path stages = isa::stages_path(out);
+  if (fs::weakly_canonical(out) == fs::weakly_canonical(stages))
+    throw UsageError("-o " + out + ": the program and its stage table would both be " + out +
+                     " (name the .hex; the .stages is written beside it)");
+  check_not_input("-o " + out, out, "", in);
+  check_not_input("the stage table " + stages.string() + " of -o " + out, stages, "", in);
   // isa::AsmError (file:line:col: message) or an unreadable input file
   const isa::Program p = bad_input_of("", [&] { return isa::assemble_file(spec, in); });
   bad_input_of<std::exception>("-o: ", [&] { isa::write_program(p, out); });

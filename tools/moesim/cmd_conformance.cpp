@@ -7,12 +7,14 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "cli_output.hpp"
 #include "command.hpp"
 #include "moesim/conformance/conformance.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/engine.hpp"
+#include "moesim/isa/file_output.hpp"
 #include "moesim/workload/presets.hpp"
 
 namespace moesim::cli {
@@ -83,10 +85,9 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
       fail.put("<xmlattr>.message", o.failures.front());
     }
   }
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw UsageError("--junit: cannot write " + path);
-  pt::write_xml(out, root, pt::xml_writer_make_settings<std::string>(' ', 2));
-  if (!out) throw UsageError("--junit: write failed: " + path);
+  std::ostringstream xml;
+  pt::write_xml(xml, root, pt::xml_writer_make_settings<std::string>(' ', 2));
+  bad_input_of("--junit ", [&] { isa::write_file(path, xml.str()); });
 }
 
 /// Exit code 0 when every selected case passes on every engine run and (without --filter) the

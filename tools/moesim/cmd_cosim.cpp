@@ -35,7 +35,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t0 = Clock::now();
   std::optional<cosim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
-  check_outputs(f);
+  check_outputs(f, f.program);
   Workload w = make_workload(spec, f.program);
   cli::check_rtl_preset(w.preset->name);
 

@@ -11,6 +11,7 @@
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/file_output.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/report/profile.hpp"
 #include "moesim/report/report.hpp"
@@ -30,12 +31,12 @@ struct RunFlags : OutputFlags {
   bool quiet = false;
 };
 
+void write_file(const fs::path& p, std::string_view bytes) {
+  bad_input_of("--dump: ", [&] { isa::write_file(p, bytes); });
+}
+
 void write_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  if (!out) throw UsageError("--dump: cannot write " + p.string());
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw UsageError("--dump: write failed: " + p.string());
+  write_file(p, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 /// Output accumulator (token-major T x H BF16) and the HBM output region, plus a manifest.
@@ -49,7 +50,7 @@ void dump_outputs(const fs::path& dir, const isa::Engine& e, const Workload& w) 
   // The accumulator is column-block-major: block b, token t at row v_acc/VLEN + b*T_pad + t.
   const auto rows = e.read(isa::Space::Vram, L.v_acc / vlen, uint64_t{L.tokens_padded} * hb);
   std::vector<uint8_t> acc(2 * uint64_t{L.tokens} * L.hidden);
-  std::ofstream txt(dir / "accumulator_bf16.txt", std::ios::trunc);
+  std::ostringstream txt;
   for (uint64_t t = 0; t < L.tokens; ++t) {
     for (uint64_t c = 0; c < L.hidden; ++c) {
       const uint64_t src = 2 * ((c / vlen * L.tokens_padded + t) * vlen + c % vlen);
@@ -64,7 +65,7 @@ void dump_outputs(const fs::path& dir, const isa::Engine& e, const Workload& w) 
     }
     txt << '\n';
   }
-  if (!txt) throw UsageError("--dump: write failed: accumulator_bf16.txt");
+  write_file(dir / "accumulator_bf16.txt", txt.str());
   write_file(dir / "accumulator_bf16.bin", acc);
   write_file(dir / "output_hbm_mxfp8.bin", e.read(isa::Space::Hbm, L.y.base, L.y.bytes));
   const nlohmann::json manifest = {
@@ -86,14 +87,12 @@ void dump_outputs(const fs::path& dir, const isa::Engine& e, const Workload& w) 
         {"scales_offset", L.y.scale_offset},
         {"mx_block", w.preset->mx_block()},
         {"format", "E4M3 codes row-major, then E8M0 scales row-major (one per MX block)"}}}};
-  std::ofstream mf(dir / "manifest.json", std::ios::trunc);
-  mf << manifest.dump(2) << '\n';
-  if (!mf) throw UsageError("--dump: write failed: manifest.json");
+  write_file(dir / "manifest.json", manifest.dump(2) + '\n');
 }
 
 int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
-  check_outputs(f);
+  check_outputs(f, f.program);
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
   if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -34,10 +36,16 @@ inline double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// Rejects a negative value for an unsigned option (which would otherwise wrap around).
+/// Rejects a negative value for an unsigned option (which would otherwise wrap around) and a
+/// decimal number beyond 64 bits (which CLI11 would saturate to 2^64 - 1 without a word).
 inline const CLI::Validator kNotNegative(
     [](std::string& v) {
-      return !v.empty() && v[0] == '-' ? "must not be negative, got " + v : std::string();
+      if (!v.empty() && v[0] == '-') return "must not be negative, got " + v;
+      uint64_t n = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec == std::errc::result_out_of_range)
+        return "is out of range (at most 18446744073709551615), got " + v;
+      return std::string();
     },
     "");
 

@@ -7,6 +7,7 @@
 
 #include "cli_output.hpp"
 #include "moesim/cosim/engines.hpp"
+#include "moesim/isa/file_output.hpp"
 #include "moesim/report/html_report.hpp"
 #include "moesim/report/report.hpp"
 #include "moesim/workload/reference.hpp"
@@ -37,10 +38,16 @@ void add_output_flags(CLI::App* app, OutputFlags& o, bool both) {
       ->excludes("--program");
 }
 
-void check_outputs(const OutputFlags& o) {
+void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
   const std::vector<std::pair<std::string, std::string>> flag_paths = {
       {"--report", o.report},         {"--vcd", o.vcd},   {"--trace-rtl", o.trace_rtl},
       {"--trace-json", o.trace_json}, {"--html", o.html}, {"--profile", o.profile}};
+  const std::string report_ext = fs::path(o.report).extension().string();
+  if (!o.report.empty() && report_ext != ".json" && report_ext != ".yaml" && report_ext != ".yml")
+    throw UsageError("--report " + o.report +
+                     ": name the report .json, .yaml or .yml (its format follows the name)");
+  if (!o.profile.empty() && fs::path(o.profile).extension() != ".json")
+    throw UsageError("--profile " + o.profile + ": the profile is JSON; name it .json");
   std::vector<std::pair<std::string, fs::path>> files;
   for (const auto& [flag, path] : flag_paths) {
     if (path.empty()) continue;
@@ -57,15 +64,23 @@ void check_outputs(const OutputFlags& o) {
     for (size_t j = i + 1; j < files.size(); ++j)
       if (files[i].second == files[j].second)
         throw UsageError(files[i].first + " and " + files[j].first + " name the same file");
+  // Outputs never overwrite inputs: the program, the stage table beside it, a config.json.
+  std::vector<std::pair<std::string, std::string>> inputs;
+  if (!p.program_file.empty()) {
+    inputs.emplace_back("--program", p.program_file);
+    inputs.emplace_back("the .stages of --program", isa::stages_path(p.program_file).string());
+  } else if (fs::path(p.model).extension() == ".json") {
+    inputs.emplace_back("--model", p.model);
+  }
+  for (const auto& [what, path] : files)
+    for (const auto& [in_flag, in_path] : inputs) check_not_input(what, path, in_flag, in_path);
 }
 
 void write_report(const std::string& path, const nlohmann::json& j) {
   const std::string ext = fs::path(path).extension().string();
   const bool yaml = ext == ".yaml" || ext == ".yml";
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw UsageError("--report " + path + ": cannot open for writing");
-  out << (yaml ? report::report_yaml(j) : j.dump(2)) << '\n';
-  if (!out) throw UsageError("--report " + path + ": write failed");
+  bad_input_of("--report ",
+               [&] { isa::write_file(path, (yaml ? report::report_yaml(j) : j.dump(2)) + '\n'); });
 }
 
 nlohmann::json reference_check(const Workload& w, const std::vector<const isa::Engine*>& engines,
@@ -99,10 +114,7 @@ nlohmann::json reference_check(const Workload& w, const std::vector<const isa::E
 }
 
 void write_profile(const std::string& path, const nlohmann::json& j) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw UsageError("--profile " + path + ": cannot open for writing");
-  out << j.dump(2) << '\n';
-  if (!out) throw UsageError("--profile " + path + ": write failed");
+  bad_input_of("--profile ", [&] { isa::write_file(path, j.dump(2) + '\n'); });
 }
 
 void write_html(const std::string& path, const isa::Spec& spec, const cosim::CosimResult* cosim,

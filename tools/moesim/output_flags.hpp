@@ -27,9 +27,9 @@ struct OutputFlags {
 /// Registers OutputFlags on `app`; `both` says the command runs both engines (cosim).
 void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
 
-/// Output files of one run: each checked by check_output_path, and no two the same file (the
-/// VCD's .gtkw and .stages.filter included).
-void check_outputs(const OutputFlags& o);
+/// Output files of one run: each checked by check_output_path, no two the same file (the
+/// VCD's .gtkw and .stages.filter included), and none an input of `p` (check_not_input).
+void check_outputs(const OutputFlags& o, const ProgramFlags& p);
 
 /// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
 void write_report(const std::string& path, const nlohmann::json& j);

@@ -8,6 +8,7 @@
 
 #include "cli_output.hpp"
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/file_output.hpp"
 #include "moesim/workload/program_fault.hpp"
 
 namespace moesim::cli {
@@ -101,6 +102,11 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
     });
     if (w.program.size() == 0)
       throw UsageError("--program " + f.program_file + ": no instructions");
+    const auto imem = static_cast<uint64_t>(w.preset->get("IMEM_WORDS"));
+    if (w.program.size() > imem)
+      throw UsageError("--program " + f.program_file + ": " + std::to_string(w.program.size()) +
+                       " instructions do not fit IMEM_WORDS = " + std::to_string(imem) +
+                       " of machine preset " + w.preset->name);
     w.name = f.program_file;
     return w;
   }
@@ -127,10 +133,7 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
   w.image = w.built->image;
   w.name = w.built->name;
   if (!f.asm_out.empty()) {
-    std::ofstream out(f.asm_out, std::ios::binary | std::ios::trunc);
-    if (!out) throw UsageError("--asm-out " + f.asm_out + ": cannot open for writing");
-    out << w.built->asm_text;
-    if (!out) throw UsageError("--asm-out " + f.asm_out + ": write failed");
+    bad_input_of("--asm-out ", [&] { isa::write_file(f.asm_out, w.built->asm_text); });
   }
   return w;
 }

@@ -516,7 +516,7 @@ BOOST_AUTO_TEST_CASE(cli_conformance_fails_on_a_wrong_expectation_and_on_gaps) {
   r = moesim_cli(run + " --filter S_ADD_INT --junit j.xml", dir);
   BOOST_TEST(r.code == 1);
   BOOST_TEST(r.out.find("FAIL golden S_ADD_INT/wrap") != std::string::npos);
-  BOOST_TEST(r.out.find("gp3: expected 0x2, got 0x1") != std::string::npos);
+  BOOST_TEST(r.out.find("gp3: expected 2 (0x2), got 1 (0x1)") != std::string::npos);
   BOOST_TEST(slurp(dir / "j.xml").find("failures=\"1\"") != std::string::npos);
   // Case files: integers decimal or 0x hex, keys once, regions inside their memory (exit 2
   // naming the file and the key).
@@ -805,4 +805,43 @@ BOOST_AUTO_TEST_CASE(cli_outputs_never_overwrite_inputs_and_bad_values_are_refus
                         "--report r.json --quiet",
                         dir)
                  .code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(cli_conformance_junit_agrees_with_the_exit_code) {
+  // A malformed case and coverage gaps fail the run; JUnit must say so too (it once listed 44
+  // passed and 0 failed for a run that exited 1, and a malformed case left no XML at all). The
+  // good case still runs.
+  const fs::path dir = workdir("junit");
+  fs::create_directories(dir / "suite/S_ADD_INT");
+  std::ofstream(dir / "suite/S_ADD_INT/good.asm") << "S_ADDI_INT gp1, gp0, 2\n";
+  std::ofstream(dir / "suite/S_ADD_INT/good.yaml")
+      << "expect: {retired: 1, cycles: 1, regs: {gp1: 2}}\n";
+  std::ofstream(dir / "suite/S_ADD_INT/bad.asm") << "S_ADDI_INT gp1, gp0, 1\nV_BOGUS\n";
+  std::ofstream(dir / "suite/S_ADD_INT/bad.yaml") << "expect: {retired: 1, cycles: 1}\n";
+  const auto r = moesim_cli("conformance --engine golden --suite suite --junit j.xml --quiet", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("bad.asm:2:1: unknown mnemonic 'V_BOGUS'") != std::string::npos, r.err);
+  BOOST_TEST(r.out.find("golden: 1 passed, 0 failed of 1 cases") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("not covered (") == std::string::npos, "--quiet lists no gaps: " << r.out);
+  const std::string xml = slurp(dir / "j.xml");
+  BOOST_TEST(xml.find("errors=\"1\"") != std::string::npos, xml.substr(0, 300));
+  BOOST_TEST(xml.find("skipped=\"0\"") != std::string::npos);
+  BOOST_TEST(xml.find("time=\"") != std::string::npos);
+  BOOST_TEST(xml.find("failures=\"0\"") == std::string::npos, "gaps are failing testcases");
+  BOOST_TEST(xml.find("<error message=\"suite/S_ADD_INT/bad.asm:2:1") != std::string::npos);
+  BOOST_TEST(xml.find("classname=\"conformance.golden.coverage\" name=\"M_MM\"") !=
+             std::string::npos);
+  // Without the malformed case the gaps alone fail the run (exit 1), and JUnit has failures.
+  fs::remove(dir / "suite/S_ADD_INT/bad.asm");
+  fs::remove(dir / "suite/S_ADD_INT/bad.yaml");
+  const auto g = moesim_cli("conformance --engine golden --suite suite --junit j.xml --quiet", dir);
+  BOOST_TEST(g.code == 1);
+  const std::string xml2 = slurp(dir / "j.xml");
+  BOOST_TEST(xml2.find("errors=\"0\"") != std::string::npos);
+  BOOST_TEST(xml2.find("failures=\"0\"") == std::string::npos);
+  // With --filter gaps do not fail: exit 0 and no failing testcase.
+  const auto f = moesim_cli(
+      "conformance --engine golden --suite suite --filter good --junit j.xml --quiet", dir);
+  BOOST_TEST(f.code == 0);
+  BOOST_TEST(slurp(dir / "j.xml").find("failures=\"0\"") != std::string::npos);
 }

@@ -79,13 +79,16 @@ struct Case {
   isa::Program program;
   isa::MemoryImage image;
   Expect expect;
+  /// Set when the case's files are malformed (the message names file:line:col or file and key
+  /// path): the case is not run and counts as an error. Nothing else is set then.
+  std::string error;
 };
 
 /// Loads every case under `suite` whose name matches `filter` (std::regex, searched; empty =
-/// all), sorted by name. Throws UsageError naming file:line:col (assembly) or file and key path
-/// (YAML) for a malformed case, an .asm without its .yaml (or the reverse), a directory that is
-/// neither a mnemonic of isa.yaml nor kGlobalDir, an invalid regex, or a filter that matches no
-/// case.
+/// all), sorted by name. A malformed case (assembly or YAML error, an .asm without its .yaml or
+/// the reverse, a stray file, a directory that is neither a mnemonic of isa.yaml nor kGlobalDir)
+/// is returned with Case::error set. Throws UsageError for a suite that is not a directory, an
+/// invalid or over-long filter, or a filter that matches no case.
 std::vector<Case> load_suite(const isa::Spec& spec, const std::filesystem::path& suite,
                              const std::string& filter = "");
 

@@ -1,4 +1,5 @@
-// Drift guards (DESIGN.md §2): the generated artefacts agree with the YAML in both directions.
+// Drift guards (docs/architecture.md, One source of truth): the generated artefacts agree with
+// the YAML in both directions.
 // Each checker parses the generated TEXT (not the generator's data structures) and reports, by
 // name, every entry that is missing, extra or numbered differently. Every checker is also run
 // on planted drifts (an entry removed, added, renumbered) and must report each one by name.

@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
     bool gate, norm;
     const char* scoring;
   };
-  // shared/reference/models.md §1, one row per model.
+  // docs/sources.md, Config table: one row per model.
   const Row rows[] = {{"gpt-oss-20b", 2880, 2880, 32, 4, 0, 0, false, true, "softmax"},
                       {"gpt-oss-120b", 2880, 2880, 128, 4, 0, 0, false, true, "softmax"},
                       {"qwen3-30b-a3b", 2048, 768, 128, 8, 0, 0, false, true, "softmax"},
@@ -260,7 +260,8 @@ BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
 }
 
 BOOST_AUTO_TEST_CASE(workload_glm_and_kimi_configs_route_like_deepseek_v3) {
-  // GLM-4.5-Air (models.md §1, §2.7): no scoring_func / topk_method keys, one group.
+  // GLM-4.5-Air (docs/sources.md, Config table; Routing functions: Kimi-K2 and GLM-4.5): no
+  // scoring_func / topk_method keys, one group.
   const fs::path dir = fs::path(MOESIM_TEST_WORK_DIR) / "configs";
   fs::create_directories(dir);
   std::ofstream(dir / "glm.json") << R"({"model_type": "glm4_moe", "hidden_size": 4096,

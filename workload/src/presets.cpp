@@ -1,5 +1,5 @@
-// Model presets (shared/reference/models.md §1, §2; sources [Sx] there) and the config.json
-// reader.
+// Model presets (docs/sources.md, Model configurations; the tags [Sx] are its sources) and the
+// config.json reader.
 #include "moesim/workload/presets.hpp"
 
 #include <algorithm>
@@ -323,8 +323,9 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
     p.routing = std::string("softmax over all E, top-k, ") +
                 (p.norm_topk_prob ? "renormalised" : "not renormalised");
   } else if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2" || t == "glm4_moe") {
-    // Kimi-K2 and GLM-4.5 run DeepSeek-V3's router (models.md §2.6, §2.7): sigmoid scores and
-    // e_score_correction_bias whether or not the file names scoring_func / topk_method.
+    // Kimi-K2 and GLM-4.5 run DeepSeek-V3's router (docs/sources.md, Routing functions: Kimi-K2
+    // and GLM-4.5): sigmoid scores and e_score_correction_bias whether or not the file names
+    // scoring_func / topk_method.
     const bool v3 = t != "deepseek_v2";
     r.uint_or("intermediate_size", 0);  // dense layers' width
     p.intermediate = r.count("moe_intermediate_size");

@@ -1,4 +1,5 @@
-// Programs and memory images: what both engines load (DESIGN.md §5, §6).
+// Programs and memory images: what both engines load (docs/architecture.md, Stages;
+// Engines and co-simulation).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// moesim ISA specification loaded from isa_spec/{isa,machine,stages}.yaml (DESIGN.md §2).
+// moesim ISA specification loaded from isa_spec/{isa,machine,stages}.yaml (docs/architecture.md,
+// One source of truth).
 //
 // This is the run-time view of the single source of truth. Code that switches on opcodes uses
 // the generated enums in <moesim/isa/tables.hpp>; code that needs text (mnemonics, semantics,

@@ -1,5 +1,5 @@
 // Architectural state and retire records shared by both engines and the comparator
-// (DESIGN.md §6). Neither model's internals appear here.
+// (docs/architecture.md, Engines and co-simulation). Neither model's internals appear here.
 //
 // A RetireRecord describes one retired instruction:
 //   index        0-based retire count

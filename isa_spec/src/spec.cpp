@@ -562,7 +562,9 @@ void SpecLoader::cross_check(Spec& s, const At& isa_top) {
     }
     // Every formula must evaluate on every preset (e.g. log2 of a power of two, no
     // division by 0); dynamic variables take the value 1 for this check.
-    for (const auto& [pname, preset] : s.presets_) {
+    for (const auto& [pname, preset_entry] : s.presets_) {
+      // A lambda may not capture a structured binding before C++20 (clang rejects it).
+      const MachinePreset& preset = preset_entry;
       try {
         int64_t v = is.latency.eval([&](const std::string& id) {
           auto it = preset.params.find(id);

@@ -297,6 +297,11 @@ std::string disassemble(const Spec& spec, uint32_t word) {
     uint32_t v = extract(word, spec.field(o.field));
     vals.push_back(v);
     canonical = canonical && (o.kind != OperandKind::Zero || v == 0);
+    // A reserved value (isa.yaml `allowed`) or a register that does not exist is refused by the
+    // assembler, so the text would not re-assemble: print the word.
+    canonical = canonical && o.permits(v);
+    if (o.kind == OperandKind::Gp || o.kind == OperandKind::Fp || o.kind == OperandKind::Addr)
+      canonical = canonical && v < spec.operand_kind(o.kind).count;
     text += i == 0 ? " " : ", ";
     if (o.kind == OperandKind::Gp || o.kind == OperandKind::Fp || o.kind == OperandKind::Addr)
       text += spec.operand_kind(o.kind).prefix;

@@ -13,7 +13,7 @@ MOESIM_PACKAGES=(
   build-essential cmake pkg-config
   verilator libsystemc-dev zlib1g-dev
   libboost-test-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libmpfr-dev
-  gtkwave
+  gtkwave python3
 )
 
 moesim_install_packages() {

@@ -12,6 +12,7 @@
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/format.hpp"
 #include "moesim/isa/geometry.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/usage_error.hpp"
@@ -21,11 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << v;
-  return s.str();
-}
+using isa::hex;
 
 /// Reads one case file; every error names the file and the key path.
 class CaseReader {
@@ -171,6 +168,18 @@ class CaseReader {
         if (name == isa::space_name(s)) sp = s;
       if (!sp) fail(key + "." + name, "unknown memory space (vram, mram, fp_sram, int_sram, hbm)");
       auto r = regions(kv.second, *sp, key + "." + name, preset);
+      // Two regions of one space that share a unit would leave it to list order which value
+      // the case means: refused, naming both.
+      const auto key_of = [](const Region& x) { return x.where.substr(x.where.rfind(": ") + 2); };
+      std::vector<const Region*> sorted;
+      for (const Region& x : r) sorted.push_back(&x);
+      std::sort(sorted.begin(), sorted.end(),
+                [](const Region* a, const Region* b) { return a->begin < b->begin; });
+      for (size_t i = 1; i < sorted.size(); ++i)
+        if (sorted[i - 1]->begin + sorted[i - 1]->count > sorted[i]->begin)
+          fail(key + "." + name, "regions overlap: " + key_of(*sorted[i - 1]) + " and " +
+                                     key_of(*sorted[i]) + " share unit " +
+                                     std::to_string(sorted[i]->begin));
       out.insert(out.end(), r.begin(), r.end());
     }
     return out;
@@ -263,6 +272,9 @@ class CaseReader {
       const YAML::Node t = ex["trap"];
       if (!t.IsMap() || !t["cause"] || !t["pc"])
         fail("expect.trap", "expected {cause: NAME, pc: P}");
+      for (const auto& kv : t)
+        if (kv.first.Scalar() != "cause" && kv.first.Scalar() != "pc")
+          fail("expect.trap." + kv.first.Scalar(), "unknown key (cause, pc)");
       const std::string cause = t["cause"].Scalar();
       const bool known = std::any_of(spec_.traps().begin(), spec_.traps().end(),
                                      [&](const isa::TrapSpec& s) { return s.name == cause; });
@@ -288,6 +300,12 @@ std::vector<Case> load_suite(const isa::Spec& spec, const fs::path& suite,
   std::error_code ec;
   if (!fs::is_directory(suite, ec)) throw UsageError(suite.string() + ": not a directory");
   std::optional<std::regex> re;
+  // std::regex compiles and matches by recursion: a pattern of many thousand characters
+  // overflows the stack (a crash, not an error), so the length is bounded.
+  constexpr size_t kMaxFilter = 1000;
+  if (filter.size() > kMaxFilter)
+    throw UsageError("--filter: " + std::to_string(filter.size()) + " characters; at most " +
+                     std::to_string(kMaxFilter));
   if (!filter.empty()) {
     try {
       re.emplace(filter);
@@ -299,39 +317,60 @@ std::vector<Case> load_suite(const isa::Spec& spec, const fs::path& suite,
   std::vector<fs::path> dirs;
   for (const auto& d : fs::directory_iterator(suite)) dirs.push_back(d.path());
   std::sort(dirs.begin(), dirs.end());
+  // A malformed case (or a stray file) becomes a Case with `error` set, so the rest of the suite
+  // still runs and the report lists it as an error.
+  const auto malformed = [&](const std::string& name, const std::string& mnemonic,
+                             const std::string& why) {
+    if (re && !std::regex_search(name, *re)) return;
+    Case c;
+    c.name = name;
+    c.mnemonic = mnemonic;
+    c.error = why;
+    out.push_back(std::move(c));
+  };
   for (const fs::path& d : dirs) {
     if (!fs::is_directory(d)) continue;
     const std::string mnemonic = d.filename().string();
-    if (mnemonic != kGlobalDir && spec.by_mnemonic(mnemonic) == nullptr)
-      throw UsageError(d.string() + ": directory is not an isa.yaml mnemonic (or " +
-                       std::string(kGlobalDir) + ")");
+    if (mnemonic != kGlobalDir && spec.by_mnemonic(mnemonic) == nullptr) {
+      malformed(mnemonic, mnemonic,
+                d.string() + ": directory is not an isa.yaml mnemonic (or " +
+                    std::string(kGlobalDir) + ")");
+      continue;
+    }
     std::vector<fs::path> files;
     for (const auto& f : fs::directory_iterator(d)) files.push_back(f.path());
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) {
       const std::string ext = f.extension().string();
+      const std::string name = mnemonic + "/" + f.stem().string();
       fs::path other = f;
       if (ext == ".yaml") {
         if (!fs::exists(other.replace_extension(".asm")))
-          throw UsageError(f.string() + ": no " + other.filename().string() + " beside it");
+          malformed(name, mnemonic,
+                    f.string() + ": no " + other.filename().string() + " beside it");
         continue;
       }
-      if (ext != ".asm") throw UsageError(f.string() + ": unexpected file (only .asm and .yaml)");
+      if (ext != ".asm") {
+        malformed(mnemonic + "/" + f.filename().string(), mnemonic,
+                  f.string() + ": unexpected file (only .asm and .yaml)");
+        continue;
+      }
+      if (re && !std::regex_search(name, *re)) continue;
       Case c;
       c.mnemonic = mnemonic;
-      c.name = mnemonic + "/" + f.stem().string();
-      if (re && !std::regex_search(c.name, *re)) continue;
+      c.name = name;
       c.asm_path = f;
       c.yaml_path = other.replace_extension(".yaml");
-      if (!fs::exists(c.yaml_path))
-        throw UsageError(f.string() + ": no " + c.yaml_path.filename().string() + " beside it");
       try {
+        if (!fs::exists(c.yaml_path))
+          throw UsageError(f.string() + ": no " + c.yaml_path.filename().string() + " beside it");
         c.program = isa::assemble_file(spec, f.string());
-      } catch (const std::runtime_error& e) {
-        throw UsageError(e.what());
+        if (c.program.size() == 0) throw UsageError(f.string() + ": no instructions");
+        CaseReader(spec, c.yaml_path).read(c);
+      } catch (const std::runtime_error& e) {  // UsageError, isa::AsmError, a file error
+        malformed(name, mnemonic, e.what());
+        continue;
       }
-      if (c.program.size() == 0) throw UsageError(f.string() + ": no instructions");
-      CaseReader(spec, c.yaml_path).read(c);
       out.push_back(std::move(c));
     }
   }
@@ -389,11 +428,14 @@ Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
   const std::map<std::string, uint64_t> now(named.begin(), named.end());
   for (const auto& [name, want] : ex.regs) {
     const uint64_t got = now.at(name);
-    if (got != want) failure(name + ": expected " + hex(want) + ", got " + hex(got));
+    if (got != want)
+      failure(name + ": expected " + isa::register_value(name, want) + ", got " +
+              isa::register_value(name, got));
   }
   for (const auto& [name, value] : written)
     if (ex.regs.count(name) == 0)
-      failure(name + " written (" + hex(value) + ") but not listed in expect.regs");
+      failure(name + " written (" + isa::register_value(name, value) +
+              ") but not listed in expect.regs");
   // Memory: the listed regions, and no write outside them.
   for (const Region& r : ex.mem) {
     std::vector<uint8_t> got;
@@ -404,13 +446,19 @@ Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
       continue;
     }
     const uint64_t ub = got.size() / r.count;
-    for (size_t i = 0; i < got.size(); ++i) {
-      if (got[i] == r.bytes[i]) continue;
-      failure(std::string(isa::space_name(r.space)) + " unit " + std::to_string(r.begin + i / ub) +
-              " byte " + std::to_string(i % ub) + ": expected " + hex(r.bytes[i]) + ", got " +
-              hex(got[i]) + " (" + r.where + "; first difference)");
-      break;
-    }
+    const auto first = std::mismatch(got.begin(), got.end(), r.bytes.begin()).first;
+    if (first == got.end()) continue;
+    const uint64_t i = static_cast<uint64_t>(first - got.begin()), u = i / ub, b = i % ub;
+    uint64_t differ = 0;
+    for (size_t k = 0; k < got.size(); ++k) differ += got[k] != r.bytes[k] ? 1 : 0;
+    const uint64_t mlen = static_cast<uint64_t>(spec.preset(c.machine).mlen());
+    const std::string elem = isa::element_name(r.space, mlen, b);
+    failure(std::string(isa::space_name(r.space)) + " " + isa::unit_noun(r.space) + " " +
+            std::to_string(r.begin + u) + (elem.empty() ? "" : " " + elem) + ": expected " +
+            isa::element_value(r.space, r.bytes.data() + u * ub, mlen, b) + ", got " +
+            isa::element_value(r.space, got.data() + u * ub, mlen, b) + " (" + r.where +
+            "; first difference; " + std::to_string(differ) + " of " + std::to_string(got.size()) +
+            " bytes differ)");
   }
   for (const isa::MemWrite& w : mems) {
     for (uint64_t u = w.begin; u < w.end; ++u) {

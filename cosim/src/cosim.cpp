@@ -9,6 +9,7 @@
 
 #include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/format.hpp"
 #include "moesim/isa/usage_error.hpp"
 
 namespace moesim::cosim {
@@ -16,16 +17,7 @@ namespace {
 
 constexpr uint64_t kCompareChunkBytes = uint64_t{1} << 20;
 
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << v;
-  return s.str();
-}
-
-std::string stage_name(const isa::Spec& spec, uint8_t code) {
-  const isa::StageSpec* s = spec.stage_by_code(code);
-  return s ? s->name : "stage" + std::to_string(code);
-}
+using isa::hex;
 
 /// Per-stage accumulation for one or two engines.
 class StageTable {
@@ -47,7 +39,7 @@ class StageTable {
       if (it == rows_.end()) return;
       StageRow row;
       row.code = code;
-      row.name = stage_name(spec, code);
+      row.name = spec.stage_name(code);
       row.instructions = it->second.instructions;
       row.cycles = it->second.cycles;
       row.hbm_read = it->second.hbm_read;
@@ -140,7 +132,7 @@ std::vector<std::string> explain(const isa::Spec& spec, const std::array<isa::En
   if (a.word != b.word)
     both("word", hex(a.word) + " (" + isa::disassemble(spec, a.word) + ")",
          hex(b.word) + " (" + isa::disassemble(spec, b.word) + ")");
-  if (a.stage != b.stage) both("stage", stage_name(spec, a.stage), stage_name(spec, b.stage));
+  if (a.stage != b.stage) both("stage", spec.stage_name(a.stage), spec.stage_name(b.stage));
   if (a.start_cycle != b.start_cycle)
     both("start_cycle", std::to_string(a.start_cycle), std::to_string(b.start_cycle));
   if (a.end_cycle != b.end_cycle)

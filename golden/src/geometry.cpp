@@ -46,38 +46,8 @@ Geometry::Geometry(const isa::MachinePreset& p)
   require(mlen % mx_block == 0, p, "MX_BLOCK must divide MLEN");
   require(mlen % blen == 0, p, "BLEN must divide MLEN");
   require(vlen % hlen == 0, p, "HLEN must divide VLEN");
-}
-
-uint64_t Geometry::unit_bytes(isa::Space s) const {
-  switch (s) {
-    case isa::Space::Vram:
-      return vram_row_bytes();
-    case isa::Space::Mram:
-      return mram_row_bytes();
-    case isa::Space::FpSram:
-      return 2;
-    case isa::Space::IntSram:
-      return 4;
-    case isa::Space::Hbm:
-      return 1;
-  }
-  throw std::logic_error("golden: unknown memory space");
-}
-
-uint64_t Geometry::units(isa::Space s) const {
-  switch (s) {
-    case isa::Space::Vram:
-      return vram_rows;
-    case isa::Space::Mram:
-      return mram_rows();
-    case isa::Space::FpSram:
-      return fp_sram_words;
-    case isa::Space::IntSram:
-      return int_sram_words;
-    case isa::Space::Hbm:
-      return hbm_bytes;
-  }
-  throw std::logic_error("golden: unknown memory space");
+  for (isa::Space s : isa::kAllSpaces)
+    spaces_.at(static_cast<size_t>(s)) = isa::space_geometry(s, p);
 }
 
 }  // namespace moesim::golden

@@ -3,8 +3,10 @@
 // program.hpp MemoryImage).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
+#include "moesim/isa/geometry.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
 
@@ -25,16 +27,21 @@ struct Geometry {
   uint64_t vram_rows, mram_tiles, fp_sram_words, int_sram_words, hbm_bytes;
   uint64_t hbm_v_rows, hbm_m_rows, loop_depth, max_topk_experts, instruction_budget, imem_words;
 
-  uint64_t mram_rows() const { return mram_tiles * mlen; }  ///< global tile rows
-  uint64_t vram_row_bytes() const { return 2 * vlen; }
+  uint64_t mram_rows() const { return units(isa::Space::Mram); }  ///< global tile rows
+  uint64_t vram_row_bytes() const { return unit_bytes(isa::Space::Vram); }
   uint64_t mram_scales_per_row() const { return mlen / mx_block; }
-  uint64_t mram_row_bytes() const { return mlen + mram_scales_per_row(); }
+  uint64_t mram_row_bytes() const { return unit_bytes(isa::Space::Mram); }
 
   /// Bytes per address unit of `s` (VRAM row, MRAM tile row, SRAM word, HBM byte).
-  uint64_t unit_bytes(isa::Space s) const;
+  uint64_t unit_bytes(isa::Space s) const { return space(s).unit_bytes; }
   /// Size of `s` in its unit.
-  uint64_t units(isa::Space s) const;
+  uint64_t units(isa::Space s) const { return space(s).units; }
   uint64_t bytes(isa::Space s) const { return unit_bytes(s) * units(s); }
+
+ private:
+  /// isa::space_geometry() of every space of the preset, indexed by isa::Space.
+  std::array<isa::SpaceGeometry, isa::kAllSpaces.size()> spaces_{};
+  const isa::SpaceGeometry& space(isa::Space s) const { return spaces_[static_cast<size_t>(s)]; }
 };
 
 }  // namespace moesim::golden

@@ -26,7 +26,7 @@ bool TopkUnit::register_policy(const Issue& is) const {
 TopkUnit::Shape TopkUnit::shape(const Issue& is) const {
   const isa::TopkPolicySpec* p = spec_.topk_policy(is.d.r3);
   if (p != nullptr && p->hardwired()) return {p->experts, p->k};
-  return {is.regs.topk_policy >> 8, is.regs.topk_policy & 0xFFu};
+  return {isa::topk_policy_e(is.regs.topk_policy), isa::topk_policy_k(is.regs.topk_policy)};
 }
 
 TrapSet TopkUnit::check(const Issue& is) {

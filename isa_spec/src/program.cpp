@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "file_input.hpp"
+#include "moesim/isa/file_output.hpp"
 #include "moesim/isa/spec.hpp"
 
 namespace moesim::isa {
@@ -25,12 +26,12 @@ std::ifstream open_input_file(const std::string& path) {
   return f;
 }
 
-namespace {
-
 std::filesystem::path stages_path(const std::filesystem::path& hex_path) {
   std::filesystem::path p = hex_path;
   return p.replace_extension(".stages");
 }
+
+namespace {
 
 std::string trim(const std::string& s) {
   size_t b = 0, e = s.size();
@@ -113,14 +114,8 @@ void write_program(const Program& p, const std::filesystem::path& hex_path) {
       stages << " @pair=" << format_work_tag(p.work[i]);
     stages << '\n';
   }
-  auto put = [](const std::filesystem::path& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    if (!f) throw std::runtime_error(path.string() + ": cannot open for writing");
-    f << text;
-    if (!f) throw std::runtime_error(path.string() + ": write failed");
-  };
-  put(hex_path, hex.str());
-  put(stages_path(hex_path), stages.str());
+  write_file(hex_path, hex.str());
+  write_file(stages_path(hex_path), stages.str());
 }
 
 Program read_program(const std::filesystem::path& hex_path) {

@@ -131,7 +131,8 @@ class SpecLoader {
 
 void SpecLoader::isa(Spec& s, const At& top) {
   top.only_keys({"version", "word_bits", "fields", "operand_kinds", "units", "traps",
-                 "latency_vars", "instructions", "topk_policies", "fp32_constants"});
+                 "latency_vars", "instructions", "topk_policies", "fp32_constants",
+                 "control_registers"});
   s.version_ = top.req("version").integer_in(1, 1000000);
   s.word_bits_ = static_cast<unsigned>(top.req("word_bits").integer_in(32, 32));
 
@@ -318,6 +319,64 @@ void SpecLoader::isa(Spec& s, const At& top) {
     s.instrs_.push_back(std::move(is));
   }
 
+  // Control registers: dense indices in file order, 32-bit reset values and fields, each written
+  // by one control instruction.
+  At cr = top.req("control_registers");
+  cr.seq();
+  if (cr.node.size() == 0) cr.fail("no control registers");
+  for (size_t i = 0; i < cr.node.size(); ++i) {
+    At e = cr.idx(i);
+    e.only_keys({"name", "index", "reset", "written_by", "doc", "fields"});
+    CtrlRegSpec r;
+    r.name = e.req("name").str();
+    if (!is_identifier(r.name) || upper_name(r.name) != r.name)
+      e.key("name").fail("must be an upper-case identifier");
+    for (const auto& q : s.ctrl_regs_)
+      if (q.name == r.name) e.key("name").fail("duplicate control register '" + r.name + "'");
+    r.index = static_cast<uint8_t>(e.req("index").integer_in(0, 255));
+    if (r.index != i)
+      e.key("index").fail("index " + std::to_string(r.index) + " of " + r.name +
+                          ": control registers are numbered 0, 1, ... in file order (expected " +
+                          std::to_string(i) + ")");
+    r.reset = static_cast<uint32_t>(e.req("reset").integer_in(0, 0xFFFFFFFF));
+    r.written_by = e.req("written_by").str();
+    const InstrSpec* w = nullptr;
+    for (const auto& is : s.instrs_)
+      if (is.mnemonic == r.written_by) w = &is;
+    if (w == nullptr) e.key("written_by").fail("unknown instruction '" + r.written_by + "'");
+    if (w->unit != "control")
+      e.key("written_by").fail(r.written_by + " is not a control-unit instruction");
+    for (const auto& q : s.ctrl_regs_)
+      if (q.written_by == r.written_by)
+        e.key("written_by").fail(r.written_by + " already writes " + q.name);
+    r.doc = e.req("doc").str();
+    if (e.has("fields")) {
+      At fs = e.key("fields");
+      fs.seq();
+      if (fs.node.size() == 0) fs.fail("empty list (omit `fields` for a single-quantity register)");
+      uint64_t used = 0;
+      for (size_t j = 0; j < fs.node.size(); ++j) {
+        At f = fs.idx(j);
+        f.only_keys({"name", "hi", "lo", "doc"});
+        CtrlFieldSpec fd;
+        fd.name = f.req("name").str();
+        if (!is_identifier(fd.name)) f.key("name").fail("field name must be an identifier");
+        for (const auto& q : r.fields)
+          if (upper_name(q.name) == upper_name(fd.name))
+            f.key("name").fail("duplicate field '" + fd.name + "' (names differ in case only)");
+        fd.hi = static_cast<unsigned>(f.req("hi").integer_in(0, 31));
+        fd.lo = static_cast<unsigned>(f.req("lo").integer_in(0, 31));
+        if (fd.lo > fd.hi) f.fail("lo > hi");
+        const uint64_t bits = ((uint64_t{1} << fd.width()) - 1) << fd.lo;
+        if (bits & used) f.fail("field '" + fd.name + "' overlaps another field of " + r.name);
+        used |= bits;
+        fd.doc = f.req("doc").str();
+        r.fields.push_back(fd);
+      }
+    }
+    s.ctrl_regs_.push_back(r);
+  }
+
   // V_TOPK's policies: rmask -> hardwired (E, k) or the policy register. They are the allowed
   // values of V_TOPK's rmask operand.
   At tp = top.req("topk_policies");
@@ -351,8 +410,14 @@ void SpecLoader::isa(Spec& s, const At& top) {
       if (e.has("experts") || e.has("k"))
         e.fail("a register policy takes (E, k) from the register: no experts or k");
       ps.reg = e.key("register").str();
-      if (ps.reg != "TOPK_POLICY")
-        e.key("register").fail("unknown policy register '" + ps.reg + "' (known: TOPK_POLICY)");
+      const CtrlRegSpec* reg = nullptr;
+      for (const auto& q : s.ctrl_regs_)
+        if (q.name == ps.reg) reg = &q;
+      if (reg == nullptr)
+        e.key("register")
+            .fail("unknown policy register '" + ps.reg + "' (not in control_registers)");
+      if (reg->field("E") == nullptr || reg->field("k") == nullptr)
+        e.key("register").fail("policy register " + ps.reg + " needs fields E and k");
       if (have_register) e.key("register").fail("a second register policy");
       have_register = true;
     } else {
@@ -592,6 +657,11 @@ const StageSpec* Spec::stage_by_code(uint8_t code) const {
   return nullptr;
 }
 
+std::string Spec::stage_name(uint8_t code) const {
+  const StageSpec* s = stage_by_code(code);
+  return s ? s->name : "stage" + std::to_string(code);
+}
+
 int64_t Spec::runtime_max(const std::string& name) const {
   auto it = runtime_.find(name);
   if (it == runtime_.end())
@@ -636,6 +706,18 @@ const TopkPolicySpec* Spec::topk_register_policy() const {
   for (const auto& p : topk_policies_)
     if (!p.hardwired()) return &p;
   return nullptr;
+}
+
+const CtrlFieldSpec* CtrlRegSpec::field(std::string_view n) const {
+  for (const auto& f : fields)
+    if (f.name == n) return &f;
+  return nullptr;
+}
+
+const CtrlRegSpec& Spec::control_register(const std::string& name) const {
+  for (const auto& r : ctrl_regs_)
+    if (r.name == name) return r;
+  throw SpecError("isa.yaml: control_registers: no control register '" + name + "'");
 }
 
 uint32_t Spec::fp32_constant(const std::string& name) const {

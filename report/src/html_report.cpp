@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/file_output.hpp"
+#include "moesim/isa/format.hpp"
 #include "moesim/report/report.hpp"
 
 namespace moesim::report {
@@ -37,21 +39,12 @@ struct View {
   const cosim::CosimResult* cosim = nullptr;
 };
 
-std::string hex(uint64_t v, int width = 0) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%0*llX", width, static_cast<unsigned long long>(v));
-  return buf;
-}
+using isa::hex;
 
 std::string percent(double share) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * share);
   return buf;
-}
-
-std::string stage_label(const isa::Spec& spec, uint8_t code) {
-  const isa::StageSpec* s = spec.stage_by_code(code);
-  return s ? s->name : "stage" + std::to_string(code);
 }
 
 std::string trap_text(const isa::Spec& spec, const isa::Trap& t) {
@@ -238,7 +231,7 @@ void write_records(std::ostream& os, const isa::Spec& spec, const cosim::CosimRe
       {"disassembly",
        [](const isa::Spec& s, const isa::RetireRecord& x) { return isa::disassemble(s, x.word); }},
       {"stage",
-       [](const isa::Spec& s, const isa::RetireRecord& x) { return stage_label(s, x.stage); }},
+       [](const isa::Spec& s, const isa::RetireRecord& x) { return s.stage_name(x.stage); }},
       {"start_cycle",
        [](const isa::Spec&, const isa::RetireRecord& x) { return std::to_string(x.start_cycle); }},
       {"end_cycle",
@@ -351,14 +344,6 @@ std::string program_name(const nlohmann::json& context) {
   return "";
 }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(path.string() + ": write failed");
-}
-
 }  // namespace
 
 std::string html_escape(std::string_view text) {
@@ -421,12 +406,12 @@ std::string html_report(const isa::Spec& spec, const cosim::RunResult& r,
 
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
                        const cosim::CosimResult& r, const nlohmann::json& context) {
-  write_file(path, html_report(spec, r, context));
+  isa::write_file(path, html_report(spec, r, context));
 }
 
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
                        const cosim::RunResult& r, const nlohmann::json& context) {
-  write_file(path, html_report(spec, r, context));
+  isa::write_file(path, html_report(spec, r, context));
 }
 
 }  // namespace moesim::report

@@ -10,7 +10,8 @@ const char* const kSharedVsRoutedNote =
     "A shared-vs-routed ratio reflects the routed lowering as much as the hardware: the "
     "pair-major lowering runs one (token, expert) pair per BLEN-row slot and fetches the "
     "expert's weights again for every pair, the expert-major lowering fetches them once per "
-    "expert; it is not a statement about MoE hardware in general (plena_isa.md §3.3).";
+    "expert; it is not a statement about MoE hardware in general (docs/sources.md, Timing and the "
+    "stage profile).";
 
 namespace {
 

@@ -9,20 +9,12 @@
 #include <stdexcept>
 
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/format.hpp"
 
 namespace moesim::report {
 namespace {
 
-std::string hex(uint64_t v, int width = 0) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << std::setfill('0') << std::setw(width) << v;
-  return s.str();
-}
-
-std::string stage_name(const isa::Spec& spec, uint8_t code) {
-  const isa::StageSpec* s = spec.stage_by_code(code);
-  return s ? s->name : "stage" + std::to_string(code);
-}
+using isa::hex;
 
 nlohmann::json trap_json(const isa::Spec& spec, const std::optional<isa::Trap>& t) {
   if (!t) return nullptr;
@@ -119,7 +111,7 @@ nlohmann::json record_json(const isa::Spec& spec, const isa::RetireRecord& r) {
           {"pc", r.pc},
           {"word", hex(r.word, 8)},
           {"disassembly", isa::disassemble(spec, r.word)},
-          {"stage", stage_name(spec, r.stage)},
+          {"stage", spec.stage_name(r.stage)},
           {"start_cycle", r.start_cycle},
           {"end_cycle", r.end_cycle},
           {"regs", regs},
@@ -190,7 +182,7 @@ nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r) {
         {"word", hex(ref.word, 8)},
         {"disassembly", dis},
         {"mnemonic", dis.substr(0, dis.find(' '))},
-        {"stage", stage_name(spec, ref.stage)},
+        {"stage", spec.stage_name(ref.stage)},
         {"fields", d.fields},
         {"details", d.details},
         {na, d.records[0] ? record_json(spec, *d.records[0]) : nlohmann::json(nullptr)},
@@ -241,7 +233,7 @@ std::string report_yaml(const nlohmann::json& j) {
 std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r) {
   std::ostringstream s;
   s << '#' << r.index << " pc " << r.pc << ' ' << hex(r.word, 8) << "  " << std::left
-    << std::setw(34) << isa::disassemble(spec, r.word) << " [" << stage_name(spec, r.stage)
+    << std::setw(34) << isa::disassemble(spec, r.word) << " [" << spec.stage_name(r.stage)
     << "] cycles " << r.start_cycle << ".." << r.end_cycle;
   for (const auto& w : r.regs) s << ' ' << cosim::reg_name(w.file, w.index) << '=' << hex(w.value);
   for (const auto& m : r.mems)
@@ -318,7 +310,7 @@ void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::C
     const cosim::Divergence& d = *r.divergence;
     const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
     os << "FIRST DIVERGENCE at retire #" << d.index << ": pc " << ref.pc << " " << hex(ref.word, 8)
-       << " " << isa::disassemble(spec, ref.word) << " [" << stage_name(spec, ref.stage) << "]\n";
+       << " " << isa::disassemble(spec, ref.word) << " [" << spec.stage_name(ref.stage) << "]\n";
     os << "  differing fields:";
     for (const auto& f : d.fields) os << ' ' << f;
     os << '\n';

@@ -13,11 +13,6 @@ constexpr int kFirstUnitTid = 2;
 
 int pid_of(size_t engine) { return static_cast<int>(engine) + 1; }
 
-std::string stage_label(const isa::Spec& spec, uint8_t code) {
-  const isa::StageSpec* s = spec.stage_by_code(code);
-  return s ? s->name : "stage" + std::to_string(code);
-}
-
 nlohmann::json metadata(const char* name, int pid, int tid, const nlohmann::json& args) {
   return {{"ph", "M"}, {"name", name}, {"pid", pid}, {"tid", tid}, {"args", args}};
 }
@@ -70,7 +65,7 @@ void TraceJsonSink::flush(size_t engine) {
   std::optional<OpenSlice>& s = open_[engine];
   if (!s) return;
   write({{"ph", "X"},
-         {"name", stage_label(spec_, s->stage)},
+         {"name", spec_.stage_name(s->stage)},
          {"cat", "stage"},
          {"pid", pid_of(engine)},
          {"tid", kStagesTid},

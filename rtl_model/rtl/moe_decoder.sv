@@ -213,11 +213,11 @@ module moe_decoder
   ///////////////////////
 
   // (E, k) of rmask f_r3 (moesim_isa_pkg, from isa.yaml topk_policies): a hardwired pair, else
-  // TOPK_POLICY = (E << 8) | k. An rmask with no policy is illegal (operands_allowed).
+  // the fields E and k of TOPK_POLICY. An rmask with no policy is illegal (operands_allowed).
   logic [63:0] tk_e, tk_k;
   always_comb begin
-    tk_e = 64'(topk_policy_i[31:8]);
-    tk_k = 64'(topk_policy_i[7:0]);
+    tk_e = 64'(topk_policy_e(topk_policy_i));
+    tk_k = 64'(topk_policy_k(topk_policy_i));
     for (int unsigned i = 0; i < TOPK_HW_N; i++) begin
       if (f_r3 == TOPK_HW_RMASK[i]) begin
         tk_e = 64'(TOPK_HW_E[i]);

@@ -57,12 +57,4 @@ package moe_pkg;
     DMA_STORE_V    = 2'd2
   } dma_op_e;
 
-  // Control-register selector of the ctrl write observation port (isa::CtrlReg).
-  typedef enum logic [1:0] {
-    CTRL_SCALE  = 2'd0,
-    CTRL_STRIDE = 2'd1,
-    CTRL_V_MASK = 2'd2,
-    CTRL_TOPK   = 2'd3
-  } ctrl_sel_e;
-
 endpackage : moe_pkg

@@ -11,11 +11,11 @@
  *   and retires in the same cycle, a multi-cycle one starts its unit, which raises done in its
  *   last cycle. retire_valid_o marks the last cycle of every instruction; the next one issues in
  *   the following cycle. The machine halts when pc_q reaches prog_len_i.
- * - State: gp[16] (gp0 reads 0), fp[8] BF16 (f0 reads 0), a[8] 64-bit, SCALE, STRIDE (reset 1),
- *   V_MASK, TOPK_POLICY with its valid bit, a loop stack of LOOP_DEPTH body-start pcs with a
- *   C_BREAK mark each, and the retired-instruction count, compared with instruction_budget_i
- *   (INSTRUCTION_BUDGET, a run-time input: machine.yaml `runtime`). C_BREAK outside a loop
- *   halts by moving pc to prog_len_i.
+ * - State: gp, fp BF16, a 64-bit (NUM_*_REGS; gp0 and f0 read 0), the control registers
+ *   (ctrl_reg_e, reset CTRL_<NAME>_RESET), TOPK_POLICY's valid bit, a loop stack of LOOP_DEPTH
+ *   body-start pcs with a C_BREAK mark each, and the retired-instruction count, compared with
+ *   instruction_budget_i (INSTRUCTION_BUDGET, a run-time input: machine.yaml `runtime`).
+ *   C_BREAK outside a loop halts by moving pc to prog_len_i.
  * - Memories (arrays public to the harness): VRAM rows of VLEN BF16 with two synchronous read
  *   ports and one write port with per-element enables; MRAM rows {scales, codes} with one
  *   synchronous read and one write port; FP SRAM and INT SRAM (the scalar memories) with
@@ -87,7 +87,7 @@ module moe_top
   output logic [2:0]            areg_waddr_o,
   output logic [63:0]           areg_wdata_o,
   output logic                  ctrl_we_o,
-  output logic [1:0]            ctrl_sel_o,      // ctrl_sel_e
+  output logic [CTRL_SEL_W-1:0] ctrl_sel_o,      // ctrl_reg_e
   output logic [31:0]           ctrl_wdata_o,
   output logic                  vram_we_o,
   output logic [VramRowW-1:0]   vram_wrow_o,
@@ -121,9 +121,9 @@ module moe_top
   // Architectural state   //
   ///////////////////////////
 
-  logic [31:0] gp_q [16] /*verilator public_flat_rd*/;
-  logic [15:0] fp_q [8] /*verilator public_flat_rd*/;
-  logic [63:0] areg_q [8] /*verilator public_flat_rd*/;
+  logic [31:0] gp_q [NUM_GP_REGS] /*verilator public_flat_rd*/;
+  logic [15:0] fp_q [NUM_FP_REGS] /*verilator public_flat_rd*/;
+  logic [63:0] areg_q [NUM_ADDR_REGS] /*verilator public_flat_rd*/;
   logic [31:0] scale_q /*verilator public_flat_rd*/;
   logic [31:0] stride_q /*verilator public_flat_rd*/;
   logic [31:0] vmask_q /*verilator public_flat_rd*/;
@@ -678,7 +678,7 @@ module moe_top
   logic                  ctl_busy, ctl_gp_we, areg_we, ctrl_we, loop_push, loop_pop, loop_jump;
   logic                  loop_break, brk_halt, loop_top_brk;
   logic [31:0]           ctl_gp_wdata, ctrl_wdata;
-  ctrl_sel_e             ctrl_sel;
+  ctrl_reg_e             ctrl_sel;
   logic [31:0]           loop_top;
 
   assign loop_top     = loop_pc_q[(loop_depth_q == '0) ? 0 : 32'(loop_depth_q) - 1];
@@ -704,7 +704,7 @@ module moe_top
         OP_C_SET_SCALE_REG:  begin ctrl_we = 1'b1; ctrl_sel = CTRL_SCALE;  end
         OP_C_SET_STRIDE_REG: begin ctrl_we = 1'b1; ctrl_sel = CTRL_STRIDE; end
         OP_C_SET_V_MASK_REG: begin ctrl_we = 1'b1; ctrl_sel = CTRL_V_MASK; end
-        OP_C_SET_TOPK_REG:   begin ctrl_we = 1'b1; ctrl_sel = CTRL_TOPK;   end
+        OP_C_SET_TOPK_REG:   begin ctrl_we = 1'b1; ctrl_sel = CTRL_TOPK_POLICY; end
         OP_C_LOOP_START: begin
           ctl_gp_we    = 1'b1;
           ctl_gp_wdata = 32'(imm22);
@@ -769,13 +769,13 @@ module moe_top
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : regfile_regs
     if (!rst_ni) begin
-      for (int i = 0; i < 16; i++) gp_q[i] <= '0;
-      for (int i = 0; i < 8; i++) fp_q[i] <= '0;
-      for (int i = 0; i < 8; i++) areg_q[i] <= '0;
-      scale_q       <= '0;
-      stride_q      <= 32'd1;
-      vmask_q       <= '0;
-      topk_policy_q <= '0;
+      for (int i = 0; i < NUM_GP_REGS; i++) gp_q[i] <= '0;
+      for (int i = 0; i < NUM_FP_REGS; i++) fp_q[i] <= '0;
+      for (int i = 0; i < NUM_ADDR_REGS; i++) areg_q[i] <= '0;
+      scale_q       <= CTRL_SCALE_RESET;
+      stride_q      <= CTRL_STRIDE_RESET;
+      vmask_q       <= CTRL_V_MASK_RESET;
+      topk_policy_q <= CTRL_TOPK_POLICY_RESET;
       topk_valid_q  <= 1'b0;
     end else begin
       if (gp_we) gp_q[gp_waddr] <= gp_wdata;
@@ -786,7 +786,7 @@ module moe_top
           CTRL_SCALE:  scale_q <= ctrl_wdata;
           CTRL_STRIDE: stride_q <= ctrl_wdata;
           CTRL_V_MASK: vmask_q <= ctrl_wdata;
-          CTRL_TOPK: begin
+          CTRL_TOPK_POLICY: begin
             topk_policy_q <= ctrl_wdata;
             topk_valid_q  <= 1'b1;
           end

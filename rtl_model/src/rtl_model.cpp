@@ -10,6 +10,7 @@
 // here, behind the DPI-C functions moe_hbm_read / moe_hbm_write (model.cpp) that moe_hbm calls at
 // its access edge.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include <utility>
 
 #include "backend.hpp"
+#include "moesim/isa/geometry.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/rtl/model.hpp"
 #include "moesim/rtl/rtl_cfg.hpp"
@@ -62,7 +64,10 @@ using isa::Space;
 struct Impl {
   const isa::Spec& spec;
   // Machine parameters the model was Verilated with.
-  uint64_t vlen, mlen, nscale, vram_rows, mram_rows, fp_words, int_words, imem_words;
+  uint64_t imem_words;
+  /// isa::space_geometry() of every space (indexed by isa::Space) of the preset, which the
+  /// constructor holds to the Verilated parameters.
+  std::array<isa::SpaceGeometry, isa::kAllSpaces.size()> geo{};
   uint64_t budget = 0;  ///< instruction_budget_i of the next load() (machine.yaml `runtime`)
 
   std::unique_ptr<VerilatedContext> ctx;
@@ -102,36 +107,8 @@ struct Impl {
   }
 
   /// Bytes per entry of a space's byte image (its address unit).
-  uint64_t unit_bytes(Space s) const {
-    switch (s) {
-      case Space::Vram:
-        return 2 * vlen;
-      case Space::Mram:
-        return mlen + nscale;
-      case Space::FpSram:
-        return 2;
-      case Space::IntSram:
-        return 4;
-      case Space::Hbm:
-        return 1;
-    }
-    return 1;
-  }
-  uint64_t units(Space s) const {
-    switch (s) {
-      case Space::Vram:
-        return vram_rows;
-      case Space::Mram:
-        return mram_rows;
-      case Space::FpSram:
-        return fp_words;
-      case Space::IntSram:
-        return int_words;
-      case Space::Hbm:
-        return hbm.bytes.size();
-    }
-    return 0;
-  }
+  uint64_t unit_bytes(Space s) const { return geo[static_cast<size_t>(s)].unit_bytes; }
+  uint64_t units(Space s) const { return geo[static_cast<size_t>(s)].units; }
   /// Pointer to entry `i` of an SRAM space (not HBM).
   uint8_t* entry(Space s, uint64_t i) {
     auto& r = root();
@@ -269,13 +246,7 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
                                 "':" + diff.str());
 
   auto& m = *impl_;
-  m.vlen = static_cast<uint64_t>(cfg_param("VLEN"));
-  m.mlen = static_cast<uint64_t>(cfg_param("MLEN"));
-  m.nscale = m.mlen / static_cast<uint64_t>(cfg_param("MX_BLOCK"));
-  m.vram_rows = static_cast<uint64_t>(cfg_param("VRAM_ROWS"));
-  m.mram_rows = static_cast<uint64_t>(cfg_param("MRAM_TILES")) * m.mlen;
-  m.fp_words = static_cast<uint64_t>(cfg_param("FP_SRAM_WORDS"));
-  m.int_words = static_cast<uint64_t>(cfg_param("INT_SRAM_WORDS"));
+  for (Space s : isa::kAllSpaces) m.geo[static_cast<size_t>(s)] = isa::space_geometry(s, preset);
   m.imem_words = static_cast<uint64_t>(cfg_param("IMEM_WORDS"));
   m.hbm.bytes.assign(static_cast<size_t>(cfg_param("HBM_BYTES")), 0);
   m.budget = static_cast<uint64_t>(preset.get("INSTRUCTION_BUDGET"));

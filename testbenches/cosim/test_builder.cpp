@@ -1,5 +1,5 @@
-// The MoE program builder: its text path, its stages, its size checks, and (on the golden
-// model) that the program computes the GPT-OSS layer: the output accumulator is compared with a
+// The MoE program builder on the golden model (its static checks: testbenches/workload): the
+// program computes the GPT-OSS layer: the output accumulator is compared with a
 // float64 evaluation of the same math on the same MXFP8 inputs and the same routing decisions.
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -12,91 +12,23 @@
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/workload/builder.hpp"
+#include "moesim_test/layers.hpp"
 #include "mx_dequant.hpp"
 
 using namespace moesim;
 
 namespace {
 
-workload::BuiltProgram build(unsigned tokens, unsigned hidden, unsigned intermediate,
-                             const std::string& machine = "default", uint64_t seed = 1,
-                             const std::string& model = "gpt-oss-20b") {
-  const auto& spec = isa::Spec::builtin();
-  workload::BuildOptions o;
-  o.model = &workload::find_model(model);
-  o.tokens = tokens;
-  o.hidden = hidden;
-  o.intermediate = intermediate;
-  o.seed = seed;
-  return workload::build_moe_layer(spec, spec.preset(machine), o);
-}
-
-std::string usage_error(unsigned tokens, unsigned hidden, unsigned intermediate) {
-  try {
-    build(tokens, hidden, intermediate);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::build_shaped;
 
 using test::dequant;
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(builder_text_assembles_with_every_routed_stage) {
-  const auto& spec = isa::Spec::builtin();
-  const auto b = build(4, 128, 128);
-  // The program is the assembled text: assembling it again gives the same words and stages.
-  const auto again = isa::assemble(spec, b.asm_text, "again.asm");
-  BOOST_TEST(again.words == b.program.words);
-  BOOST_TEST(again.stages == b.program.stages);
-  std::set<std::string> stages;
-  for (uint8_t c : b.program.stages) stages.insert(spec.stage_by_code(c)->name);
-  for (const char* s :
-       {"residual_setup", "router_topk", "accumulator_init", "gather", "expert_weight_address",
-        "expert_weight_prefetch", "expert_projection", "expert_bias", "expert_activation",
-        "expert_route_weight", "scatter_combine", "non_moe"})
-    BOOST_TEST(stages.count(s) == 1u, "stage " << s);
-  BOOST_TEST(stages.count("other") == 0u);
-  BOOST_TEST(b.asm_text.find("V_TOPK gp11, gp9, gp12, 0") != std::string::npos);  // rmask 0: 32/4
-  BOOST_TEST(b.layout.pairs == 16u);
-  // alpha is the BF16 constant 1.703125.
-  BOOST_TEST(b.layout.alpha_bf16 == 0x3FDAu);
-  BOOST_TEST(num::bf16_to_f32(b.layout.alpha_bf16) == 1.703125f);
-  // Same seed, same image; another seed, another image.
-  BOOST_TEST(build(4, 128, 128).image.hbm[0].bytes == b.image.hbm[0].bytes);
-  BOOST_TEST(build(4, 128, 128, "default", 2).image.hbm[0].bytes != b.image.hbm[0].bytes);
-}
-
-BOOST_AUTO_TEST_CASE(builder_pads_tokens_and_uses_the_policy_register_for_other_shapes) {
-  const auto b = build(5, 64, 64);
-  BOOST_TEST(b.layout.tokens_padded == 8u);
-  BOOST_TEST(b.layout.pairs == 20u);
-  const auto big = build(2, 64, 64, "default", 1, "gpt-oss-120b");  // E=128, k=4: rmask 15
-  BOOST_TEST(big.layout.topk_rmask == 15u);
-  BOOST_TEST(big.layout.logit_rows == 2u);
-  BOOST_TEST(big.asm_text.find("C_SET_TOPK_REG") != std::string::npos);
-}
-
-BOOST_AUTO_TEST_CASE(builder_rejects_sizes_the_machine_cannot_hold) {
-  BOOST_TEST(usage_error(4, 100, 128).find("--hidden 100") != std::string::npos);
-  BOOST_TEST(usage_error(4, 128, 96).find("--intermediate 96") != std::string::npos);
-  BOOST_TEST(usage_error(0, 128, 128).find("--tokens") != std::string::npos);
-  BOOST_TEST(usage_error(4, 2880, 128).find("MRAM_TILES=16") != std::string::npos);
-  BOOST_TEST(usage_error(4, 2880, 128).find("--hidden 2880") != std::string::npos);
-  BOOST_TEST(usage_error(4, 128, 2880).find("--intermediate 2880") != std::string::npos);
-  BOOST_TEST(usage_error(4000, 64, 64).find("VRAM_ROWS=8192") != std::string::npos);
-  BOOST_TEST(usage_error(2000, 64, 64).find("FP_SRAM_WORDS=4096") != std::string::npos);
-  BOOST_TEST(usage_error(4, 1024, 1024).find("HBM_BYTES=67108864") != std::string::npos);
-  BOOST_TEST(usage_error(4, 128, 128).empty());
-  BOOST_CHECK_THROW(workload::find_model("mixtral"), UsageError);
-}
-
 BOOST_AUTO_TEST_CASE(builder_layer_matches_float64_reference_on_golden) {
   const auto& spec = isa::Spec::builtin();
   const auto& preset = spec.preset("default");
-  const auto b = build(5, 128, 64, "default", 7);
+  const auto b = build_shaped(5, 128, 64, "default", 7);
   const workload::Layout& L = b.layout;
   auto engine = cosim::make_golden_engine(spec, preset);
   engine->load(b.program, b.image);
@@ -205,7 +137,7 @@ struct CaptureSink final : cosim::TimelineSink {
 
 BOOST_AUTO_TEST_CASE(builder_work_tags_name_the_routed_expert_on_golden) {
   const auto& spec = isa::Spec::builtin();
-  const auto b = build(3, 64, 64, "default", 5);
+  const auto b = build_shaped(3, 64, 64, "default", 5);
   const workload::Layout& L = b.layout;
   BOOST_REQUIRE_EQUAL(b.program.work.size(), b.program.size());
   auto engine = cosim::make_golden_engine(spec, spec.preset("default"));

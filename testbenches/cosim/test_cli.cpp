@@ -516,7 +516,7 @@ BOOST_AUTO_TEST_CASE(cli_conformance_fails_on_a_wrong_expectation_and_on_gaps) {
   r = moesim_cli(run + " --filter S_ADD_INT --junit j.xml", dir);
   BOOST_TEST(r.code == 1);
   BOOST_TEST(r.out.find("FAIL golden S_ADD_INT/wrap") != std::string::npos);
-  BOOST_TEST(r.out.find("gp3: expected 0x2, got 0x1") != std::string::npos);
+  BOOST_TEST(r.out.find("gp3: expected 2 (0x2), got 1 (0x1)") != std::string::npos);
   BOOST_TEST(slurp(dir / "j.xml").find("failures=\"1\"") != std::string::npos);
   // Case files: integers decimal or 0x hex, keys once, regions inside their memory (exit 2
   // naming the file and the key).
@@ -538,7 +538,16 @@ BOOST_AUTO_TEST_CASE(cli_conformance_fails_on_a_wrong_expectation_and_on_gaps) {
   case_error("expect: {retired: 6e0, cycles: 6}\n",
              "wrap.yaml: expect.retired: expected a non-negative integer (decimal or 0x hex), got "
              "'6e0'");
+  case_error(
+      "expect: {retired: 6, cycles: 6, trap: {cause: address_misaligned, pc: 3, cycle: 9}}\n",
+      "wrap.yaml: expect.trap.cycle: unknown key (cause, pc)");
+  case_error(ex + "init: {vram: [{row: 10, fill: 1.0, rows: 4}, {row: 12, fill: 2.0}]}\n",
+             "wrap.yaml: init.vram: regions overlap: init.vram[0] and init.vram[1] share unit 12");
   std::ofstream(dir / "suite/S_ADD_INT/wrap.yaml", std::ios::trunc) << yaml;
+  // A filter std::regex cannot compile without overflowing the stack is refused by its length.
+  r = moesim_cli(run + " --filter " + std::string(100000, 'a'), dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("--filter: 100000 characters; at most 1000") != std::string::npos, r.err);
   // Bad selections and files are errors (exit 2), never a green run of nothing.
   r = moesim_cli(run + " --filter NO_SUCH", dir);
   BOOST_TEST(r.code == 2);
@@ -556,9 +565,9 @@ BOOST_AUTO_TEST_CASE(cli_outputs_must_be_distinct_files) {
   BOOST_TEST(r.code == 2);
   BOOST_TEST(r.err.find("--trace-json same.out and --html same.out name the same file") !=
              std::string::npos);
-  r = moesim_cli(run + "--report t.gtkw --vcd t.vcd", dir);
+  r = moesim_cli(run + "--html t.gtkw --vcd t.vcd", dir);
   BOOST_TEST(r.code == 2);
-  BOOST_TEST(r.err.find("--report t.gtkw and the .gtkw of --vcd t.vcd name the same file") !=
+  BOOST_TEST(r.err.find("the .gtkw of --vcd t.vcd and --html t.gtkw name the same file") !=
              std::string::npos);
   BOOST_TEST(!fs::exists(dir / "same.out"));  // refused before simulating
 }
@@ -654,4 +663,185 @@ BOOST_AUTO_TEST_CASE(cli_config_json_shared_and_utilisation_in_the_report) {
   BOOST_TEST(j["preset"]["model"]["model_type"] == "qwen2_moe");
   BOOST_TEST(j["preset"]["topk_select"] == 60);  // norm_topk_prob false: the full softmax
   BOOST_TEST(j["preset"]["shared_intermediate"] == 256);
+}
+
+namespace {
+
+/// The first JSON pointer at which `a` and `b` differ ("" when they are equal).
+std::string first_difference(const json& a, const json& b, const std::string& at = "") {
+  if (a.type() != b.type()) return at + " (type)";
+  if (a.is_object()) {
+    for (const auto& [k, v] : a.items()) {
+      if (!b.contains(k)) return at + "/" + k + " (only in the snapshot)";
+      if (std::string d = first_difference(v, b[k], at + "/" + k); !d.empty()) return d;
+    }
+    for (const auto& [k, v] : b.items())
+      if (!a.contains(k)) return at + "/" + k + " (only in this run)";
+    return "";
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return at + " (length)";
+    for (size_t i = 0; i < a.size(); ++i)
+      if (std::string d = first_difference(a[i], b[i], at + "/" + std::to_string(i)); !d.empty())
+        return d;
+    return "";
+  }
+  return a == b ? "" : at;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(cli_reports_equal_the_committed_snapshots) {
+  // testbenches/cosim/snapshots/*.json are the --report documents of these two runs as written
+  // by moesim at fbaa7c1 (before sim/ was split into layers), without the two timing fields. Any
+  // change to what a report says about these runs (verdict, instructions, cycles per stage and
+  // unit, profiles, utilisation, final state) shows here by its JSON pointer; a change that is
+  // meant must update the snapshot in the same commit and say why.
+  const struct {
+    const char* name;
+    std::string flags;
+  } runs[] = {
+      {"demo", kReadmeFlags},
+      {"shared", "--model qwen1.5-moe-a2.7b --shared --tokens 2 --hidden 64 --intermediate 64"}};
+  for (const auto& run : runs) {
+    BOOST_TEST_CONTEXT(run.name) {
+      const fs::path dir = workdir(std::string("snapshot_") + run.name);
+      const Result r = moesim_cli("cosim " + run.flags + " --report r.json --quiet", dir);
+      BOOST_TEST(r.code == 0);
+      json got = read_json(dir / "r.json");
+      for (const char* timing : {"simulation_time_s", "wall_time_s"}) {
+        BOOST_TEST(got.contains(timing));
+        got.erase(timing);
+      }
+      const json want = read_json(fs::path(MOESIM_SOURCE_DIR) / "testbenches/cosim/snapshots" /
+                                  (std::string(run.name) + ".json"));
+      BOOST_TEST(first_difference(want, got).empty(),
+                 "report differs from the snapshot at " << first_difference(want, got));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(cli_outputs_never_overwrite_inputs_and_bad_values_are_refused) {
+  // Each case once crashed, overwrote an input, wrote a short file with exit 0, or ran on a
+  // value it silently changed (a hostile-input review of the CLI): now exit 2 with one line
+  // naming the flag, file or key, and the inputs left as they were.
+  const fs::path dir = workdir("hostile");
+  const std::string prog = "S_ADDI_INT gp1, gp0, 1\n";
+  std::ofstream(dir / "a.asm") << prog;
+  std::ofstream(dir / "long.asm") << [] {
+    std::string s;
+    for (int i = 0; i < 65537; ++i) s += "S_ADDI_INT gp1, gp1, 1\n";
+    return s;
+  }();
+  const std::string mixtral =
+      slurp(fs::path(MOESIM_SOURCE_DIR) / "testbenches/models/mixtral-8x7b.config.json");
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = mixtral;
+    const size_t at = s.find(from);
+    BOOST_REQUIRE(at != std::string::npos);
+    return s.replace(at, from.size(), to);
+  };
+  std::ofstream(dir / "m.json") << mixtral;
+  std::ofstream(dir / "dup.json") << with("\"num_local_experts\": 8,",
+                                          "\"num_local_experts\": 8,\n  \"num_local_experts\": 4,");
+  std::ofstream(dir / "zero_experts.json")
+      << with("\"num_local_experts\": 8", "\"num_local_experts\": 0");
+  std::ofstream(dir / "zero_hidden.json") << with("\"hidden_size\": 4096", "\"hidden_size\": 0");
+  std::ofstream(dir / "ds.json") << slurp(fs::path(MOESIM_SOURCE_DIR) /
+                                          "testbenches/models/deepseek-v3.config.json");
+  std::string ds = slurp(dir / "ds.json");
+  const size_t rsf = ds.find("\"routed_scaling_factor\"");
+  BOOST_REQUIRE(rsf != std::string::npos);
+  ds.replace(rsf, ds.find(',', rsf) - rsf, "\"routed_scaling_factor\": 1e300");
+  std::ofstream(dir / "rsf.json") << ds;
+  std::string oss =
+      slurp(fs::path(MOESIM_SOURCE_DIR) / "testbenches/models/gpt-oss-20b.config.json");
+  const size_t lim = oss.find("\"swiglu_limit\"");
+  BOOST_REQUIRE(lim != std::string::npos);
+  oss.replace(lim, oss.find_first_of(",\n}", lim) - lim, "\"swiglu_limit\": -7.0");
+  std::ofstream(dir / "limit.json") << oss;
+  fs::create_symlink("/dev/full", dir / "full.json");
+  struct Case {
+    std::string args, expect;
+  };
+  const std::vector<Case> cases = {
+      {"asm a.asm -o a.asm", "-o a.asm: would overwrite the input a.asm"},
+      {"asm a.asm -o a.stages", "the program and its stage table would both be a.stages"},
+      {"asm a.asm -o /dev/full", "/dev/full: write failed"},
+      {"cosim --program a.asm --report full.json", "--report full.json: write failed"},
+      {"cosim --program a.asm --report r.txt", "--report r.txt: name the report .json, .yaml"},
+      {"cosim --program a.asm --profile p.txt", "--profile p.txt: the profile is JSON"},
+      {"cosim --model m.json --hidden 64 --intermediate 64 --report m.json",
+       "--report m.json: would overwrite the input --model m.json"},
+      {"cosim --program long.asm",
+       "--program long.asm: 65537 instructions do not fit IMEM_WORDS = 65536"},
+      {"run --engine golden --hidden 64 --intermediate 64 --seed 18446744073709551616",
+       "--seed: is out of range (at most 18446744073709551615)"},
+      {"cosim --model dup.json --hidden 64 --intermediate 64",
+       "--model dup.json:17: key 'num_local_experts' appears twice in one object"},
+      {"cosim --model zero_experts.json --hidden 64 --intermediate 64",
+       "key 'num_local_experts': must be at least 1, got 0"},
+      {"cosim --model zero_hidden.json --intermediate 64",
+       "key 'hidden_size': must be at least 1, got 0"},
+      {"cosim --model rsf.json --hidden 64 --intermediate 64",
+       "key 'routed_scaling_factor': must be a positive number a BF16 constant can hold"},
+      {"cosim --model limit.json --hidden 64 --intermediate 64",
+       "key 'swiglu_limit': must be a positive number"},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.args) {
+      const auto r = moesim_cli(c.args, dir);
+      BOOST_TEST(r.code == 2);
+      BOOST_TEST(r.err.find(c.expect) != std::string::npos, "stderr: " << r.err);
+      BOOST_TEST(nonempty_lines(r.err) == 1u, "stderr: " << r.err);
+    }
+  }
+  BOOST_TEST(slurp(dir / "a.asm") == prog);
+  BOOST_TEST(slurp(dir / "m.json") == mixtral);
+  BOOST_TEST(!fs::exists(dir / "a.stages"));
+  // The same flags with good values run (the cases fail for their stated reason).
+  BOOST_TEST(moesim_cli("asm a.asm -o a.hex", dir).code == 0);
+  BOOST_TEST(moesim_cli("cosim --model m.json --hidden 64 --intermediate 64 --tokens 1 "
+                        "--report r.json --quiet",
+                        dir)
+                 .code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(cli_conformance_junit_agrees_with_the_exit_code) {
+  // A malformed case and coverage gaps fail the run; JUnit must say so too (it once listed 44
+  // passed and 0 failed for a run that exited 1, and a malformed case left no XML at all). The
+  // good case still runs.
+  const fs::path dir = workdir("junit");
+  fs::create_directories(dir / "suite/S_ADD_INT");
+  std::ofstream(dir / "suite/S_ADD_INT/good.asm") << "S_ADDI_INT gp1, gp0, 2\n";
+  std::ofstream(dir / "suite/S_ADD_INT/good.yaml")
+      << "expect: {retired: 1, cycles: 1, regs: {gp1: 2}}\n";
+  std::ofstream(dir / "suite/S_ADD_INT/bad.asm") << "S_ADDI_INT gp1, gp0, 1\nV_BOGUS\n";
+  std::ofstream(dir / "suite/S_ADD_INT/bad.yaml") << "expect: {retired: 1, cycles: 1}\n";
+  const auto r = moesim_cli("conformance --engine golden --suite suite --junit j.xml --quiet", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("bad.asm:2:1: unknown mnemonic 'V_BOGUS'") != std::string::npos, r.err);
+  BOOST_TEST(r.out.find("golden: 1 passed, 0 failed of 1 cases") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("not covered (") == std::string::npos, "--quiet lists no gaps: " << r.out);
+  const std::string xml = slurp(dir / "j.xml");
+  BOOST_TEST(xml.find("errors=\"1\"") != std::string::npos, xml.substr(0, 300));
+  BOOST_TEST(xml.find("skipped=\"0\"") != std::string::npos);
+  BOOST_TEST(xml.find("time=\"") != std::string::npos);
+  BOOST_TEST(xml.find("failures=\"0\"") == std::string::npos, "gaps are failing testcases");
+  BOOST_TEST(xml.find("<error message=\"suite/S_ADD_INT/bad.asm:2:1") != std::string::npos);
+  BOOST_TEST(xml.find("classname=\"conformance.golden.coverage\" name=\"M_MM\"") !=
+             std::string::npos);
+  // Without the malformed case the gaps alone fail the run (exit 1), and JUnit has failures.
+  fs::remove(dir / "suite/S_ADD_INT/bad.asm");
+  fs::remove(dir / "suite/S_ADD_INT/bad.yaml");
+  const auto g = moesim_cli("conformance --engine golden --suite suite --junit j.xml --quiet", dir);
+  BOOST_TEST(g.code == 1);
+  const std::string xml2 = slurp(dir / "j.xml");
+  BOOST_TEST(xml2.find("errors=\"0\"") != std::string::npos);
+  BOOST_TEST(xml2.find("failures=\"0\"") == std::string::npos);
+  // With --filter gaps do not fail: exit 0 and no failing testcase.
+  const auto f = moesim_cli(
+      "conformance --engine golden --suite suite --filter good --junit j.xml --quiet", dir);
+  BOOST_TEST(f.code == 0);
+  BOOST_TEST(slurp(dir / "j.xml").find("failures=\"0\"") != std::string::npos);
 }

@@ -376,9 +376,9 @@ BOOST_AUTO_TEST_CASE(reference_equals_golden_deepseek_v3_routing) {
     const auto c = golden_vs_reference(b, ref, b.image);
     BOOST_TEST(c.ok());
     for (const workload::ErrorRow& e : c.errors) BOOST_TEST(e.cosine > 0.99, e.what);
-    // From the model's definition (models.md §2.5), not from the code under test: the 8
-    // experts of a token lie in at most topk_group = 4 of the 8 groups of 32, and the weights
-    // sum to routed_scaling_factor 2.5 (up to BF16 rounding).
+    // From the model's definition (docs/sources.md, Routing functions: DeepSeek-V3), not from
+    // the code under test: the 8 experts of a token lie in at most topk_group = 4 of the 8 groups
+    // of 32, and the weights sum to routed_scaling_factor 2.5 (up to BF16 rounding).
     const Routes r = golden_routes(b.layout);
     for (unsigned t = 0; t < 4; ++t) {
       std::set<uint32_t> groups;
@@ -467,8 +467,9 @@ BOOST_AUTO_TEST_CASE(reference_catches_llama4_score_on_the_output) {
 }
 
 BOOST_AUTO_TEST_CASE(reference_equals_golden_one_group_sigmoid_routing) {
-  // Kimi-K2 / GLM-4.5 routing (models.md §2.6-2.7): DeepSeek-V3's with n_group = topk_group = 1
-  // (no group step); Kimi's rsf 2.827 (bf16 2.828125) and GLM-4.5-Air's 1.0.
+  // Kimi-K2 / GLM-4.5 routing (docs/sources.md, Routing functions: Kimi-K2 and GLM-4.5):
+  // DeepSeek-V3's with n_group = topk_group = 1 (no group step); Kimi's rsf 2.827 (bf16
+  // 2.828125) and GLM-4.5-Air's 1.0.
   for (const double rsf : {2.827, 1.0}) {
     workload::ModelPreset m = workload::find_model("deepseek-v3");
     m.n_group = m.topk_group = 1;

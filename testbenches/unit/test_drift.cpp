@@ -1,10 +1,12 @@
-// Drift guards (DESIGN.md §2): the generated artefacts agree with the YAML in both directions.
+// Drift guards (docs/architecture.md, One source of truth): the generated artefacts agree with
+// the YAML in both directions.
 // Each checker parses the generated TEXT (not the generator's data structures) and reports, by
 // name, every entry that is missing, extra or numbered differently. Every checker is also run
 // on planted drifts (an entry removed, added, renumbered) and must report each one by name.
 #define BOOST_TEST_MODULE drift
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cctype>
 #include <cstdlib>
@@ -160,6 +162,130 @@ Table yaml_fp32_constants(const Spec& s) {
   return t;
 }
 
+/// isa.yaml `control_registers`: name -> index, named as each artefact names a register
+/// (C++: CtrlReg::TopkPolicy; SV and docs: TOPK_POLICY).
+std::string ctrl_cpp(const std::string& name) {
+  std::string l = name;
+  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return camel_name(l);
+}
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+Table yaml_ctrl_index(const Spec& s, bool cpp) {
+  Table t;
+  for (const auto& r : s.control_registers()) t[cpp ? ctrl_cpp(r.name) : r.name] = r.index;
+  return t;
+}
+Table yaml_ctrl_reset(const Spec& s, bool cpp) {
+  Table t;
+  for (const auto& r : s.control_registers()) t[cpp ? ctrl_cpp(r.name) : r.name] = r.reset;
+  return t;
+}
+/// Field positions "<REG>.<FIELD>.lo" / ".hi" (register and field as the artefact spells them).
+Table yaml_ctrl_fields(const Spec& s, bool cpp) {
+  Table t;
+  for (const auto& r : s.control_registers())
+    for (const auto& f : r.fields) {
+      const std::string n = cpp ? ctrl_cpp(r.name) + ctrl_cpp(f.name) : r.name + "." + f.name;
+      t[n + ".lo"] = f.lo;
+      t[n + ".hi"] = f.hi;
+    }
+  return t;
+}
+/// What a generated unpack/pack helper must do: "<reg>_<field>.shift" / ".mask" (C++ getters),
+/// "pack_<reg>.<field>.shift" / ".mask" (C++ pack).
+Table yaml_ctrl_helpers(const Spec& s) {
+  Table t;
+  for (const auto& r : s.control_registers())
+    for (const auto& f : r.fields) {
+      const int64_t mask = (int64_t{1} << f.width()) - 1;
+      const std::string get = lower(r.name) + "_" + lower(f.name);
+      const std::string pack = "pack_" + lower(r.name) + "." + lower(f.name);
+      t[get + ".shift"] = f.lo;
+      t[get + ".mask"] = mask;
+      t[pack + ".shift"] = f.lo;
+      t[pack + ".mask"] = mask;
+    }
+  return t;
+}
+/// Register-file sizes (isa.yaml `operand_kinds` counts) as `gp`, `fp`, `addr`.
+Table yaml_regfile_counts(const Spec& s) {
+  return {{"gp", s.operand_kind(OperandKind::Gp).count},
+          {"fp", s.operand_kind(OperandKind::Fp).count},
+          {"addr", s.operand_kind(OperandKind::Addr).count}};
+}
+/// "GP" / "Gp" -> "gp": the register file a generated count constant names.
+Table regfile_counts(const Table& gen) {
+  Table t;
+  for (const auto& [n, v] : gen) t[lower(n)] = v;
+  return t;
+}
+
+/// The control-register part of tables.hpp against the YAML.
+void check_tables_ctrl(const Spec& s, const std::string& text, Problems& p) {
+  const std::string file = "tables.hpp";
+  compare("control register", file, yaml_ctrl_index(s, true),
+          collect(block(text, "enum class CtrlReg : uint8_t {", "};"),
+                  std::regex(R"((\w+)\s*=\s*(\d+)\s*,)"), 10, "control register", file, p),
+          p);
+  compare("control register reset", file, yaml_ctrl_reset(s, true),
+          collect(text, std::regex(R"(constexpr uint32_t kCtrl(\w+)Reset = (\d+)u;)"), 10,
+                  "control register reset", file, p),
+          p);
+  Table names;
+  const std::string nb = block(text, "kCtrlRegNames{{", "}};");
+  std::regex name_row(R"re(\{CtrlReg::(\w+), "(\w+)"\})re");
+  for (auto it = std::sregex_iterator(nb.begin(), nb.end(), name_row); it != std::sregex_iterator();
+       ++it)
+    if (!names.emplace(std::string((*it)[2]), 1).second)
+      p.push_back("control register name " + std::string((*it)[2]) + ": appears twice in " + file);
+  Table yaml_names;
+  for (const auto& r : s.control_registers()) yaml_names[r.name] = 1;
+  compare("control register name", file, yaml_names, names, p);
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(R"(constexpr int kNumCtrlRegs = (\d+);)")) ||
+      std::stoul(m[1]) != s.control_registers().size())
+    p.push_back("control register count kNumCtrlRegs: does not equal the " +
+                std::to_string(s.control_registers().size()) + " control_registers of the YAML");
+  Table fields;
+  std::regex fre(R"(constexpr unsigned kCtrl(\w+?)Lo = (\d+), kCtrl(\w+?)Hi = (\d+);)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), fre); it != std::sregex_iterator();
+       ++it) {
+    for (int g : {1, 3}) {
+      const std::string key = std::string((*it)[g]) + (g == 1 ? ".lo" : ".hi");
+      if (!fields.emplace(key, std::stoll((*it)[g + 1])).second)
+        p.push_back("control register field " + key + ": appears twice in " + file);
+    }
+  }
+  compare("control register field", file, yaml_ctrl_fields(s, true), fields, p);
+  Table helpers;
+  std::regex get(
+      R"(constexpr uint32_t (\w+)\(uint32_t v\) \{ return \(v >> (\d+)\) & 0x([0-9A-F]+)u; \})");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), get); it != std::sregex_iterator();
+       ++it) {
+    helpers[std::string((*it)[1]) + ".shift"] = std::stoll((*it)[2]);
+    helpers[std::string((*it)[1]) + ".mask"] = std::stoll((*it)[3], nullptr, 16);
+  }
+  std::regex pack(R"(constexpr uint32_t (pack_\w+)\(([^)]*)\) \{\s*return ([^;]*);)");
+  std::regex term(R"(\(\((\w+) & 0x([0-9A-F]+)u\) << (\d+)\))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pack); it != std::sregex_iterator();
+       ++it) {
+    const std::string fn = (*it)[1], body = (*it)[3];
+    for (auto t = std::sregex_iterator(body.begin(), body.end(), term); t != std::sregex_iterator();
+         ++t) {
+      helpers[fn + "." + std::string((*t)[1]) + ".shift"] = std::stoll((*t)[3]);
+      helpers[fn + "." + std::string((*t)[1]) + ".mask"] = std::stoll((*t)[2], nullptr, 16);
+    }
+  }
+  compare("control register helper", file, yaml_ctrl_helpers(s), helpers, p);
+  compare("register file", file, yaml_regfile_counts(s),
+          regfile_counts(collect(text, std::regex(R"(constexpr unsigned kNum(\w+)Regs = (\d+);)"),
+                                 10, "register file", file, p)),
+          p);
+}
+
 /// tables.hpp against the YAML.
 Problems check_tables_hpp(const Spec& s, const std::string& text) {
   const std::string file = "tables.hpp";
@@ -241,6 +367,7 @@ Problems check_tables_hpp(const Spec& s, const std::string& text) {
       std::stoul(m[1]) != yaml_av.size())
     p.push_back("allowed value count kAllowedValues: size does not equal the " +
                 std::to_string(yaml_av.size()) + " allowed values of the YAML");
+  check_tables_ctrl(s, text, p);
   return p;
 }
 
@@ -266,8 +393,8 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
                   file, p),
           p);
   compare("field", file, yaml_fields(s, true),
-          collect(text, std::regex(R"(localparam int unsigned (\w+_(?:LO|HI)) = (\d+);)"), 10,
-                  "field", file, p),
+          collect(text, std::regex(R"(localparam int unsigned ((?!CTRL_)\w+_(?:LO|HI)) = (\d+);)"),
+                  10, "field", file, p),
           p);
   compare("fp32 constant", file, yaml_fp32_constants(s),
           collect(text, std::regex(R"(localparam logic \[31:0\] FP32_(\w+) = 32'h([0-9A-Fa-f]+);)"),
@@ -337,6 +464,79 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
     add_values(allowed, std::string((*it)[1]) + "." + std::string((*it)[2]), (*it)[3],
                std::regex(R"(\d+'d(\d+))"), file, p);
   compare("allowed value", file, yaml_allowed(s, true), allowed, p);
+
+  // Control registers: ctrl_reg_e, CTRL_<NAME>_RESET, CTRL_<NAME>_<FIELD>_LO/HI, the getters and
+  // pack_<reg>() that use them, NUM_CTRL_REGS and CTRL_SEL_W; register-file sizes NUM_<F>_REGS.
+  compare("control register", file, yaml_ctrl_index(s, false),
+          collect(enum_block("ctrl_reg_e"), std::regex(R"(CTRL_(\w+) = \d+'d(\d+))"), 10,
+                  "control register", file, p),
+          p);
+  compare(
+      "control register reset", file, yaml_ctrl_reset(s, false),
+      collect(text, std::regex(R"(localparam logic \[31:0\] CTRL_(\w+)_RESET = 32'h([0-9A-F]+);)"),
+              16, "control register reset", file, p),
+      p);
+  Table fields, yaml_f = yaml_ctrl_fields(s, false), yaml_sv;
+  for (const auto& [n, v] : yaml_f) {
+    // "TOPK_POLICY.E.lo" -> "TOPK_POLICY_E_LO"
+    std::string k = n;
+    std::replace(k.begin(), k.end(), '.', '_');
+    yaml_sv[upper_name(k)] = v;
+  }
+  compare("control register field", file, yaml_sv,
+          collect(text, std::regex(R"(localparam int unsigned CTRL_(\w+_(?:LO|HI)) = (\d+);)"), 10,
+                  "control register field", file, p),
+          p);
+  // Each getter returns exactly its field: v[CTRL_<R>_<F>_HI:CTRL_<R>_<F>_LO], width hi-lo+1.
+  Table getters, yaml_get;
+  for (const auto& r : s.control_registers())
+    for (const auto& f : r.fields) {
+      yaml_get[lower(r.name) + "_" + lower(f.name) + "=" + r.name + "_" + upper_name(f.name)] =
+          f.width();
+      yaml_get["pack_" + lower(r.name) + "." + lower(f.name) + "=" + r.name + "_" +
+               upper_name(f.name)] = 1;
+    }
+  std::regex get(
+      R"(function automatic logic \[(\d+):0\] (\w+)\(logic \[31:0\] v\);\s*return v\[CTRL_(\w+)_HI:CTRL_(\w+)_LO\];)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), get); it != std::sregex_iterator();
+       ++it) {
+    if ((*it)[3] != (*it)[4])
+      p.push_back("control register helper " + std::string((*it)[2]) +
+                  ": reads HI and LO of different fields in " + file);
+    getters[std::string((*it)[2]) + "=" + std::string((*it)[3])] = std::stoll((*it)[1]) + 1;
+  }
+  std::regex pack(
+      R"(function automatic logic \[31:0\] (pack_\w+)\(([^)]*)\);([\s\S]*?)endfunction)");
+  std::regex put(R"(v\[CTRL_(\w+)_HI:CTRL_(\w+)_LO\] = (\w+);)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pack); it != std::sregex_iterator();
+       ++it) {
+    const std::string fn = (*it)[1], body = (*it)[3];
+    for (auto t = std::sregex_iterator(body.begin(), body.end(), put); t != std::sregex_iterator();
+         ++t)
+      getters[fn + "." + std::string((*t)[3]) + "=" + std::string((*t)[1])] =
+          (*t)[1] == (*t)[2] ? 1 : 0;
+  }
+  compare("control register helper", file, yaml_get, getters, p);
+  std::smatch cm;
+  if (!std::regex_search(text, cm,
+                         std::regex(R"(localparam int unsigned NUM_CTRL_REGS = (\d+);)")) ||
+      std::stoul(cm[1]) != s.control_registers().size())
+    p.push_back("control register count NUM_CTRL_REGS: does not equal the " +
+                std::to_string(s.control_registers().size()) + " control_registers of the YAML");
+  unsigned sel_w = 1;
+  while ((size_t{1} << sel_w) < s.control_registers().size()) ++sel_w;
+  if (!std::regex_search(text, cm, std::regex(R"(localparam int unsigned CTRL_SEL_W = (\d+);)")) ||
+      std::stoul(cm[1]) != sel_w ||
+      !std::regex_search(text, cm,
+                         std::regex(R"(typedef enum logic \[(\d+):0\] \{[^}]*\} ctrl_reg_e;)")) ||
+      std::stoul(cm[1]) + 1 != sel_w)
+    p.push_back("control register width CTRL_SEL_W: ctrl_reg_e does not hold " +
+                std::to_string(sel_w) + " bits for the control_registers of the YAML");
+  compare("register file", file, yaml_regfile_counts(s),
+          regfile_counts(
+              collect(text, std::regex(R"(localparam int unsigned NUM_(GP|FP|ADDR)_REGS = (\d+);)"),
+                      10, "register file", file, p)),
+          p);
   return p;
 }
 
@@ -389,6 +589,31 @@ Problems check_isa_md(const Spec& s, const std::string& text) {
           collect(constants, std::regex(R"(\| `(\w+)` \| `0x([0-9A-F]+)` \|)"), 16, "fp32 constant",
                   file, p),
           p);
+  // The control registers table: | index | `NAME` | reset | [`WRITER`](#..) | fields | meaning |
+  const std::string ctrl = block(text, "## Control registers\n", "\n## ");
+  std::regex row_re(R"(\| (\d+) \| `(\w+)` \| (\d+) \| \[`\w+`\]\(#\w+\) \| ([^|\n]*) \|)");
+  Table index, reset, fields;
+  for (auto it = std::sregex_iterator(ctrl.begin(), ctrl.end(), row_re);
+       it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[2], fl = (*it)[4];
+    if (!index.emplace(name, std::stoll((*it)[1])).second)
+      p.push_back("control register " + name + ": appears twice in " + file);
+    reset[name] = std::stoll((*it)[3]);
+    std::regex fre(R"(`(\w+)` \[(\d+):(\d+)\])");
+    for (auto f = std::sregex_iterator(fl.begin(), fl.end(), fre); f != std::sregex_iterator();
+         ++f) {
+      fields[name + "." + std::string((*f)[1]) + ".hi"] = std::stoll((*f)[2]);
+      fields[name + "." + std::string((*f)[1]) + ".lo"] = std::stoll((*f)[3]);
+    }
+  }
+  compare("control register", file, yaml_ctrl_index(s, false), index, p);
+  compare("control register reset", file, yaml_ctrl_reset(s, false), reset, p);
+  compare("register file", file, yaml_regfile_counts(s),
+          collect(block(text, "### Operand kinds\n", "\n## "),
+                  std::regex(R"(\| `(gp|fp|addr)` \| `\w+N` \| (\d+) \|)"), 10, "register file",
+                  file, p),
+          p);
+  compare("control register field", file, yaml_ctrl_fields(s, false), fields, p);
   return p;
 }
 
@@ -654,6 +879,120 @@ BOOST_AUTO_TEST_CASE(isa_md_matches_yaml) {
                  "BMM_SCALE", "YAML 1048576000");
   EXPECT_REPORTS(c(edit(t, "| `BMM_SCALE` | `0x3E800000` |", "| `BMM_SCALX` | `0x3E800000` |")),
                  "BMM_SCALE", "missing");
+}
+
+// isa.yaml `control_registers` and the register-file counts in all three generated files: a
+// register renamed or renumbered, a reset value, a field position, a helper or a count changed
+// on one side fails by name.
+BOOST_AUTO_TEST_CASE(control_register_guards_catch_planted_drift) {
+  const std::string t = slurp(kGen / "include/moesim/isa/tables.hpp");
+  auto c = [&](const std::string& text) { return check_tables_hpp(spec(), text); };
+  EXPECT_CLEAN(c(t));
+  EXPECT_REPORTS(c(edit(t, "  Stride = 1,\n", "  RowStride = 1,\n")), "Stride",
+                 "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "  Stride = 1,\n", "  RowStride = 1,\n")), "RowStride",
+                 "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "{CtrlReg::Stride, \"STRIDE\"}", "{CtrlReg::Stride, \"ROW_STRIDE\"}")),
+                 "STRIDE", "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "TopkPolicy = 3,", "TopkPolicy = 2,")), "TopkPolicy",
+                 "YAML 3, tables.hpp 2");
+  EXPECT_REPORTS(c(edit(t, "kCtrlStrideReset = 1u", "kCtrlStrideReset = 0u")), "Stride",
+                 "YAML 1, tables.hpp 0");
+  EXPECT_REPORTS(c(edit(t, "kCtrlTopkPolicyELo = 8", "kCtrlTopkPolicyELo = 9")), "TopkPolicyE.lo",
+                 "YAML 8, tables.hpp 9");
+  EXPECT_REPORTS(c(edit(t, "kCtrlTopkPolicyKHi = 7", "kCtrlTopkPolicyKHi = 6")), "TopkPolicyK.hi",
+                 "YAML 7, tables.hpp 6");
+  EXPECT_REPORTS(c(edit(t, "return (v >> 8) & 0xFFFFFFu;", "return (v >> 8) & 0xFFFFu;")),
+                 "topk_policy_e.mask", "YAML 16777215, tables.hpp 65535");
+  EXPECT_REPORTS(c(edit(t, "((e & 0xFFFFFFu) << 8)", "((e & 0xFFFFFFu) << 7)")),
+                 "pack_topk_policy.e.shift", "YAML 8, tables.hpp 7");
+  EXPECT_REPORTS(c(edit(t, "kNumCtrlRegs = 4;", "kNumCtrlRegs = 5;")), "kNumCtrlRegs",
+                 "does not equal");
+  EXPECT_REPORTS(c(edit(t, "kNumGpRegs = 16;", "kNumGpRegs = 32;")), "gp",
+                 "YAML 16, tables.hpp 32");
+  EXPECT_REPORTS(c(edit(t, "constexpr unsigned kNumAddrRegs = 8;\n", "")), "addr",
+                 "missing from tables.hpp");
+
+  const std::string v = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto cv = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_CLEAN(cv(v));
+  EXPECT_REPORTS(cv(edit(v, "    CTRL_STRIDE = 2'd1,\n", "    CTRL_ROW_STRIDE = 2'd1,\n")),
+                 "STRIDE", "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(cv(edit(v, "    CTRL_STRIDE = 2'd1,\n", "    CTRL_ROW_STRIDE = 2'd1,\n")),
+                 "ROW_STRIDE", "not in the YAML");
+  EXPECT_REPORTS(cv(edit(v, "CTRL_V_MASK = 2'd2", "CTRL_V_MASK = 2'd1")), "V_MASK",
+                 "YAML 2, moesim_isa_pkg.sv 1");
+  EXPECT_REPORTS(
+      cv(edit(v, "CTRL_STRIDE_RESET = 32'h00000001", "CTRL_STRIDE_RESET = 32'h00000000")), "STRIDE",
+      "YAML 1, moesim_isa_pkg.sv 0");
+  EXPECT_REPORTS(cv(edit(v, "CTRL_TOPK_POLICY_E_LO = 8;", "CTRL_TOPK_POLICY_E_LO = 9;")),
+                 "TOPK_POLICY_E_LO", "YAML 8, moesim_isa_pkg.sv 9");
+  EXPECT_REPORTS(cv(edit(v, "function automatic logic [23:0] topk_policy_e",
+                         "function automatic logic [15:0] topk_policy_e")),
+                 "topk_policy_e=TOPK_POLICY_E", "YAML 24, moesim_isa_pkg.sv 16");
+  EXPECT_REPORTS(cv(edit(v, "return v[CTRL_TOPK_POLICY_E_HI:CTRL_TOPK_POLICY_E_LO];",
+                         "return v[CTRL_TOPK_POLICY_K_HI:CTRL_TOPK_POLICY_K_LO];")),
+                 "topk_policy_e=TOPK_POLICY_E", "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(cv(edit(v, "v[CTRL_TOPK_POLICY_K_HI:CTRL_TOPK_POLICY_K_LO] = k;",
+                         "v[CTRL_TOPK_POLICY_K_HI:CTRL_TOPK_POLICY_E_LO] = k;")),
+                 "pack_topk_policy.k=TOPK_POLICY_K", "YAML 1, moesim_isa_pkg.sv 0");
+  EXPECT_REPORTS(cv(edit(v, "NUM_CTRL_REGS = 4;", "NUM_CTRL_REGS = 3;")), "NUM_CTRL_REGS",
+                 "does not equal");
+  EXPECT_REPORTS(cv(edit(v, "CTRL_SEL_W = 2;", "CTRL_SEL_W = 3;")), "CTRL_SEL_W", "does not hold");
+  EXPECT_REPORTS(cv(edit(v, "NUM_FP_REGS = 8;", "NUM_FP_REGS = 16;")), "fp",
+                 "YAML 8, moesim_isa_pkg.sv 16");
+
+  const std::string d = slurp(kGen / "docs/isa.md");
+  auto cd = [&](const std::string& text) { return check_isa_md(spec(), text); };
+  EXPECT_CLEAN(cd(d));
+  EXPECT_REPORTS(cd(edit(d, "| 1 | `STRIDE` |", "| 1 | `ROW_STRIDE` |")), "STRIDE",
+                 "missing from isa.md");
+  EXPECT_REPORTS(cd(edit(d, "| 1 | `STRIDE` |", "| 1 | `ROW_STRIDE` |")), "ROW_STRIDE",
+                 "not in the YAML");
+  EXPECT_REPORTS(cd(edit(d, "| 1 | `STRIDE` | 1 |", "| 1 | `STRIDE` | 0 |")), "STRIDE",
+                 "YAML 1, isa.md 0");
+  EXPECT_REPORTS(cd(edit(d, "| 3 | `TOPK_POLICY` |", "| 2 | `TOPK_POLICY` |")), "TOPK_POLICY",
+                 "YAML 3, isa.md 2");
+  EXPECT_REPORTS(cd(edit(d, "`E` [31:8]", "`E` [15:8]")), "TOPK_POLICY.E.hi", "YAML 31, isa.md 15");
+  EXPECT_REPORTS(cd(edit(d, "| `addr` | `aN` | 8 |", "| `addr` | `aN` | 4 |")), "addr",
+                 "YAML 8, isa.md 4");
+}
+
+// The same guards against a planted change in isa.yaml itself: a spec loaded from a copy of the
+// YAML with one control-register fact or register-file count changed no longer matches the
+// artefacts generated from the real YAML, and each check names what changed.
+BOOST_AUTO_TEST_CASE(control_register_guards_catch_planted_yaml_change) {
+  fs::path dir = fs::temp_directory_path() / ("moesim_ctrl_plant_" + std::to_string(::getpid()));
+  const std::string isa = slurp(spec().dir / "isa.yaml");
+  const std::string tables = slurp(kGen / "include/moesim/isa/tables.hpp");
+  const std::string pkg = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  const std::string md = slurp(kGen / "docs/isa.md");
+  struct Plant {
+    const char* from;
+    const char* to;
+    const char* cpp;  ///< name the tables.hpp check reports
+    const char* sv;   ///< name the package check reports
+    const char* doc;  ///< name the isa.md check reports
+  };
+  const Plant plants[] = {
+      {"{name: STRIDE, index: 1,", "{name: ROW_STRIDE, index: 1,", "Stride", "STRIDE", "STRIDE"},
+      {"{name: STRIDE, index: 1, reset: 1,", "{name: STRIDE, index: 1, reset: 2,", "Stride",
+       "STRIDE", "STRIDE"},
+      {"{name: E, hi: 31, lo: 8,", "{name: E, hi: 31, lo: 9,", "TopkPolicyE.lo", "TOPK_POLICY_E_LO",
+       "TOPK_POLICY.E.lo"},
+      {"fp: {prefix: f, count: 8,", "fp: {prefix: f, count: 16,", "fp", "fp", "fp"},
+  };
+  for (const Plant& pl : plants) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const char* f : {"machine.yaml", "stages.yaml"}) fs::copy_file(spec().dir / f, dir / f);
+    std::ofstream(dir / "isa.yaml") << edit(isa, pl.from, pl.to);
+    const Spec planted = Spec::load(dir);
+    EXPECT_REPORTS(check_tables_hpp(planted, tables), pl.cpp, "tables.hpp");
+    EXPECT_REPORTS(check_pkg_sv(planted, pkg), pl.sv, "moesim_isa_pkg.sv");
+    EXPECT_REPORTS(check_isa_md(planted, md), pl.doc, "isa.md");
+  }
+  fs::remove_all(dir);
 }
 
 namespace {

@@ -403,6 +403,78 @@ BOOST_AUTO_TEST_CASE(loader_errors_topk_policies_and_allowed_values) {
               entry("H_PREFETCH_M") + ".operands[2].allowed: only imm operands take");
 }
 
+BOOST_AUTO_TEST_CASE(control_registers_and_their_helpers) {
+  const Spec& s = Spec::builtin();
+  BOOST_TEST(s.control_registers().size() == static_cast<size_t>(kNumCtrlRegs));
+  const CtrlRegSpec& stride = s.control_register("STRIDE");
+  BOOST_TEST(stride.index == static_cast<uint8_t>(CtrlReg::Stride));
+  BOOST_TEST(stride.reset == kCtrlStrideReset);
+  BOOST_TEST(stride.reset == 1u);
+  BOOST_TEST(stride.written_by == "C_SET_STRIDE_REG");
+  BOOST_CHECK_THROW(s.control_register("NOPE"), SpecError);
+  const CtrlRegSpec& tp = s.control_register("TOPK_POLICY");
+  BOOST_TEST(tp.index == static_cast<uint8_t>(CtrlReg::TopkPolicy));
+  BOOST_TEST(tp.field("E")->lo == kCtrlTopkPolicyELo);
+  BOOST_TEST(tp.field("E")->hi == kCtrlTopkPolicyEHi);
+  BOOST_TEST(tp.field("k")->lo == kCtrlTopkPolicyKLo);
+  BOOST_TEST(tp.field("k")->hi == kCtrlTopkPolicyKHi);
+  BOOST_TEST(tp.field("x") == nullptr);
+  // (E << 8) | k, E up to MAX_TOPK_EXPERTS = 256 (bit 16), and back.
+  BOOST_TEST(pack_topk_policy(256, 8) == 0x10008u);
+  BOOST_TEST(pack_topk_policy(32, 4) == ((32u << 8) | 4u));
+  BOOST_TEST(topk_policy_e(0x10008u) == 256u);
+  BOOST_TEST(topk_policy_k(0x10008u) == 8u);
+  BOOST_TEST(topk_policy_e(0xFFFFFFFFu) == 0xFFFFFFu);  // E is bits [31:8]
+  BOOST_TEST(pack_topk_policy(1, 0x1FF) == 0x1FFu);     // k cut to its 8 bits
+  BOOST_TEST(s.operand_kind(OperandKind::Gp).count == kNumGpRegs);
+  BOOST_TEST(s.operand_kind(OperandKind::Fp).count == kNumFpRegs);
+  BOOST_TEST(s.operand_kind(OperandKind::Addr).count == kNumAddrRegs);
+}
+
+BOOST_AUTO_TEST_CASE(loader_errors_control_registers) {
+  const std::string stride = "{name: STRIDE, index: 1, reset: 1, written_by: C_SET_STRIDE_REG,";
+  CHECK_ERROR(BadSpec("isa.yaml", stride,
+                      "{name: STRIDE, index: 2, reset: 1, written_by: C_SET_STRIDE_REG,"),
+              "isa.yaml: control_registers[1].index: index 2 of STRIDE: control registers are "
+              "numbered 0, 1, ... in file order (expected 1)");
+  CHECK_ERROR(BadSpec("isa.yaml", stride,
+                      "{name: STRIDE, index: 1, reset: 0x100000000, written_by: C_SET_STRIDE_REG,"),
+              "isa.yaml: control_registers[1].reset: value 4294967296 outside [0, 4294967295]");
+  CHECK_ERROR(BadSpec("isa.yaml", stride, "{name: STRIDE, index: 1, written_by: C_SET_STRIDE_REG,"),
+              "isa.yaml: control_registers[1].reset: missing required key");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", stride, "{name: STRIDE, index: 1, reset: 1, written_by: C_SET_STRIDE,"),
+      "isa.yaml: control_registers[1].written_by: unknown instruction 'C_SET_STRIDE'");
+  CHECK_ERROR(BadSpec("isa.yaml", stride, "{name: STRIDE, index: 1, reset: 1, written_by: V_TOPK,"),
+              "isa.yaml: control_registers[1].written_by: V_TOPK is not a control-unit "
+              "instruction");
+  CHECK_ERROR(BadSpec("isa.yaml", stride,
+                      "{name: STRIDE, index: 1, reset: 1, written_by: C_SET_SCALE_REG,"),
+              "isa.yaml: control_registers[1].written_by: C_SET_SCALE_REG already writes SCALE");
+  CHECK_ERROR(BadSpec("isa.yaml", stride,
+                      "{name: Stride, index: 1, reset: 1, written_by: C_SET_STRIDE_REG,"),
+              "isa.yaml: control_registers[1].name: must be an upper-case identifier");
+  CHECK_ERROR(BadSpec("isa.yaml", stride,
+                      "{name: SCALE, index: 1, reset: 1, written_by: C_SET_STRIDE_REG,"),
+              "isa.yaml: control_registers[1].name: duplicate control register 'SCALE'");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", stride,
+              "{name: STRIDE, index: 1, reset: 1, width: 32, written_by: C_SET_STRIDE_REG,"),
+      "isa.yaml: control_registers[1].width: unknown key");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: E, hi: 31, lo: 8,", "{name: E, hi: 31, lo: 7,"),
+              "isa.yaml: control_registers[3].fields[1]: field 'k' overlaps another field of "
+              "TOPK_POLICY");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: E, hi: 31, lo: 8,", "{name: E, hi: 32, lo: 8,"),
+              "isa.yaml: control_registers[3].fields[0].hi: value 32 outside [0, 31]");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: E, hi: 31, lo: 8,", "{name: K, hi: 31, lo: 8,"),
+              "isa.yaml: control_registers[3].fields[1].name: duplicate field 'k'");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "{rmask: 15, register: TOPK_POLICY}", "{rmask: 15, register: STRIDE}"),
+      "isa.yaml: topk_policies[2].register: policy register STRIDE needs fields E and k");
+  CHECK_ERROR(BadSpec("isa.yaml", "\ncontrol_registers:", "\ncontrol_regs:"),
+              "isa.yaml: control_regs: unknown key");
+}
+
 BOOST_AUTO_TEST_CASE(instruction_budget_range_is_the_runtime_port) {
   const Spec& s = Spec::builtin();
   const auto max = static_cast<uint64_t>(s.runtime_max("INSTRUCTION_BUDGET"));

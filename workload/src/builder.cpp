@@ -14,6 +14,7 @@
 
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/numerics.hpp"
+#include "moesim/isa/tables.hpp"
 #include "program_fault_rewrite.hpp"
 
 namespace moesim::workload {
@@ -787,10 +788,10 @@ class LayerBuilder {
     e_.blank();
   }
 
-  /// C_SET_TOPK_REG (E << 8) | k from an S_ADDI_INT (the form --plant-fault topk-shift-7
+  /// C_SET_TOPK_REG pack_topk_policy(E, k) from an S_ADDI_INT (the form --plant-fault topk-shift-7
   /// rewrites).
   void set_topk_policy(uint64_t experts, uint64_t k) {
-    e_.li(13, (experts << 8) | k);
+    e_.li(13, isa::pack_topk_policy(static_cast<uint32_t>(experts), static_cast<uint32_t>(k)));
     e_.op("C_SET_TOPK_REG gp13");
   }
 

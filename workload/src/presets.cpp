@@ -1,10 +1,13 @@
-// Model presets (shared/reference/models.md §1, §2; sources [Sx] there) and the config.json
-// reader.
+// Model presets (docs/sources.md, Model configurations; the tags [Sx] are its sources) and the
+// config.json reader.
 #include "moesim/workload/presets.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -204,6 +207,12 @@ class ConfigReader {
       fail(key, "not a non-negative integer: " + v.dump());
     return v.get<unsigned>();
   }
+  /// A count that must be at least 1 (a size, a number of experts, k).
+  unsigned count(const std::string& key) {
+    const unsigned v = uint(key);
+    if (v == 0) fail(key, "must be at least 1, got 0");
+    return v;
+  }
   unsigned uint_or(const std::string& key, unsigned dflt) {
     return has(key) ? uint(key) : (used_.insert(key), dflt);
   }
@@ -212,6 +221,15 @@ class ConfigReader {
     if (!has(key)) return dflt;
     if (!j_[key].is_number()) fail(key, "not a number: " + j_[key].dump());
     return j_[key].get<double>();
+  }
+  /// A positive finite number that the layer holds as a BF16 constant (so at most BF16's
+  /// largest finite value, 3.3895e38).
+  double positive_or(const std::string& key, double dflt) {
+    const double v = number_or(key, dflt);
+    if (!(v > 0) || !std::isfinite(v) || v > 3.3895313892515355e38)
+      fail(key, "must be a positive number a BF16 constant can hold (at most 3.39e38), got " +
+                    j_[key].dump());
+    return v;
   }
   bool boolean_or(const std::string& key, bool dflt) {
     used_.insert(key);
@@ -243,6 +261,19 @@ class ConfigReader {
   std::set<std::string> used_;
 };
 
+/// The line (1-based) of the second `"key":` in `text` (0 if there is none).
+size_t line_of_second_key(const std::string& text, const std::string& key) {
+  const std::string quoted = "\"" + key + "\"";
+  size_t seen = 0;
+  for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + 1)) {
+    size_t after = at + quoted.size();
+    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+    if (after < text.size() && text[after] == ':' && ++seen == 2)
+      return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+  }
+  return 0;
+}
+
 ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
                          std::vector<std::string>* ignored) {
   if (!root.is_object()) throw UsageError("--model " + path + ": not a JSON object");
@@ -257,32 +288,32 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
       root["model_type"].is_string())
     p.model_type = root["model_type"].get<std::string>() + "_text";
   p.hf_id = r.string_or("_name_or_path", "");
-  p.hidden = r.uint("hidden_size");
+  p.hidden = r.count("hidden_size");
   const std::string act = r.string_or("hidden_act", "silu");
   if (act != "silu" && act != "swish")
     r.fail("hidden_act", "'" + act + "': moesim lowers SwiGLU experts (silu) only");
   const std::string& t = p.model_type;
   if (t == "gpt_oss") {
-    p.intermediate = r.uint("intermediate_size");
-    p.experts = r.uint("num_local_experts");
-    p.top_k =
-        r.has("num_experts_per_tok") ? r.uint("num_experts_per_tok") : r.uint("experts_per_token");
+    p.intermediate = r.count("intermediate_size");
+    p.experts = r.count("num_local_experts");
+    p.top_k = r.has("num_experts_per_tok") ? r.count("num_experts_per_tok")
+                                           : r.count("experts_per_token");
     r.uint_or("experts_per_token", p.top_k);
     p.activation = Activation::clamped_swiglu;
-    p.swiglu_limit = r.number_or("swiglu_limit", 7.0);
+    p.swiglu_limit = r.positive_or("swiglu_limit", 7.0);
     p.swiglu_alpha = 1.702;  // hard-coded in modeling_gpt_oss.py
     p.router_bias = p.expert_bias = true;
     p.routing = "softmax over the top-k router logits (l = W_r x + b_r)";
   } else if (t == "mixtral") {
-    p.intermediate = r.uint("intermediate_size");
-    p.experts = r.uint("num_local_experts");
-    p.top_k = r.uint("num_experts_per_tok");
+    p.intermediate = r.count("intermediate_size");
+    p.experts = r.count("num_local_experts");
+    p.top_k = r.count("num_experts_per_tok");
     p.routing = "softmax over the top-k router logits";
   } else if (t == "qwen3_moe" || t == "qwen2_moe") {
     r.uint_or("intermediate_size", 0);  // dense MLP width: used by no MoE layer
-    p.intermediate = r.uint("moe_intermediate_size");
-    p.experts = r.uint("num_experts");
-    p.top_k = r.uint("num_experts_per_tok");
+    p.intermediate = r.count("moe_intermediate_size");
+    p.experts = r.count("num_experts");
+    p.top_k = r.count("num_experts_per_tok");
     p.norm_topk_prob = r.boolean_or("norm_topk_prob", false);  // the config classes' default
     if (t == "qwen2_moe") {
       p.shared_intermediate = r.uint_or("shared_expert_intermediate_size", 0);
@@ -292,27 +323,28 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
     p.routing = std::string("softmax over all E, top-k, ") +
                 (p.norm_topk_prob ? "renormalised" : "not renormalised");
   } else if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2" || t == "glm4_moe") {
-    // Kimi-K2 and GLM-4.5 run DeepSeek-V3's router (models.md §2.6, §2.7): sigmoid scores and
-    // e_score_correction_bias whether or not the file names scoring_func / topk_method.
+    // Kimi-K2 and GLM-4.5 run DeepSeek-V3's router (docs/sources.md, Routing functions: Kimi-K2
+    // and GLM-4.5): sigmoid scores and e_score_correction_bias whether or not the file names
+    // scoring_func / topk_method.
     const bool v3 = t != "deepseek_v2";
     r.uint_or("intermediate_size", 0);  // dense layers' width
-    p.intermediate = r.uint("moe_intermediate_size");
-    p.experts = r.uint("n_routed_experts");
-    p.top_k = r.uint("num_experts_per_tok");
+    p.intermediate = r.count("moe_intermediate_size");
+    p.experts = r.count("n_routed_experts");
+    p.top_k = r.count("num_experts_per_tok");
     p.shared_experts = r.uint_or("n_shared_experts", 0);
     p.shared_intermediate = p.intermediate * p.shared_experts;
     p.scoring_func = r.string_or("scoring_func", v3 ? "sigmoid" : "softmax");
     p.norm_topk_prob = r.boolean_or("norm_topk_prob", false);
-    p.routed_scaling_factor = r.number_or("routed_scaling_factor", 1.0);
+    p.routed_scaling_factor = r.positive_or("routed_scaling_factor", 1.0);
     p.n_group = r.uint_or("n_group", 1);
     p.topk_group = r.uint_or("topk_group", 1);
     p.topk_method = r.string_or("topk_method", v3 ? "noaux_tc" : "greedy");
     p.correction_bias = p.topk_method == "noaux_tc";
     p.routing = p.scoring_func + " scores, " + p.topk_method + " top-k";
   } else if (t == "llama4_text" || t == "llama4") {
-    p.intermediate = r.uint("intermediate_size");
-    p.experts = r.uint("num_local_experts");
-    p.top_k = r.uint("num_experts_per_tok");
+    p.intermediate = r.count("intermediate_size");
+    p.experts = r.count("num_local_experts");
+    p.top_k = r.count("num_experts_per_tok");
     p.scoring_func = "sigmoid";  // hard-coded in Llama4Router
     p.norm_topk_prob = false;
     p.scores_scale_input = true;
@@ -356,9 +388,24 @@ const ModelPreset& find_model(const std::string& name) {
 ModelPreset load_model_config(const std::string& path, std::vector<std::string>* ignored) {
   std::ifstream in(path);
   if (!in) throw UsageError("--model " + path + ": cannot open");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // JSON leaves a key given twice in one object to the reader (nlohmann keeps the last): refuse
+  // it, naming the key and the line of its second appearance.
+  std::vector<std::set<std::string>> keys;  // per open object
+  const nlohmann::json::parser_callback_t no_duplicates =
+      [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using E = nlohmann::json::parse_event_t;
+        if (event == E::object_start) keys.emplace_back();
+        if (event == E::object_end) keys.pop_back();
+        if (event == E::key && !keys.back().insert(parsed.get<std::string>()).second)
+          throw UsageError("--model " + path + ":" +
+                           std::to_string(line_of_second_key(text, parsed.get<std::string>())) +
+                           ": key '" + parsed.get<std::string>() + "' appears twice in one object");
+        return true;
+      };
   nlohmann::json j;
   try {
-    in >> j;
+    j = nlohmann::json::parse(text, no_duplicates);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError("--model " + path + ": not valid JSON: " + e.what());
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/tables.hpp"
 #include "moesim/workload/presets.hpp"
 #include "program_fault_rewrite.hpp"
 
@@ -51,9 +52,9 @@ size_t repack_topk(std::vector<std::string>& lines) {
       throw std::logic_error("--plant-fault topk-shift-7: C_SET_TOPK_REG at line " +
                              std::to_string(i + 1) + " is not preceded by S_ADDI_INT " +
                              set[1].str() + ", gp0, (E << 8) | k");
-    const uint64_t v = std::stoull(li[2].str());
-    lines[i - 1] =
-        "S_ADDI_INT " + li[1].str() + ", gp0, " + std::to_string(((v >> 8) << 7) | (v & 0xFF));
+    const auto v = static_cast<uint32_t>(std::stoull(li[2].str()));
+    lines[i - 1] = "S_ADDI_INT " + li[1].str() + ", gp0, " +
+                   std::to_string((isa::topk_policy_e(v) << 7) | isa::topk_policy_k(v));
     ++n;
   }
   return n;

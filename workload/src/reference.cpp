@@ -376,8 +376,8 @@ class LayerReference {
     return sel;
   }
 
-  /// DeepSeek-V3 routing in float64 (models.md §2.5, the reference's -inf mask): the selected
-  /// experts in rank order, their weights in `w`.
+  /// DeepSeek-V3 routing in float64 (docs/sources.md, Routing functions: DeepSeek-V3; the
+  /// DeepSeek reference's -inf mask): the selected experts in rank order, their weights in `w`.
   std::vector<uint32_t> sigmoid_biased_exact(const std::vector<double>& l,
                                              std::vector<double>& w) const {
     const uint64_t E = L_.experts, k = L_.top_k;

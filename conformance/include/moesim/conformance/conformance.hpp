@@ -1,37 +1,9 @@
-// ISA conformance suite: hand-written programs with expected final states, run on either engine
-// (the way riscv-arch-test and OTBN's `.s` + `.exp` tests serve their ISAs).
+// ISA conformance suite runner: hand-written programs with expected final states, run on either
+// engine (the way riscv-arch-test and OTBN's `.s` + `.exp` tests serve their ISAs).
 //
-// Layout: <suite>/<MNEMONIC>/<case>.asm (the program, PLENA syntax, assembler.hpp) and
-// <case>.yaml beside it; <suite>/_global/ holds cases about no one instruction (undefined
-// opcodes, the instruction budget):
-//
-//   machine: default            # optional machine preset (machine.yaml), default "default"
-//   budget: 3                   # optional INSTRUCTION_BUDGET of the run (machine.yaml `runtime`),
-//                               # default the preset's
-//   init:                       # optional initial memories (everything else is 0)
-//     vram:     [{row: R, bf16: [v, ...]} | {row: R, fill: v, rows: N}]
-//     fp_sram:  [{addr: A, bf16: [v, ...]}]
-//     int_sram: [{addr: A, u32: [n, ...]}]
-//     mram:     [{row: R, bytes: [b, ...]} | {row: R, fill: b, rows: N}]
-//     hbm:      [{addr: A, bytes: [b, ...]}]
-//     (row: VRAM row = element address / VLEN, or MRAM tile row; addr: SRAM word or HBM byte;
-//     a vram row takes VLEN values, an mram row its whole byte image)
-//   expect:                     # written from isa.yaml, never from a model run
-//     retired: N                # instructions retired (a trapping one is not counted)
-//     cycles: N                 # end cycle of the last retired instruction
-//     trap: {cause: NAME, pc: P}  # or omitted: the program must halt without a trap
-//     regs: {gp1: 5, f2: 1.5, a1: 0x100, STRIDE: 1, ...}
-//     mem: {vram: [...], fp_sram: [...], ...}   # same region forms as init
-//
-// BF16 values are numbers that BF16 represents exactly (1.5, -0.0, .inf) or bit patterns as
-// strings ("0x7FC0"; NaN must be written this way). A case passes when the trap, the counts,
-// every listed register and memory region match AND nothing else was written: every register a
-// retire record wrote must be listed under expect.regs, every memory unit written must lie in an
-// expect.mem region. Integers are decimal or 0x hex. Errors in a case file name the file and the
-// key path: among them a key written twice and a region outside its memory on the case's preset.
-//
-// <suite>/waivers.yaml lists the coverage items the suite knowingly leaves uncovered, each with
-// its reason: `- {item: "trap C_BREAK illegal_instruction", reason: "..."}`.
+// A suite is <suite>/<MNEMONIC>/<case>.asm with <case>.yaml beside it (<suite>/_global/ for cases
+// about no one instruction) and <suite>/waivers.yaml. The case file format (initial memories,
+// expected state, the strictness rule) and the waiver format: docs/conformance.md, Case files.
 #pragma once
 
 #include <cstdint>
@@ -79,13 +51,16 @@ struct Case {
   isa::Program program;
   isa::MemoryImage image;
   Expect expect;
+  /// Set when the case's files are malformed (the message names file:line:col or file and key
+  /// path): the case is not run and counts as an error. Nothing else is set then.
+  std::string error;
 };
 
 /// Loads every case under `suite` whose name matches `filter` (std::regex, searched; empty =
-/// all), sorted by name. Throws UsageError naming file:line:col (assembly) or file and key path
-/// (YAML) for a malformed case, an .asm without its .yaml (or the reverse), a directory that is
-/// neither a mnemonic of isa.yaml nor kGlobalDir, an invalid regex, or a filter that matches no
-/// case.
+/// all), sorted by name. A malformed case (assembly or YAML error, an .asm without its .yaml or
+/// the reverse, a stray file, a directory that is neither a mnemonic of isa.yaml nor kGlobalDir)
+/// is returned with Case::error set. Throws UsageError for a suite that is not a directory, an
+/// invalid or over-long filter, or a filter that matches no case.
 std::vector<Case> load_suite(const isa::Spec& spec, const std::filesystem::path& suite,
                              const std::string& filter = "");
 

@@ -1,4 +1,4 @@
-// Lockstep co-simulation harness and comparator (DESIGN.md §6).
+// Lockstep co-simulation harness and comparator (docs/architecture.md, Engines and co-simulation).
 //
 // run_cosim() steps two loaded engines (a = reference, normally the golden model; b = the
 // design, normally the RTL) one retired instruction at a time. After each retire it computes

@@ -1,5 +1,6 @@
 // Timeline sinks: consumers of a run as it happens (the stage VCD, the Perfetto/Chrome trace
-// JSON). run_cosim() and run_single() feed every sink in CosimOptions::sinks (DESIGN.md §5, §6).
+// JSON). run_cosim() and run_single() feed every sink in CosimOptions::sinks (docs/architecture.md,
+// Stages; Engines and co-simulation).
 //
 // Call order per engine: instruction(e, r_i, w_i), then unit_busy() for the spans the engine
 // closed up to r_i (Engine::take_unit_spans), then instruction(e, r_{i+1}, ...). Times per

@@ -1,4 +1,5 @@
-// SystemC TLM-2.0 golden model of the moesim accelerator (DESIGN.md §6, docs/architecture.md).
+// SystemC TLM-2.0 golden model of the moesim accelerator (docs/architecture.md, Engines and
+// co-simulation).
 //
 // One GoldenModel per process: SystemC allows a single elaboration per process, so a second
 // construction throws std::logic_error (also after the first was destroyed). No SystemC type

@@ -1,4 +1,5 @@
-// Assembler and disassembler for PLENA's text syntax (plena_isa.md §5), plus `; @stage=` markers.
+// Assembler and disassembler for PLENA's text syntax (docs/sources.md, Assembler syntax) plus
+// `; @stage=` markers.
 //
 // Syntax: one instruction per line, `MNEMONIC op, op, ...`; comments start with `;` or `//`
 // and run to the end of the line; registers gpN, fN, aN; immediates decimal or 0x hex.

@@ -1,4 +1,5 @@
-// Instruction word encode/decode driven by isa.yaml's field table (DESIGN.md §3).
+// Instruction word encode/decode driven by isa.yaml's field table (docs/architecture.md, The
+// machine).
 #pragma once
 
 #include <cstdint>

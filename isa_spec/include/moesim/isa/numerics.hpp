@@ -1,4 +1,4 @@
-// moesim numerics contract (DESIGN.md §4, docs/numerics.md): BF16 storage, IEEE-754 binary32
+// moesim numerics contract (docs/numerics.md): BF16 storage, IEEE-754 binary32
 // arithmetic with round-to-nearest-even and subnormals, canonical NaN, OCP MX v1.0 MXFP8
 // (E4M3 elements, E8M0 scales). This is the golden model's arithmetic; the RTL implements the
 // same rules independently in SystemVerilog. Host `float` is used only where it is exactly

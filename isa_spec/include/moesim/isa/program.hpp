@@ -1,4 +1,5 @@
-// Programs and memory images: what both engines load (DESIGN.md §5, §6).
+// Programs and memory images: what both engines load (docs/architecture.md, Stages;
+// Engines and co-simulation).
 #pragma once
 
 #include <cstdint>
@@ -58,6 +59,9 @@ struct MemoryImage {
 /// table `<name>.stages` holds one stage name per line, same order, followed by ` @pair=TAG`
 /// when the instruction has a work tag. Errors name file:line.
 void write_program(const Program& p, const std::filesystem::path& hex_path);
+
+/// The stage table beside a program file: `hex_path` with the extension .stages.
+std::filesystem::path stages_path(const std::filesystem::path& hex_path);
 Program read_program(
     const std::filesystem::path& hex_path);  ///< reads .stages beside it if present
 

@@ -1,4 +1,5 @@
-// moesim ISA specification loaded from isa_spec/{isa,machine,stages}.yaml (DESIGN.md §2).
+// moesim ISA specification loaded from isa_spec/{isa,machine,stages}.yaml (docs/architecture.md,
+// One source of truth).
 //
 // This is the run-time view of the single source of truth. Code that switches on opcodes uses
 // the generated enums in <moesim/isa/tables.hpp>; code that needs text (mnemonics, semantics,
@@ -81,6 +82,26 @@ struct TopkPolicySpec {
   bool hardwired() const { return reg.empty(); }
 };
 
+/// A bit field [hi:lo] of a control register (isa.yaml `control_registers[].fields`).
+struct CtrlFieldSpec {
+  std::string name;  ///< identifier, e.g. E, k
+  unsigned hi = 0;
+  unsigned lo = 0;
+  std::string doc;
+  unsigned width() const { return hi - lo + 1; }
+};
+
+/// One entry of isa.yaml `control_registers`: a 32-bit control register.
+struct CtrlRegSpec {
+  std::string name;   ///< upper-case identifier, e.g. TOPK_POLICY
+  uint8_t index = 0;  ///< RegFile::Ctrl index (dense from 0, file order)
+  uint32_t reset = 0;
+  std::string written_by;  ///< mnemonic of the control instruction that writes it
+  std::string doc;
+  std::vector<CtrlFieldSpec> fields;  ///< file order; empty for a single-quantity register
+  const CtrlFieldSpec* field(std::string_view n) const;  ///< nullptr if none
+};
+
 /// One entry of isa.yaml `fp32_constants`: a numeric constant both models use, as FP32 bits.
 struct Fp32Constant {
   std::string name;  ///< upper-case identifier, e.g. BMM_SCALE
@@ -135,6 +156,8 @@ class Spec {
   const std::vector<StageSpec>& stages() const { return stages_; }
   const StageSpec* stage(std::string_view name) const;
   const StageSpec* stage_by_code(uint8_t code) const;
+  /// The name of stage `code`, or "stage<code>" for a code stages.yaml does not define.
+  std::string stage_name(uint8_t code) const;
   const std::map<std::string, MachinePreset>& presets() const { return presets_; }
   const MachinePreset& preset(const std::string& name) const;  ///< throws SpecError listing names
   const std::map<std::string, std::string>& latency_vars() const { return latency_vars_; }
@@ -146,6 +169,10 @@ class Spec {
   const TopkPolicySpec* topk_hardwired(uint64_t experts, uint64_t k) const;
   /// The rmask that reads the policy register (the `register:` entry); nullptr if none.
   const TopkPolicySpec* topk_register_policy() const;
+  /// isa.yaml `control_registers` in index order (index i is entry i).
+  const std::vector<CtrlRegSpec>& control_registers() const { return ctrl_regs_; }
+  /// The control register `name`. Throws SpecError if isa.yaml does not define it.
+  const CtrlRegSpec& control_register(const std::string& name) const;
   /// isa.yaml `fp32_constants` in file order.
   const std::vector<Fp32Constant>& fp32_constants() const { return fp32_constants_; }
   /// FP32 bits of constant `name`. Throws SpecError if isa.yaml does not define it.
@@ -187,6 +214,7 @@ class Spec {
   std::vector<OperandKindSpec> kinds_;
   std::vector<TopkPolicySpec> topk_policies_;
   std::vector<Fp32Constant> fp32_constants_;
+  std::vector<CtrlRegSpec> ctrl_regs_;
   std::vector<std::pair<std::string, std::string>> params_;
   std::map<std::string, unsigned> runtime_;
   int64_t version_ = 0;

@@ -1,5 +1,5 @@
 // Architectural state and retire records shared by both engines and the comparator
-// (DESIGN.md §6). Neither model's internals appear here.
+// (docs/architecture.md, Engines and co-simulation). Neither model's internals appear here.
 //
 // A RetireRecord describes one retired instruction:
 //   index        0-based retire count
@@ -22,11 +22,13 @@
 #include <string>
 #include <vector>
 
+#include "moesim/isa/tables.hpp"
+
 namespace moesim::isa {
 
-/// Register files visible in retire records. Ctrl indices: see CtrlReg.
+/// Register files visible in retire records. Ctrl indices: CtrlReg (generated in tables.hpp from
+/// isa.yaml `control_registers`).
 enum class RegFile : uint8_t { Gp = 0, Fp = 1, Addr = 2, Ctrl = 3 };
-enum class CtrlReg : uint8_t { Scale = 0, Stride = 1, VMask = 2, TopkPolicy = 3 };
 
 /// Memory spaces and their address unit:
 ///   Vram: rows of VLEN BF16 (2*VLEN bytes per row, little-endian elements)
@@ -93,15 +95,15 @@ struct RetireRecord {
 /// (adjacent or overlapping intervals of one space become one). Both engines call this.
 void normalize(RetireRecord& r);
 
-/// Final architectural registers.
+/// Final architectural registers; sizes and reset values from isa.yaml (tables.hpp).
 struct ArchRegs {
-  std::array<uint32_t, 16> gp{};
-  std::array<uint16_t, 8> fp{};
-  std::array<uint64_t, 8> addr{};
-  uint32_t scale = 0;
-  uint32_t stride = 1;
-  uint32_t v_mask = 0;
-  uint32_t topk_policy = 0;
+  std::array<uint32_t, kNumGpRegs> gp{};
+  std::array<uint16_t, kNumFpRegs> fp{};
+  std::array<uint64_t, kNumAddrRegs> addr{};
+  uint32_t scale = kCtrlScaleReset;
+  uint32_t stride = kCtrlStrideReset;
+  uint32_t v_mask = kCtrlVMaskReset;
+  uint32_t topk_policy = kCtrlTopkPolicyReset;
   bool topk_valid = false;
 };
 

@@ -1,8 +1,8 @@
-// Stage profile of one engine's run (DESIGN.md §5; the shape follows PLENA's stage profile,
-// shared/reference/plena_isa.md §3.3): per stage of isa_spec/stages.yaml the retired
-// instructions, the cycles billed to it (a cycle goes to the stage of the instruction occupying
-// the machine), its fraction of the run's cycles and of its instructions, and the HBM bytes the
-// engine itself reported reading and writing while the stage's instructions executed
+// Stage profile of one engine's run (docs/architecture.md, Stages; the shape follows PLENA's
+// stage profile, docs/sources.md, Timing and the stage profile): per stage of isa_spec/stages.yaml
+// the retired instructions, the cycles billed to it (a cycle goes to the stage of the instruction
+// occupying the machine), its fraction of the run's cycles and of its instructions, and the HBM
+// bytes the engine itself reported reading and writing while the stage's instructions executed
 // (Engine::hbm_bytes_read/written). Each stage's `group` key in stages.yaml (routed, shared or
 // plumbing) puts every stage in exactly one group of the shared / routed / plumbing split.
 //

@@ -1,7 +1,8 @@
 // Reports of co-simulation and single-engine runs: machine-readable JSON (and the same tree as
-// YAML) and console text (DESIGN.md §6). The CLI adds the run's context (program, presets, seed,
-// wall time). All cycle figures are machine cycles (1 ns each, architecture.md); utilisation is
-// busy cycles / total cycles of that engine (0 when the engine ran 0 cycles).
+// YAML) and console text (docs/architecture.md, Engines and co-simulation). The CLI adds the run's
+// context (program, presets, seed, wall time). All cycle figures are machine cycles (1 ns each,
+// architecture.md); utilisation is busy cycles / total cycles of that engine (0 when the engine ran
+// 0 cycles).
 #pragma once
 
 #include <cstdint>

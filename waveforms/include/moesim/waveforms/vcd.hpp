@@ -1,18 +1,6 @@
-// Stage timelines as a streaming VCD for GTKWave (DESIGN.md §5, §6; docs/waveforms.md).
-//
-// File layout (timescale 1 ns = one machine cycle):
-//   $scope module <scope> $end          one per engine, e.g. `golden` and `rtl`
-//     $var string 1 <id> stage $end     stage name, changes written as `s<name> <id>` (the
-//                                       de-facto VCD string extension GTKWave and Surfer read)
-//     $var wire N <id> stage_code $end  stage code from stages.yaml (use the translate filter)
-//     $var wire 32 <id> pc $end         instruction index
-//     $var string 1 <id> mnemonic $end  mnemonic of the instruction
-//     $var wire 32 <id> token|slot|expert $end   work item; `bx` when none (-1)
-//     $var wire 1 <id> <unit>_busy $end one per unit: 1 while the unit is busy
-//     $var wire 1 <id> trap $end        0, set to 1 at the cycle of the trapping instruction
-//     $var string 1 <id> trap_cause $end  `none`, then the trap's name
-//   $upscope $end
-//   $var wire 1 <id> mismatch $end      top level: 0, set to 1 at the first divergence
+// Stage timelines as a streaming VCD for GTKWave (docs/architecture.md, Stages; the file layout
+// and every signal: docs/waveforms.md, Signals and File layout). Timescale 1 ns = one machine
+// cycle; one scope per engine, a top-level `mismatch` line.
 //
 // Every signal has at most one value per timestamp: all changes of one cycle are applied first
 // and only the signals whose value then differs from the one last written are written (a busy

@@ -1,82 +1,13 @@
-// MoE program builder (DESIGN.md §7, docs/workloads.md): one MoE layer of a model preset
-// (routed experts, optionally the shared expert), pair-major, as assembly TEXT with
-// `; @stage=` markers (assembled with isa::assemble, so the text path is the one every run
-// exercises) plus the initial memory image from a seeded generator.
+// MoE program builder: one MoE layer of a model preset (routed experts, optionally the shared
+// expert) as assembly text with `; @stage=` markers, assembled with isa::assemble, plus its
+// initial memory image from a seeded generator.
 //
-// Math (shared/reference/models.md §2), per token t with input x (H values):
-//   l = W_r x (+ b_r if router_bias)  (E logits)
-//   norm_topk_prob true:  S, w = V_TOPK(l) with (E, k): top-k, softmax over the selected logits
-//   norm_topk_prob false: V_TOPK with (E, E): the softmax over all E logits in rank order; the
-//                         first k ranks are S and their weights p_i are used as they are
-//   sigmoid scores with e_score_correction_bias (DeepSeek-V3, docs/workloads.md): s =
-//                         sigmoid(l), s' = s + b, group scores (top-2 s' sum), the top
-//                         topk_group groups kept and the others masked with -inf, S = V_TOPK
-//                         top-k of s', w_i = s_i / (sum_S s + 1e-20) * rsf (unbiased s)
-//   input-scaled (Llama-4): S = V_TOPK top-k of l, score_i = sigmoid(l_i) scales the expert
-//                         input (e_i = E_i(bf16(score_i * x))), the output is added with w = 1
-//   per selected expert i: [g, u] = W1_i x (+ b1_i);  e_i = W2_i h (+ b2_i) with
-//     swiglu:          h = u * (g * sigmoid(g))
-//     clamped_swiglu:  g = min(g, limit); u = clamp(u, -limit, limit);
-//                      h = (u + 1) * (g * sigmoid(alpha * g))
-//   y_t = sum_i w_i e_i                       (accumulated in rank order j = 0..k-1; in expert
-//                                              index order, all E with w = 0 for the others,
-//                                              for the expert-major lowering)
-//   with --shared: y_t += s_t where s_t = W2_s (u * silu(g)), [g, u] = W1_s x (one fused MLP of
-//                  width I_s), times sigmoid(w_g . x_t) when the model has a shared gate
-//                  (added after every routed pair of the layer)
-// with every step in the machine's numerics (BF16 storage, FP32 RNE arithmetic, MXFP8 weights).
-// Differences from the float model, stated once:
-//   * alpha is the BF16 constant bf16(alpha) (1.702 -> 1.703125, 0x3FDA; 1 for swiglu);
-//     sigmoid(a*g) is 1 / (1 + exp(-a*g)) with V_MUL_VF(-a), V_EXP_V, V_ADD_VF(1), V_RECI_V.
-//   * HF stores gate_up_proj interleaved (GPT-OSS) or as separate gate/up matrices; the builder
-//     stores W1 as one matrix, output columns [0, I) gate, [I, 2I) up.
-//   * The shared gate sigmoid(w_g . x_t): the dot product goes through V_MUL_VV + V_RED_SUM
-//     (BF16-rounded after each VLEN block) into an f register, the sigmoid runs on the scalar FP
-//     unit (S_SUB_FP from f0, S_EXP_FP, S_ADD_FP 1, S_RECI_FP; each result BF16) as in PLENA's
-//     compiler, and V_ADD_VF onto a zero row broadcasts it for the V_MUL_VV into the output.
-//
-// Lowering (plena_isa.md §4.2, pair-major): inputs and weights live in HBM as MXFP8 (values are
-// drawn, rounded to BF16 and quantised with num::mx_quantize, so H_PREFETCH_V loads them
-// exactly). Activations in VRAM are column-block-major: block b of an R-row matrix at
-// base + b*R*VLEN, row r at + r*VLEN. The program, in stage order:
-//   residual_setup         H_PREFETCH_V of X (T_pad x H), W_r (E x H), the biases the model
-//                          has and the shared gate weight
-//   router_topk            per token: per expert V_MUL_VV + V_RED_SUM over H/VLEN blocks into an
-//                          f-reg zeroed by S_LD_FP from a zero FP SRAM word, S_ST_FP, then
-//                          S_MAP_V_FP into a logit row, V_ADD_VV router bias, V_TOPK (ids to
-//                          INT SRAM, weights to FP SRAM); C_SET_TOPK_REG once before the first
-//                          V_TOPK when the policy is the register (rmask 15). Sigmoid routing
-//                          (DeepSeek-V3) first computes s, s', the group scores, a group V_TOPK
-//                          and the -inf mask on the scalar FP unit and maps the masked s' into
-//                          the logit row (C_SET_TOPK_REG per V_TOPK when groups alternate the
-//                          policy), then overwrites V_TOPK's weights with the sigmoid weights;
-//                          Llama-4 overwrites them with sigmoid(l_i)
-//   accumulator_init       S_MAP_V_FP of a zero FP SRAM row into the T_pad x H accumulator and
-//                          into rows 1..BLEN-1 of the pair slots
-//   per pair p = t*k + j (unrolled; loops inside):
-//     gather               V_GATHER per H/VLEN block into row 0 of the BLEN-row input slot
-//     expert_route_weight  (input-scaled routing only) S_LD_FP w_p, V_MUL_VF of the input row
-//     expert_weight_address  S_LD_INT id, S_MUL_INT by the expert's byte stride, S_ADD_INT base,
-//                          C_SET_ADDR_REG, C_SET_SCALE_REG, C_SET_STRIDE_REG
-//     expert_weight_prefetch H_PREFETCH_M, one MLEN x MLEN tile per K chunk of an output tile
-//     expert_projection    per BLEN-column group: M_MM per K tile in K order, M_MM_WO
-//     expert_bias          V_ADD_VV of the expert's bias rows onto row 0 (expert_bias only)
-//     expert_activation    the activation on row 0 into the BLEN-row activation slot
-//     (down projection: the same stages with W2)
-//     expert_route_weight  S_LD_FP w_p, V_MUL_VF (not for input-scaled routing)
-//     scatter_combine      V_SCATTER_ADD per block into the accumulator row of token t
-//   expert-major (--lowering expert, see Lowering): the router also scatters the weights into
-//   R[t][e] (router_topk), and per expert e: expert_weight_address (static), prefetch and
-//   projection over all T_pad rows, expert_bias / expert_activation on the token rows, the
-//   down projection, expert_route_weight (S_LD_FP R[t][e], V_MUL_VF per token row) and
-//   scatter_combine (V_ADD_VV per token row), in expert index order
-//   with --shared, over all T_pad rows in BLEN-row groups:
-//     shared_expert_projection  C_SET_ADDR/SCALE/STRIDE_REG, H_PREFETCH_M, M_MM, M_MM_WO (W1_s)
-//     shared_expert_activation  SwiGLU on the real token rows
-//     shared_expert_projection  (W2_s)
-//     shared_expert_gate   (gated models) per token: dot product, sigmoid row, V_MUL_VV per block
-//     scatter_combine      V_ADD_VV of each token's shared row into its accumulator row
-//   non_moe                H_STORE_V of the accumulator to HBM (MXFP8)
+// build_moe_layer() takes the ISA spec, a machine preset and BuildOptions (model, scaled sizes,
+// --shared, V_TOPK encoding, lowering, seed, planted fault); it returns a BuiltProgram (the text,
+// the assembled program, the image, the Layout of every address, notes and per-part
+// utilisation) and throws UsageError for what the machine or the builder cannot hold or lower
+// (see its declaration). The layer's math, the differences from the float model, the memory
+// layout and the emitted sequence per stage: docs/workloads.md, Lowering.
 #pragma once
 
 #include <cstdint>
@@ -96,12 +27,12 @@ namespace moesim::workload {
 /// policy; `register_policy` always uses rmask 15 after C_SET_TOPK_REG (E << 8) | k.
 enum class TopkEncoding { automatic, register_policy };
 
-/// Routed-expert lowering. `pair` (pair-major, plena_isa.md §4.2): one BLEN-row slot per
-/// token-expert pair (row 0 the token), the selected expert's weights fetched per pair through
-/// its id. `expert` (dense expert-major): per expert e = 0..E-1 its weights are fetched once
-/// from a static address and all T_pad token rows go through it in BLEN-row groups; token t's
-/// result is scaled by R[t][e] (the V_TOPK weight of e for t, +0 when t did not select e; R is
-/// scattered into FP SRAM after the router) and added into t's accumulator row. A static
+/// Routed-expert lowering (docs/workloads.md, Lowering). `pair` (pair-major): one BLEN-row
+/// slot per token-expert pair (row 0 the token), the selected expert's weights fetched per pair
+/// through its id. `expert` (dense expert-major): per expert e = 0..E-1 its weights are fetched
+/// once from a static address and all T_pad token rows go through it in BLEN-row groups; token
+/// t's result is scaled by R[t][e] (the V_TOPK weight of e for t, +0 when t did not select e; R
+/// is scattered into FP SRAM after the router) and added into t's accumulator row. A static
 /// program (no branches, immediate loop counts) cannot skip the tokens an expert did not get,
 /// so expert-major trades weight traffic (E expert fetches instead of T*k) for matrix work.
 enum class Lowering { pair, expert };

@@ -1,5 +1,5 @@
-// Model presets for the MoE program builder (DESIGN.md §7, docs/workloads.md): the MoE-relevant
-// config.json values of real models (shared/reference/models.md §1 and §2). Tests and the CLI
+// Model presets for the MoE program builder (docs/workloads.md): the MoE-relevant config.json
+// values of real models (docs/sources.md, Model configurations). Tests and the CLI
 // scale hidden, intermediate and tokens down with explicit flags. A preset records the model's
 // math as it is, including routing functions the builder cannot lower: build_moe_layer rejects
 // those with a UsageError naming the config.json field and value, never lowering them as
@@ -34,9 +34,9 @@ struct ModelPreset {
   bool router_bias = false;   ///< router Linear has a bias (l = W_r x + b_r)
   bool expert_bias = false;   ///< gate_up_proj_bias and down_proj_bias
 
-  // Routing (models.md §2; docs/workloads.md lists what build_moe_layer refuses). Lowerable:
-  // scoring_func "softmax" with no groups, no correction bias and scaling factor 1,
-  // norm_topk_prob true (softmax over the k selected logits, = V_TOPK) or false (the full
+  // Routing (docs/sources.md, Routing functions; docs/workloads.md lists what build_moe_layer
+  // refuses). Lowerable: scoring_func "softmax" with no groups, no correction bias and scaling
+  // factor 1, norm_topk_prob true (softmax over the k selected logits, = V_TOPK) or false (the full
   // softmax over E, taken from V_TOPK with k = E; needs E <= 255); scoring_func "sigmoid" with
   // the correction bias (DeepSeek-V3 noaux_tc: groups, renormalisation, scaling factor); and
   // scores_scale_input (Llama-4: sigmoid of the selected logits scales the expert input).
@@ -48,9 +48,9 @@ struct ModelPreset {
   bool correction_bias = false;          ///< e_score_correction_bias used for selection (V3)
   bool scores_scale_input = false;       ///< Llama-4: sigmoid(l_i) scales the expert INPUT
 
-  // Shared experts (models.md §1): n_shared MLPs fused into one SwiGLU MLP of width
-  // shared_intermediate, added to the routed output unweighted, or times sigmoid(w_g . x) when
-  // shared_gate (Qwen2-MoE).
+  // Shared experts (docs/sources.md, Config table): n_shared MLPs fused into one SwiGLU MLP of
+  // width shared_intermediate, added to the routed output unweighted, or times sigmoid(w_g . x)
+  // when shared_gate (Qwen2-MoE).
   unsigned shared_experts = 0;       ///< n_shared_experts (0: none)
   unsigned shared_intermediate = 0;  ///< fused width (moe_intermediate_size * n_shared, ...)
   bool shared_gate = false;          ///< Qwen2-MoE shared_expert_gate (Linear hidden -> 1)
@@ -64,12 +64,12 @@ const std::vector<ModelPreset>& model_presets();
 /// The preset named `name`. Throws UsageError "unknown --model 'x' (known: a, b)".
 const ModelPreset& find_model(const std::string& name);
 
-/// A Hugging Face config.json (models.md; docs/workloads.md lists the keys). Keys that set the
-/// MoE layer's math are read (a value of the wrong type is an error naming file and key); keys
-/// known to have no effect on one MoE layer's inference (attention, vocabulary, rope, layer
-/// counts, dtype, router_aux_loss_coef, output_router_logits, ...) are accepted; an unknown key
-/// whose name mentions experts, routing, gating, MoE or activation is an error (it may change
-/// the math); other unknown keys are accepted and listed in `ignored`. Throws UsageError
+/// A Hugging Face config.json (docs/sources.md, Config table; docs/workloads.md lists the keys).
+/// Keys that set the MoE layer's math are read (a value of the wrong type is an error naming file
+/// and key); keys known to have no effect on one MoE layer's inference (attention, vocabulary,
+/// rope, layer counts, dtype, router_aux_loss_coef, output_router_logits, ...) are accepted; an
+/// unknown key whose name mentions experts, routing, gating, MoE or activation is an error (it may
+/// change the math); other unknown keys are accepted and listed in `ignored`. Throws UsageError
 /// naming the file for unreadable files, bad JSON and unknown model_type.
 ModelPreset load_model_config(const std::string& path, std::vector<std::string>* ignored = nullptr);
 

@@ -1,34 +1,8 @@
-// Independent reference of a built MoE layer (DESIGN.md §4, docs/numerics.md): plain C++
-// tensor code that computes the layer from its math, with no ISA, no program and no golden-model
-// code, on the inputs of the builder's memory image (the MXFP8 inputs and weights dequantised;
-// they are MXFP8-representable, so quantising them again is the identity, which the reference
-// checks for every matrix it reads).
-//
-// Two evaluations:
-//  * hardware rounding: every value the machine stores is BF16 (RNE from FP32), arithmetic is
-//    FP32 RNE, products of the matrix unit are summed per MX block (MX_BLOCK of the preset: 8,
-//    or 32 on mx32) in the pairwise tree of
-//    docs/numerics.md §5 and the blocks accumulated in K order, V_RED_SUM's pairwise tree (§6),
-//    e^x and 1/x correctly rounded to BF16 (§8, computed here in double and rounded once, not
-//    from the ROM tables), V_TOPK's selection and six-step softmax (§9), H_STORE_V's MX
-//    quantisation (§4.2, num::mx_quantize). Its output must equal the golden model's bit for
-//    bit: the accumulator (BF16) and the MXFP8 output in HBM.
-//    The matrix unit scales each block sum by 2^(scale-127); the reference multiplies the
-//    dequantised weights instead, which is the same FP32 value while no partial sum is an FP32
-//    subnormal or overflows (scaling by a power of two then commutes with RNE).
-//  * float64: the model's math in double on the same dequantised inputs (the model's alpha, not
-//    its BF16 constant; exact sigmoid and softmax; its own top-k selection), for the error table.
-//
-// The layer (builder.hpp): router (with bias when the model has one), V_TOPK over k or, for
-// norm_topk_prob false, over all E (the first k ranks' probabilities used as they are); for
-// DeepSeek-V3 routing the sigmoid scores, correction bias (read from the image's FP SRAM),
-// group scores, -inf group mask, V_TOPK of the masked scores and weights from the unbiased
-// scores (float64: the same steps in double, docs/workloads.md); for Llama-4 V_TOPK of the
-// logits and sigmoid(l_i) scaling the expert input (float64: sigmoid(l_i) * x); routed
-// SwiGLU or clamped-SwiGLU experts (with biases when the model has them) accumulated in the
-// lowering's order (pair-major: per token in rank order; expert-major: per expert in index order
-// over every token row, unrouted rows weighted +0), then the shared SwiGLU expert (times its
-// sigmoid gate when gated) added per token.
+// Independent reference of a built MoE layer (docs/workloads.md, Independent reference; the
+// rounding rules: docs/numerics.md): plain C++ tensor code that computes the layer from its math
+// on the inputs of the builder's memory image, with no ISA, no program and no golden-model code.
+// Two evaluations: with the machine's rounding, which must equal the golden model bit for bit
+// (the BF16 accumulator and the MXFP8 output in HBM), and in float64, for the error table.
 //
 // Guard: a gated shared expert whose BF16 gate is exactly 1.0 on more than half of the tokens
 // would hide a dropped gate multiply; check_against_reference reports it as a failure.

@@ -1,6 +1,5 @@
-// `moesim conformance` (cli_conformance.hpp).
-#include "cli_conformance.hpp"
-
+// `moesim conformance`: runs the ISA conformance suite (moesim/conformance/conformance.hpp) on one
+// or both engines.
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 #include <chrono>
@@ -8,18 +7,32 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "cli_output.hpp"
+#include "command.hpp"
 #include "moesim/conformance/conformance.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/engine.hpp"
+#include "moesim/isa/file_output.hpp"
 #include "moesim/workload/presets.hpp"
 
 namespace moesim::cli {
 namespace {
 
 namespace conf = moesim::conformance;
-using Clock = std::chrono::steady_clock;
+
+struct ConformanceFlags {
+  std::string engine = "both";  ///< golden | rtl | both
+  std::string suite;            ///< empty: the compiled-in testbenches/conformance
+  std::string filter;           ///< regex on "<MNEMONIC>/<case>"
+  std::string machine = "default";
+  std::string junit;  ///< JUnit XML output path
+  /// Coverage items (as printed) whose absence does not fail the run, added to the suite's
+  /// waivers.yaml. An item that isa.yaml does not declare is an error.
+  std::vector<std::string> waive;
+  bool quiet = false;  ///< only failures and the summary
+};
 
 struct EngineRun {
   std::string engine;
@@ -49,16 +62,35 @@ void print_coverage(const EngineRun& run, bool list_missing,
   }
 }
 
+/// A suite-level finding that is a failure of the run without being a case: an unwaived
+/// coverage gap or a stale waiver. JUnit lists it as a failing testcase, so the XML fails
+/// exactly when the exit code does.
+struct Finding {
+  std::string engine, classname, name, message;
+};
+
 void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
-                 const std::vector<EngineRun>& runs) {
+                 const std::vector<conf::Case>& malformed, size_t skipped,
+                 const std::vector<EngineRun>& runs, const std::vector<Finding>& findings) {
   namespace pt = boost::property_tree;
   pt::ptree root;
   pt::ptree& suites = root.add("testsuites", "");
   for (const EngineRun& run : runs) {
     pt::ptree& suite = suites.add("testsuite", "");
+    size_t failures = run.failed, tests = cases.size() + malformed.size() + skipped;
+    double time = 0;
+    for (double s : run.seconds) time += s;
+    for (const Finding& f : findings) {
+      if (f.engine != run.engine) continue;
+      ++failures;
+      ++tests;
+    }
     suite.put("<xmlattr>.name", "conformance." + run.engine);
-    suite.put("<xmlattr>.tests", cases.size());
-    suite.put("<xmlattr>.failures", run.failed);
+    suite.put("<xmlattr>.tests", tests);
+    suite.put("<xmlattr>.failures", failures);
+    suite.put("<xmlattr>.errors", malformed.size());
+    suite.put("<xmlattr>.skipped", skipped);
+    suite.put("<xmlattr>.time", time);
     for (size_t i = 0; i < cases.size(); ++i) {
       pt::ptree& tc = suite.add("testcase", "");
       tc.put("<xmlattr>.classname", "conformance." + run.engine + "." + cases[i].mnemonic);
@@ -71,15 +103,37 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
       pt::ptree& fail = tc.add("failure", text);
       fail.put("<xmlattr>.message", o.failures.front());
     }
+    for (const conf::Case& c : malformed) {
+      pt::ptree& tc = suite.add("testcase", "");
+      tc.put("<xmlattr>.classname", "conformance." + run.engine + "." + c.mnemonic);
+      tc.put("<xmlattr>.name", c.name);
+      tc.put("<xmlattr>.time", 0.0);
+      tc.add("error", c.error).put("<xmlattr>.message", c.error);
+    }
+    for (const Finding& f : findings) {
+      if (f.engine != run.engine) continue;
+      pt::ptree& tc = suite.add("testcase", "");
+      tc.put("<xmlattr>.classname", "conformance." + run.engine + "." + f.classname);
+      tc.put("<xmlattr>.name", f.name);
+      tc.put("<xmlattr>.time", 0.0);
+      tc.add("failure", f.message).put("<xmlattr>.message", f.message);
+    }
+    if (skipped != 0) {
+      pt::ptree& tc = suite.add("testcase", "");
+      tc.put("<xmlattr>.classname", "conformance." + run.engine + ".other_machines");
+      tc.put("<xmlattr>.name", std::to_string(skipped) + " cases of other machine presets");
+      tc.put("<xmlattr>.time", 0.0);
+      tc.add("skipped", "").put("<xmlattr>.message", "written for another --machine");
+    }
   }
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw UsageError("--junit: cannot write " + path);
-  pt::write_xml(out, root, pt::xml_writer_make_settings<std::string>(' ', 2));
-  if (!out) throw UsageError("--junit: write failed: " + path);
+  std::ostringstream xml;
+  pt::write_xml(xml, root, pt::xml_writer_make_settings<std::string>(' ', 2));
+  bad_input_of("--junit ", [&] { isa::write_file(path, xml.str()); });
 }
 
-}  // namespace
-
+/// Exit code 0 when every selected case passes on every engine run and (without --filter) the
+/// suite covers everything isa.yaml declares but the waived items, and no waiver is stale; 1
+/// otherwise. Bad input throws UsageError.
 int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   check_output_path("--junit", f.junit);
   const isa::MachinePreset& preset = machine_preset(spec, f.machine);
@@ -100,11 +154,17 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
     waived.emplace(w, "--waive");
   }
   std::vector<conf::Case> all = conf::load_suite(spec, suite, f.filter);
-  std::vector<conf::Case> cases;
-  for (auto& c : all)
-    if (c.machine == f.machine) cases.push_back(std::move(c));
-  const size_t other = all.size() - cases.size();
-  if (cases.empty()) throw UsageError("no selected case is written for --machine " + f.machine);
+  std::vector<conf::Case> cases, malformed;
+  for (auto& c : all) {
+    if (!c.error.empty())
+      malformed.push_back(std::move(c));
+    else if (c.machine == f.machine)
+      cases.push_back(std::move(c));
+  }
+  const size_t other = all.size() - cases.size() - malformed.size();
+  for (const conf::Case& c : malformed) std::cerr << "moesim: error: " << c.error << '\n';
+  if (cases.empty() && malformed.empty())
+    throw UsageError("no selected case is written for --machine " + f.machine);
 
   std::vector<std::string> engines;
   if (f.engine == "golden" || f.engine == "both") engines.push_back("golden");
@@ -134,18 +194,22 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
 
   bool ok = true;
   bool gaps = false;  // an unwaived coverage gap failed the run
+  std::vector<Finding> findings;
   std::cout << '\n';
   for (size_t i = 0; i < runs.size(); ++i) {
     const EngineRun& run = runs[i];
     std::cout << run.engine << ": " << cases.size() - run.failed << " passed, " << run.failed
               << " failed of " << cases.size() << " cases\n";
     // The second engine's gaps are listed only where they differ from the first's.
-    print_coverage(run, i == 0 || run.coverage.missing() != runs[0].coverage.missing(), waived);
+    print_coverage(
+        run, !f.quiet && (i == 0 || run.coverage.missing() != runs[0].coverage.missing()), waived);
     ok = ok && run.failed == 0;
     for (const std::string& m : run.coverage.missing())
       if (f.filter.empty() && waived.count(m) == 0) {
         ok = false;
         gaps = true;
+        findings.push_back({run.engine, "coverage", m,
+                            m + " is not covered by any passing case (add a case, or --waive)"});
       }
   }
   // A waiver for an item the whole suite now covers is stale: the suite must drop it.
@@ -157,19 +221,48 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
       if (!missing) {
         std::cout << "stale waiver: '" << item << "' is covered now; remove it\n";
         ok = false;
+        for (const EngineRun& run : runs)
+          findings.push_back({run.engine, "waiver", item,
+                              "stale waiver: '" + item + "' is covered now; remove it"});
       }
     }
   }
-  for (const auto& [item, reason] : waived)
-    std::cout << "waived: " << item << ": " << reason << '\n';
+  if (!f.quiet)
+    for (const auto& [item, reason] : waived)
+      std::cout << "waived: " << item << ": " << reason << '\n';
   if (other != 0) std::cout << other << " case(s) written for other machine presets were not run\n";
   if (!f.filter.empty()) std::cout << "--filter given: coverage gaps do not fail the run\n";
   if (gaps)
     std::cout << "coverage gaps fail a run of the whole suite: add cases for the items not "
                  "covered, select cases with --filter, or waive items with --waive\n";
-  if (!f.junit.empty()) write_junit(f.junit, cases, runs);
-  std::cout << "CONFORMANCE: " << (ok ? "PASS" : "FAIL") << '\n';
-  return ok ? 0 : 1;
+  if (!malformed.empty())
+    std::cout << malformed.size() << " malformed case(s) were not run (listed on stderr)\n";
+  if (!f.junit.empty()) write_junit(f.junit, cases, malformed, other, runs, findings);
+  std::cout << "CONFORMANCE: " << (ok && malformed.empty() ? "PASS" : "FAIL") << '\n';
+  return !malformed.empty() ? kExitUsage : ok ? kExitEqual : kExitMismatch;
+}
+
+}  // namespace
+
+Subcommand add_conformance(CLI::App& app) {
+  auto flags = std::make_shared<ConformanceFlags>();
+  ConformanceFlags& kf = *flags;
+  CLI::App* sub = app.add_subcommand(
+      "conformance", "run the ISA conformance suite (testbenches/conformance) on golden/rtl");
+  sub->add_option("--engine", kf.engine, "golden, rtl or both")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"golden", "rtl", "both"}));
+  sub->add_option("--filter", kf.filter, "only cases whose MNEMONIC/case matches this regex");
+  sub->add_option("--suite", kf.suite,
+                  "suite directory (default: " + conformance::default_suite().string() + ")");
+  sub->add_option("--machine", kf.machine, "run the cases written for this machine preset")
+      ->capture_default_str();
+  sub->add_option("--junit", kf.junit, "write JUnit XML to FILE");
+  sub->add_option("--waive", kf.waive,
+                  "a coverage item (as printed) whose absence does not fail the run; repeatable")
+      ->allow_extra_args(false);
+  sub->add_flag("--quiet", kf.quiet, "print failures and the summary only");
+  return {sub, [flags](const isa::Spec& spec) { return cmd_conformance(spec, *flags); }};
 }
 
 }  // namespace moesim::cli

@@ -1,0 +1,60 @@
+// `moesim asm` and `moesim disasm`: the assembler and disassembler.
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli_output.hpp"
+#include "command.hpp"
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/program.hpp"
+
+namespace moesim::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
+  if (out.empty()) out = fs::path(in).replace_extension(".hex").string();
+  const fs::path stages = isa::stages_path(out);
+  if (fs::weakly_canonical(out) == fs::weakly_canonical(stages))
+    throw UsageError("-o " + out + ": the program and its stage table would both be " + out +
+                     " (name the .hex; the .stages is written beside it)");
+  check_not_input("-o " + out, out, "", in);
+  check_not_input("the stage table " + stages.string() + " of -o " + out, stages, "", in);
+  // isa::AsmError (file:line:col: message) or an unreadable input file
+  const isa::Program p = bad_input_of("", [&] { return isa::assemble_file(spec, in); });
+  bad_input_of<std::exception>("-o: ", [&] { isa::write_program(p, out); });
+  std::cout << in << ": " << p.size() << " instructions -> " << out << " (+ "
+            << fs::path(out).replace_extension(".stages").string() << ")\n";
+  return kExitEqual;
+}
+
+int cmd_disasm(const isa::Spec& spec, const std::string& in) {
+  const isa::Program p = bad_input_of("", [&] { return isa::read_program(in); });
+  std::cout << "; " << in << ": " << p.size() << " instructions\n";
+  std::cout << isa::disassemble(spec, p);
+  return kExitEqual;
+}
+
+}  // namespace
+
+Subcommand add_asm(CLI::App& app) {
+  auto in = std::make_shared<std::string>(), out = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand("asm", "assemble IN.asm to OUT.hex and OUT.stages");
+  sub->add_option("input", *in, "assembly file")->required();
+  sub->add_option("-o,--output", *out, "output .hex (default: input with .hex)");
+  return {sub, [in, out](const isa::Spec& spec) { return cmd_asm(spec, *in, *out); }};
+}
+
+Subcommand add_disasm(CLI::App& app) {
+  auto in = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand("disasm", "print re-assemblable text with stage markers");
+  sub->add_option("input", *in, ".hex program (its .stages beside is used if present)")->required();
+  return {sub, [in](const isa::Spec& spec) { return cmd_disasm(spec, *in); }};
+}
+
+}  // namespace moesim::cli

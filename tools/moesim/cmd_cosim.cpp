@@ -1,0 +1,183 @@
+// `moesim cosim`: golden model and RTL in lockstep, compared per retire and at the end.
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli_output.hpp"
+#include "command.hpp"
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/cosim/engines.hpp"
+#include "moesim/cosim/fault.hpp"
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/geometry.hpp"
+#include "moesim/report/profile.hpp"
+#include "moesim/report/report.hpp"
+#include "output_flags.hpp"
+#include "program_flags.hpp"
+
+namespace moesim::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CosimFlags : OutputFlags {
+  ProgramFlags program;
+  std::string flip_bit;
+  size_t history = 8;
+  bool quiet = false;
+};
+
+int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
+  const auto t0 = Clock::now();
+  std::optional<cosim::BitFlip> flip;
+  if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
+  check_outputs(f, f.program);
+  Workload w = make_workload(spec, f.program);
+  cli::check_rtl_preset(w.preset->name);
+
+  auto golden = cosim::make_golden_engine(spec, *w.preset);
+  auto rtl = make_rtl(spec, *w.preset, f.trace_rtl);
+  isa::MemoryImage gimg = w.image, rimg = w.image;
+  if (flip) {
+    isa::Engine& target = flip->engine == "golden" ? *golden : *rtl;
+    cosim::apply_bit_flip(*flip, target.size(flip->space) * isa::unit_bytes(flip->space, *w.preset),
+                          flip->engine == "golden" ? gimg : rimg);
+  }
+  golden->load(w.program, gimg);
+  rtl->load(w.program, rimg);
+  auto vcd = open_vcd(spec, f.vcd, {golden->name(), rtl->name()});
+  auto trace = open_trace_json(spec, f.trace_json, {golden->name(), rtl->name()});
+
+  Progress progress(f.program.progress_after);
+  cosim::CosimOptions opts;
+  opts.history = f.history;
+  opts.max_instructions = f.program.max_instructions;
+  if (vcd) opts.sinks.push_back(vcd.get());
+  if (trace) opts.sinks.push_back(trace.get());
+  opts.work = w.program.work;
+  opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
+  opts.progress_every = 256;
+  const auto t_sim = Clock::now();
+  cosim::CosimResult res = cosim::run_cosim(spec, *golden, *rtl, opts);
+  const double sim_s = seconds_since(t_sim);
+  progress.done();
+
+  bool reference_ok = true;
+  nlohmann::json reference_json = nullptr;
+  std::ostringstream reference_text;
+  if (f.reference && res.completed)
+    reference_json = reference_check(w, {golden.get(), rtl.get()}, reference_ok, reference_text);
+  const bool equal = res.equal() && reference_ok;
+  const std::string verdict = reference_ok ? report::cosim_verdict(res) : "MISMATCH";
+  const report::StageProfile gprof = report::make_profile(spec, res.stages, 0, res.engines[0]);
+  const report::StageProfile rprof = report::make_profile(spec, res.stages, 1, res.engines[1]);
+  const std::vector<std::string> prof_diffs = report::profile_differences(gprof, rprof);
+  if (!f.quiet) {
+    std::cout << "moesim cosim: " << describe(w, f.program);
+    if (flip) std::cout << ", planted fault --flip-bit " << f.flip_bit;
+    if (!f.program.plant_fault.empty())
+      std::cout << ", planted fault --plant-fault " << f.program.plant_fault;
+    std::cout << "\n\n";
+    report::print_stage_table(std::cout, res.stages, {res.engines[0], res.engines[1]});
+    std::cout << '\n';
+    report::print_unit_table(std::cout, res.units, {res.engines[0], res.engines[1]},
+                             {res.total_cycles[0], res.total_cycles[1]});
+    std::cout << '\n';
+    print_utilisation(std::cout, w);
+    if (w.built) std::cout << '\n';
+    report::print_cosim_details(std::cout, spec, res);
+    std::cout << '\n';
+    if (!f.profile.empty()) {
+      report::print_profile(std::cout, gprof);
+      std::cout << '\n';
+    }
+    std::cout << "stage profiles (instructions, cycles, HBM bytes read and written per stage): "
+              << res.engines[0] << " and " << res.engines[1]
+              << (prof_diffs.empty() ? " equal" : " DIFFER") << '\n';
+    for (const std::string& d : prof_diffs) std::cout << "  " << d << '\n';
+    std::cout << '\n' << reference_text.str();
+  }
+  std::cout << "VERDICT: " << verdict << ": ";
+  if (res.limit_reached) {
+    std::cout << "the program did not end within --max-instructions " << f.program.max_instructions;
+  } else if (res.completed) {
+    std::cout << "outputs " << (res.outputs_bit_exact() ? "bit-exact" : "NOT bit-exact")
+              << ", cycles " << (res.cycles_match() ? "match" : "DO NOT match")
+              << ", stage profiles " << (res.profiles_match() ? "equal" : "DIFFER");
+    if (f.reference)
+      std::cout << ", independent reference " << (reference_ok ? "bit-exact" : "FAILS");
+    if (res.trap) {
+      const isa::TrapSpec* ts = spec.trap_by_code(res.trap->cause);
+      std::cout << ", both engines trapped (" << (ts ? ts->name : std::to_string(res.trap->cause))
+                << " at pc " << res.trap->pc << ")";
+    }
+  } else {
+    std::cout << "stopped at the first divergence";
+  }
+  std::cout << " (" << res.compared << " instructions compared; cycles " << res.engines[0] << " "
+            << res.total_cycles[0] << ", " << res.engines[1] << " " << res.total_cycles[1] << "; "
+            << sim_s << " s)";
+  if (res.divergence) {
+    const auto& d = *res.divergence;
+    const isa::RetireRecord& r = d.records[0] ? *d.records[0] : *d.records[1];
+    std::cout << "; first divergence at retire #" << d.index << " pc " << r.pc << " "
+              << isa::disassemble(spec, r.word);
+  }
+  std::cout << std::endl;
+
+  auto path_or_null = [](const std::string& p) {
+    return p.empty() ? nlohmann::json(nullptr) : nlohmann::json(p);
+  };
+  nlohmann::json ctx = context_json(spec, f.program, w);
+  ctx["tool"] = "moesim cosim";
+  ctx["verdict"] = verdict;
+  ctx["engines"] = res.engines;
+  ctx["flip_bit"] = path_or_null(f.flip_bit);
+  ctx["plant_fault"] = path_or_null(f.program.plant_fault);
+  ctx["reference"] = reference_json;
+  ctx["vcd"] = path_or_null(f.vcd);
+  ctx["trace_json"] = path_or_null(f.trace_json);
+  ctx["html"] = path_or_null(f.html);
+  ctx["trace_rtl"] = path_or_null(f.trace_rtl);
+  ctx["simulation_time_s"] = sim_s;
+  ctx["wall_time_s"] = seconds_since(t0);
+  if (!f.report.empty()) {
+    nlohmann::json j = report::cosim_json(spec, res);
+    j.update(ctx);
+    write_report(f.report, j);
+  }
+  if (!f.html.empty()) write_html(f.html, spec, &res, nullptr, ctx);
+  if (!f.profile.empty())
+    write_profile(f.profile,
+                  {{"tool", "moesim cosim"},
+                   {"program", w.name},
+                   {"profiles_equal", prof_diffs.empty()},
+                   {"differences", prof_diffs},
+                   {"profiles", {report::profile_json(gprof), report::profile_json(rprof)}}});
+  if (res.limit_reached) return limit_error(f.program);
+  return equal ? kExitEqual : kExitMismatch;
+}
+
+}  // namespace
+
+Subcommand add_cosim(CLI::App& app) {
+  auto flags = std::make_shared<CosimFlags>();
+  CosimFlags& cf = *flags;
+  CLI::App* sub = app.add_subcommand("cosim", "co-simulate golden model and RTL in lockstep");
+  add_program_flags(sub, cf.program);
+  add_output_flags(sub, cf, true);
+  sub->add_option("--history", cf.history, "retired instructions shown before a divergence")
+      ->capture_default_str()
+      ->check(kNotNegative);
+  sub->add_option("--flip-bit", cf.flip_bit,
+                  "plant a fault: ENGINE:SPACE:BYTE:BIT flips one bit of that engine's initial "
+                  "image (SPACE vram|mram|fp_sram|int_sram|hbm)");
+  sub->add_flag("--quiet", cf.quiet, "print only the verdict line");
+  return {sub, [flags](const isa::Spec& spec) { return cmd_cosim(spec, *flags); }};
+}
+
+}  // namespace moesim::cli

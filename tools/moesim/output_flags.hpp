@@ -1,0 +1,60 @@
+// Output flags shared by cosim and run: report, HTML, profile, trace JSON, stage VCD, RTL FST
+// and --reference, and the writers behind them. Internal to the moesim executable.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/isa/engine.hpp"
+#include "moesim/isa/spec.hpp"
+#include "moesim/report/trace_json.hpp"
+#include "moesim/report/vcd_sink.hpp"
+#include "program_flags.hpp"
+
+namespace moesim::cli {
+
+/// The report, trace and profile files `cosim` and `run` write, and --reference.
+struct OutputFlags {
+  std::string report, html, trace_json, vcd, trace_rtl, profile;
+  bool reference = false;
+};
+
+/// Registers OutputFlags on `app`; `both` says the command runs both engines (cosim).
+void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
+
+/// Output files of one run: each checked by check_output_path, no two the same file (the
+/// VCD's .gtkw and .stages.filter included), and none an input of `p` (check_not_input).
+void check_outputs(const OutputFlags& o, const ProgramFlags& p);
+
+/// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
+void write_report(const std::string& path, const nlohmann::json& j);
+
+/// --reference: the independent reference of the generated layer against each engine's output;
+/// prints the check to `os` and returns {"bit_exact": ..., per engine {...}} for the report. `ok`
+/// is cleared when an engine's output differs from the reference.
+nlohmann::json reference_check(const Workload& w, const std::vector<const isa::Engine*>& engines,
+                               bool& ok, std::ostream& os);
+
+/// The stage profile document (profile.hpp) as JSON.
+void write_profile(const std::string& path, const nlohmann::json& j);
+
+void write_html(const std::string& path, const isa::Spec& spec, const cosim::CosimResult* cosim,
+                const cosim::RunResult* run, const nlohmann::json& context);
+
+std::unique_ptr<report::TraceJsonSink> open_trace_json(const isa::Spec& spec,
+                                                       const std::string& path,
+                                                       const std::vector<std::string>& engines);
+
+std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
+                                          const std::vector<std::string>& scopes);
+
+/// The RTL engine, writing Verilator's FST of every RTL signal to `fst` when non-empty.
+std::unique_ptr<isa::Engine> make_rtl(const isa::Spec& spec, const isa::MachinePreset& preset,
+                                      const std::string& fst);
+
+}  // namespace moesim::cli

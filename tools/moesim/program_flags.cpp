@@ -1,0 +1,253 @@
+// Program flags: see program_flags.hpp.
+#include "program_flags.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli_output.hpp"
+#include "moesim/isa/assembler.hpp"
+#include "moesim/isa/file_output.hpp"
+#include "moesim/workload/program_fault.hpp"
+
+namespace moesim::cli {
+
+namespace fs = std::filesystem;
+
+void add_progress_flag(CLI::App* app, ProgramFlags& f) {
+  app->add_option("--progress-after", f.progress_after,
+                  "on a terminal, show a progress line once the run has taken this many seconds")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            char* end = nullptr;
+            const double s = std::strtod(v.c_str(), &end);
+            return *end == '\0' && std::isfinite(s) && s >= 0
+                       ? std::string()
+                       : "must be a finite number of seconds >= 0, got " + v;
+          },
+          ""));
+}
+
+void add_program_flags(CLI::App* app, ProgramFlags& f) {
+  std::string models;
+  for (const auto& m : workload::model_presets()) models += (models.empty() ? "" : ", ") + m.name;
+  std::vector<CLI::Option*> generated = {
+      app->add_option("--model", f.model,
+                      "model preset (" + models + ") or a Hugging Face config.json")
+          ->capture_default_str(),
+      app->add_option("--tokens", f.tokens, "tokens T (padded to a multiple of HBM_V_ROWS)")
+          ->capture_default_str()
+          ->check(kNotNegative),
+      f.hidden_opt = app->add_option("--hidden", f.hidden,
+                                     "hidden size H, a multiple of VLEN (default: the model's)")
+                         ->check(kNotNegative),
+      f.intermediate_opt =
+          app->add_option("--intermediate", f.intermediate,
+                          "expert intermediate size I, a multiple of VLEN (default: the model's)")
+              ->check(kNotNegative),
+      app->add_flag("--shared", f.shared,
+                    "add the model's shared expert (an error if the model has none)"),
+      app->add_option("--shared-intermediate", f.shared_intermediate,
+                      "fused shared-expert width I_s, a multiple of VLEN (default: the model's, "
+                      "scaled like --intermediate)")
+          ->check(kNotNegative),
+      app->add_option("--topk-policy", f.topk_policy,
+                      "V_TOPK encoding: auto (a hardwired rmask when isa.yaml has the shape) or "
+                      "register (rmask 15 after C_SET_TOPK_REG)")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"auto", "register"})),
+      app->add_option("--lowering", f.lowering,
+                      "routed experts: pair (pair-major, weights per token-expert pair) or expert "
+                      "(dense expert-major, weights once per expert)")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"pair", "expert"})),
+      app->add_option("--seed", f.seed, "seed of the std::mt19937_64 input generator")
+          ->capture_default_str()
+          ->check(kNotNegative),
+      app->add_option("--asm-out", f.asm_out, "write the generated assembly to FILE"),
+      app->add_option(
+          "--plant-fault", f.plant_fault,
+          "plant a lowering bug in the generated program, which both engines run "
+          "(caught by --reference or the stage profile): " +
+              [] {
+                std::string n;
+                for (const auto& x : workload::program_fault_names())
+                  n += (n.empty() ? "" : ", ") + x;
+                return n;
+              }())};
+  app->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
+  app->add_option("--max-instructions", f.max_instructions,
+                  "stop with exit 2 if the program has not ended after N instructions (0: no "
+                  "limit)")
+      ->capture_default_str()
+      ->check(kNotNegative);
+  add_progress_flag(app, f);
+  CLI::Option* program =
+      app->add_option("--program", f.program_file,
+                      "instead of the generated MoE layer, run FILE (.asm, or .hex with its "
+                      ".stages beside) with zero-initialised memories");
+  for (CLI::Option* o : generated) program->excludes(o);
+}
+
+Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
+  Workload w;
+  w.preset = &cli::machine_preset(spec, f.machine);
+  if (!f.program_file.empty()) {
+    w.program = bad_input_of("--program: ", [&] {  // isa::AsmError (file:line:col) or a file error
+      return fs::path(f.program_file).extension() == ".asm"
+                 ? isa::assemble_file(spec, f.program_file)
+                 : isa::read_program(f.program_file);
+    });
+    if (w.program.size() == 0)
+      throw UsageError("--program " + f.program_file + ": no instructions");
+    const auto imem = static_cast<uint64_t>(w.preset->get("IMEM_WORDS"));
+    if (w.program.size() > imem)
+      throw UsageError("--program " + f.program_file + ": " + std::to_string(w.program.size()) +
+                       " instructions do not fit IMEM_WORDS = " + std::to_string(imem) +
+                       " of machine preset " + w.preset->name);
+    w.name = f.program_file;
+    return w;
+  }
+  w.model = workload::resolve_model(f.model, &w.ignored_config_keys);
+  workload::BuildOptions o;
+  o.model = &*w.model;
+  o.shared = f.shared;
+  o.shared_intermediate = f.shared_intermediate;
+  o.topk = f.topk_policy == "register" ? workload::TopkEncoding::register_policy
+                                       : workload::TopkEncoding::automatic;
+  o.lowering = f.lowering == "expert" ? workload::Lowering::expert : workload::Lowering::pair;
+  o.tokens = f.tokens;
+  o.hidden = f.hidden_opt->count() != 0 ? f.hidden : w.model->hidden;
+  o.intermediate = f.intermediate_opt->count() != 0 ? f.intermediate : w.model->intermediate;
+  o.seed = f.seed;
+  if (!f.plant_fault.empty()) o.fault = workload::parse_program_fault(f.plant_fault);
+  w.built = workload::build_moe_layer(spec, *w.preset, o);
+  if (!w.ignored_config_keys.empty()) {
+    std::string keys;
+    for (const auto& k : w.ignored_config_keys) keys += (keys.empty() ? "" : ", ") + k;
+    w.built->notes.push_back("config.json keys accepted without effect on the layer: " + keys);
+  }
+  w.program = w.built->program;
+  w.image = w.built->image;
+  w.name = w.built->name;
+  if (!f.asm_out.empty()) {
+    bad_input_of("--asm-out ", [&] { isa::write_file(f.asm_out, w.built->asm_text); });
+  }
+  return w;
+}
+
+std::string describe(const Workload& w, const ProgramFlags& f) {
+  std::ostringstream s;
+  if (w.built) {
+    const workload::Layout& L = w.built->layout;
+    s << w.model->name << " T=" << L.tokens << " H=" << L.hidden << " I=" << L.intermediate
+      << " E=" << L.experts << " k=" << L.top_k;
+    if (L.shared_intermediate != 0)
+      s << " shared I_s=" << L.shared_intermediate << (L.shared_gate ? " gated" : "");
+    s << " V_TOPK rmask " << L.topk_rmask
+      << (L.lowering == workload::Lowering::expert ? " expert-major" : " pair-major")
+      << " seed=" << f.seed;
+  } else {
+    s << w.name;
+  }
+  s << " machine=" << w.preset->name << ", a program of " << w.program.size()
+    << " instructions (the table counts retired ones)";
+  return s.str();
+}
+
+void print_utilisation(std::ostream& os, const Workload& w) {
+  if (!w.built) return;
+  char head[200];
+  std::snprintf(head, sizeof head, "  %-10s %-10s %14s %12s %13s %15s  %s%d)\n", "part", "lowering",
+                "matrix_instr", "M_MM", "weight_tiles", "weight_bytes",
+                "useful_rows/tile (of BLEN=", static_cast<int>(w.preset->blen()));
+  os << "Matrix-unit utilisation\n" << head;
+  for (const workload::Utilisation& u : w.built->utilisation) {
+    char line[200];
+    std::snprintf(
+        line, sizeof line, "  %-10s %-10s %14llu %12llu %13llu %15llu  %.3f\n", u.part.c_str(),
+        u.lowering.c_str(), static_cast<unsigned long long>(u.matrix_instructions),
+        static_cast<unsigned long long>(u.mm), static_cast<unsigned long long>(u.weight_tiles),
+        static_cast<unsigned long long>(u.weight_bytes), u.useful_rows_per_tile);
+    os << line;
+  }
+}
+
+nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const Workload& w) {
+  std::vector<std::string> stages_present;
+  for (const auto& st : spec.stages())
+    for (uint8_t code : w.program.stages)
+      if (code == st.code) {
+        stages_present.push_back(st.name);
+        break;
+      }
+  nlohmann::json machine = nlohmann::json::object();
+  for (const auto& [k, v] : w.preset->params) machine[k] = v;
+  nlohmann::json j = {
+      {"program",
+       {{"name", w.name},
+        {"source", w.built ? "generated" : "file"},
+        {"static_instructions", w.program.size()},
+        {"stages", stages_present},
+        {"asm_out", f.asm_out.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.asm_out)}}},
+      {"preset", {{"machine", w.preset->name}, {"machine_params", machine}}},
+      {"seed", w.built ? nlohmann::json(f.seed) : nlohmann::json(nullptr)},
+      {"notes", w.built ? w.built->notes : std::vector<std::string>{}}};
+  if (w.built) {
+    const workload::Layout& L = w.built->layout;
+    const workload::ModelPreset& m = *w.model;
+    j["preset"]["model"] = {
+        {"name", m.name},
+        {"hf_id", m.hf_id},
+        {"model_type", m.model_type},
+        {"hidden_size", m.hidden},
+        {"intermediate_size", m.intermediate},
+        {"num_local_experts", m.experts},
+        {"num_experts_per_tok", m.top_k},
+        {"activation",
+         m.activation == workload::Activation::clamped_swiglu ? "clamped_swiglu" : "swiglu"},
+        {"swiglu_limit", m.swiglu_limit},
+        {"swiglu_alpha", m.swiglu_alpha},
+        {"router_bias", m.router_bias},
+        {"expert_bias", m.expert_bias},
+        {"scoring_func", m.scoring_func},
+        {"norm_topk_prob", m.norm_topk_prob},
+        {"n_shared_experts", m.shared_experts},
+        {"shared_intermediate_size", m.shared_intermediate},
+        {"shared_gate", m.shared_gate},
+        {"routing", m.routing}};
+    j["preset"]["shared_intermediate"] = L.shared_intermediate;
+    j["preset"]["topk_select"] = L.topk_select;
+    nlohmann::json util = nlohmann::json::array();
+    for (const workload::Utilisation& u : w.built->utilisation)
+      util.push_back({{"part", u.part},
+                      {"lowering", u.lowering},
+                      {"matrix_instructions", u.matrix_instructions},
+                      {"m_mm", u.mm},
+                      {"weight_tiles", u.weight_tiles},
+                      {"weight_bytes", u.weight_bytes},
+                      {"useful_rows_per_tile", u.useful_rows_per_tile}});
+    j["utilisation"] = util;
+    j["preset"]["tokens"] = L.tokens;
+    j["preset"]["tokens_padded"] = L.tokens_padded;
+    j["preset"]["hidden"] = L.hidden;
+    j["preset"]["intermediate"] = L.intermediate;
+    j["preset"]["topk_rmask"] = L.topk_rmask;
+    j["program"]["memory_used"] = {{"vram_rows", L.vram_rows_used},
+                                   {"fp_sram_words", L.fp_words_used},
+                                   {"int_sram_words", L.int_words_used},
+                                   {"hbm_input_bytes", L.hbm_input_end},
+                                   {"hbm_output", {{"base", L.y.base}, {"bytes", L.y.bytes}}}};
+  }
+  return j;
+}
+
+int limit_error(const ProgramFlags& f) {
+  std::cerr << "moesim: error: the program did not end within --max-instructions "
+            << f.max_instructions << '\n';
+  return kExitUsage;
+}
+
+}  // namespace moesim::cli

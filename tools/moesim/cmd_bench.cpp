@@ -48,7 +48,7 @@ uint64_t peak_rss_bytes() {
 /// One engine alone on `w`, timed; prints one line and returns the result.
 cosim::RunResult bench_engine(const isa::Spec& spec, isa::Engine& engine, const Workload& w,
                               const ProgramFlags& f, double& seconds) {
-  engine.load(w.program, w.image);
+  engine.load(w.program, w.image());
   Progress progress(f.progress_after);
   cosim::CosimOptions opts;
   opts.max_instructions = f.max_instructions;
@@ -146,8 +146,8 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
       rtl_alone.reset();
       isa::Engine& g = golden_engine(*w.preset);
       auto rtl = make_rtl(spec, *w.preset, "");
-      g.load(w.program, w.image);
-      rtl->load(w.program, w.image);
+      g.load(w.program, w.image());
+      rtl->load(w.program, w.image());
       Progress progress(f.program.progress_after);
       cosim::CosimOptions opts;
       opts.max_instructions = f.program.max_instructions;

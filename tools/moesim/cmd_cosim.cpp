@@ -41,14 +41,19 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
 
   auto golden = cosim::make_golden_engine(spec, *w.preset);
   auto rtl = make_rtl(spec, *w.preset, f.trace_rtl);
-  isa::MemoryImage gimg = w.image, rimg = w.image;
+  // Both engines load the one image; --flip-bit gives its engine a flipped copy.
+  const isa::MemoryImage* gimg = &w.image();
+  const isa::MemoryImage* rimg = &w.image();
+  isa::MemoryImage flipped;
   if (flip) {
     isa::Engine& target = flip->engine == "golden" ? *golden : *rtl;
+    flipped = w.image();
     cosim::apply_bit_flip(*flip, target.size(flip->space) * isa::unit_bytes(flip->space, *w.preset),
-                          flip->engine == "golden" ? gimg : rimg);
+                          flipped);
+    (flip->engine == "golden" ? gimg : rimg) = &flipped;
   }
-  golden->load(w.program, gimg);
-  rtl->load(w.program, rimg);
+  golden->load(w.program, *gimg);
+  rtl->load(w.program, *rimg);
   auto vcd = open_vcd(spec, f.vcd, {golden->name(), rtl->name()});
   auto trace = open_trace_json(spec, f.trace_json, {golden->name(), rtl->name()});
 

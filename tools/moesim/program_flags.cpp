@@ -130,7 +130,6 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
     w.built->notes.push_back("config.json keys accepted without effect on the layer: " + keys);
   }
   w.program = w.built->program;
-  w.image = w.built->image;
   w.name = w.built->name;
   if (!f.asm_out.empty()) {
     bad_input_of("--asm-out ", [&] { isa::write_file(f.asm_out, w.built->asm_text); });

@@ -54,7 +54,10 @@ struct Workload {
   std::vector<std::string> ignored_config_keys;  ///< config.json keys accepted without effect
   std::optional<workload::BuiltProgram> built;
   isa::Program program;
-  isa::MemoryImage image;
+  isa::MemoryImage program_image;  ///< --program: the initial memories (all zero today)
+  /// The initial memories: the built layer's image (not copied: it is 680 MB at full size) or
+  /// program_image.
+  const isa::MemoryImage& image() const { return built ? built->image : program_image; }
   std::string name;
 };
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "../../workload/src/image_gen.hpp"
+#include "image_gen.hpp"
 
 using namespace moesim;
 using workload::image_gen::Mt64;

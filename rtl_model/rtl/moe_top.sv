@@ -281,6 +281,26 @@ module moe_top
   unit_e act_unit;
   assign act_unit = busy_q ? unit_q : dec_unit;
 
+  ///////////////////
+  // Clock gates   //
+  ///////////////////
+
+  // A multi-cycle unit changes state only from its start cycle to its done cycle (busy); the
+  // HBM pipeline holds requests only while the DMA unit is busy; a read data register changes
+  // only in its read cycle. Their clocks are gated with those enables (moe_clock_gate), so that
+  // the simulation evaluates an idle unit's datapath not at all (docs/performance.md).
+  logic clk_vec, clk_topk, clk_mm, clk_dma, clk_vram_a, clk_vram_b, clk_mram;
+  logic vec_busy, topk_busy, mm_busy, dma_busy, mm_mram_re;
+  logic vram_a_re, vram_b_re;
+
+  moe_clock_gate u_cg_vec    (.clk_i, .en_i(vec_busy),   .clk_o(clk_vec));
+  moe_clock_gate u_cg_topk   (.clk_i, .en_i(topk_busy),  .clk_o(clk_topk));
+  moe_clock_gate u_cg_mm     (.clk_i, .en_i(mm_busy),    .clk_o(clk_mm));
+  moe_clock_gate u_cg_dma    (.clk_i, .en_i(dma_busy),   .clk_o(clk_dma));
+  moe_clock_gate u_cg_vram_a (.clk_i, .en_i(vram_a_re),  .clk_o(clk_vram_a));
+  moe_clock_gate u_cg_vram_b (.clk_i, .en_i(vram_b_re),  .clk_o(clk_vram_b));
+  moe_clock_gate u_cg_mram   (.clk_i, .en_i(mm_mram_re), .clk_o(clk_mram));
+
   ///////////////
   // Units     //
   ///////////////
@@ -356,12 +376,11 @@ module moe_top
   );
 
   // VRAM read ports (registered data, held until the next read)
-  logic               vram_a_re, vram_b_re;
   logic [VramRowW-1:0] vram_a_row, vram_b_row;
   logic [VramW-1:0]   vram_a_rdata_q, vram_b_rdata_q;
 
   // Vector unit
-  logic                vec_done, vec_busy, vec_a_re, vec_b_re, vec_vram_we, vec_fp_we;
+  logic                vec_done, vec_a_re, vec_b_re, vec_vram_we, vec_fp_we;
   logic [VramRowW-1:0] vec_a_row, vec_b_row, vec_vram_wrow;
   logic [VramW-1:0]    vec_vram_wdata;
   logic [2:0]          vec_fp_waddr;
@@ -372,7 +391,7 @@ module moe_top
     .HLEN     (HLEN),
     .VramRowW (VramRowW)
   ) u_vector (
-    .clk_i,
+    .clk_i          (clk_vec),
     .rst_ni,
     .start_i        (start_vec),
     .op_i           (dec_vec_op),
@@ -407,7 +426,7 @@ module moe_top
   );
 
   // Top-k unit
-  logic        topk_done, topk_busy, topk_vram_re, topk_int_we, topk_fp_we;
+  logic        topk_done, topk_vram_re, topk_int_we, topk_fp_we;
   logic [31:0] topk_vram_row, topk_int_waddr, topk_int_wdata, topk_fp_waddr;
   logic [15:0] topk_fp_wdata, topk_exp_addr, topk_reci_addr;
 
@@ -415,7 +434,7 @@ module moe_top
     .VLEN  (VLEN),
     .MAX_E (MAX_TOPK_EXPERTS)
   ) u_topk (
-    .clk_i,
+    .clk_i        (clk_topk),
     .rst_ni,
     .start_i      (start_topk),
     .e_i          (dec_topk_e),
@@ -441,7 +460,7 @@ module moe_top
   );
 
   // Matrix unit
-  logic             mm_done, mm_busy, mm_mram_re, mm_vram_re, mm_vram_we;
+  logic             mm_done, mm_vram_re, mm_vram_we;
   logic [31:0]      mm_mram_row, mm_vram_row, mm_vram_wrow;
   logic [VramW-1:0] mm_vram_wdata;
   logic [VLEN-1:0]  mm_vram_wmask;
@@ -454,7 +473,7 @@ module moe_top
     .HLEN     (HLEN),
     .MX_BLOCK (MX_BLOCK)
   ) u_matrix (
-    .clk_i,
+    .clk_i         (clk_mm),
     .rst_ni,
     .start_i       (start_mm),
     .op_i          (dec_mm_op),
@@ -480,7 +499,7 @@ module moe_top
   );
 
   // DMA unit and HBM
-  logic                dma_done, dma_busy, dma_vram_re, dma_vram_we, dma_mram_we;
+  logic                dma_done, dma_vram_re, dma_vram_we, dma_mram_we;
   logic [VramRowW-1:0] dma_vram_row, dma_vram_wrow;
   logic [VramW-1:0]    dma_vram_wdata;
   logic [MramRowW-1:0] dma_mram_wrow;
@@ -499,7 +518,7 @@ module moe_top
     .VramRowW   (VramRowW),
     .MramRowW   (MramRowW)
   ) u_dma (
-    .clk_i,
+    .clk_i            (clk_dma),
     .rst_ni,
     .start_i          (start_dma),
     .op_i             (dec_dma_op),
@@ -532,7 +551,7 @@ module moe_top
     .HBM_LATENCY (HBM_LATENCY),
     .BPC         (HBM_BYTES_PER_CYCLE)
   ) u_hbm (
-    .clk_i,
+    .clk_i        (clk_dma),
     .rst_ni,
     .req_valid_i  (hbm_req_valid),
     .req_we_i     (hbm_req_we),
@@ -647,9 +666,16 @@ module moe_top
   // Memory arrays     //
   ///////////////////////
 
+  // The read data registers, clocked only in their read cycles (moe_clock_gate).
+  always_ff @(posedge clk_vram_a) begin : vram_a_port
+    vram_a_rdata_q <= vram[vram_a_row];
+  end
+
+  always_ff @(posedge clk_vram_b) begin : vram_b_port
+    vram_b_rdata_q <= vram[vram_b_row];
+  end
+
   always_ff @(posedge clk_i) begin : vram_port
-    if (vram_a_re) vram_a_rdata_q <= vram[vram_a_row];
-    if (vram_b_re) vram_b_rdata_q <= vram[vram_b_row];
     if (vram_we) begin
       for (int e = 0; e < int'(VLEN); e++) begin
         if (vram_wmask[e]) vram[vram_wrow][16*e +: 16] <= vram_wdata[16*e +: 16];
@@ -657,8 +683,11 @@ module moe_top
     end
   end
 
+  always_ff @(posedge clk_mram) begin : mram_rd_port
+    mram_rdata_q <= mram[MramRowW'(mm_mram_row)];
+  end
+
   always_ff @(posedge clk_i) begin : mram_port
-    if (mm_mram_re) mram_rdata_q <= mram[MramRowW'(mm_mram_row)];
     if (dma_mram_we) mram[dma_mram_wrow] <= dma_mram_wdata;
   end
 

@@ -2,6 +2,7 @@
 #include "moesim/cosim/cosim.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 #include <sstream>
@@ -240,16 +241,8 @@ std::string reg_name(isa::RegFile file, uint8_t index) {
     case isa::RegFile::Addr:
       return "a" + std::to_string(index);
     case isa::RegFile::Ctrl:
-      switch (static_cast<isa::CtrlReg>(index)) {
-        case isa::CtrlReg::Scale:
-          return "SCALE";
-        case isa::CtrlReg::Stride:
-          return "STRIDE";
-        case isa::CtrlReg::VMask:
-          return "V_MASK";
-        case isa::CtrlReg::TopkPolicy:
-          return "TOPK_POLICY";
-      }
+      for (const isa::CtrlRegName& c : isa::kCtrlRegNames)  // isa.yaml control_registers
+        if (static_cast<uint8_t>(c.reg) == index) return c.name;
       return "ctrl" + std::to_string(index);
   }
   return "reg?" + std::to_string(index);
@@ -263,8 +256,11 @@ std::vector<std::pair<std::string, uint64_t>> named_registers(const isa::ArchReg
     out.emplace_back(reg_name(isa::RegFile::Fp, static_cast<uint8_t>(i)), r.fp[i]);
   for (size_t i = 0; i < r.addr.size(); ++i)
     out.emplace_back(reg_name(isa::RegFile::Addr, static_cast<uint8_t>(i)), r.addr[i]);
-  const uint32_t ctrl[] = {r.scale, r.stride, r.v_mask, r.topk_policy};
-  for (uint8_t i = 0; i < 4; ++i) out.emplace_back(reg_name(isa::RegFile::Ctrl, i), ctrl[i]);
+  // ArchRegs names its control registers; their order is isa.yaml's (CtrlReg).
+  static_assert(isa::kNumCtrlRegs == 4, "isa.yaml control_registers: update ArchRegs and this");
+  const std::array<uint32_t, isa::kNumCtrlRegs> ctrl{r.scale, r.stride, r.v_mask, r.topk_policy};
+  for (uint8_t i = 0; i < isa::kNumCtrlRegs; ++i)
+    out.emplace_back(reg_name(isa::RegFile::Ctrl, i), ctrl[i]);
   out.emplace_back("TOPK_VALID", r.topk_valid ? 1 : 0);
   return out;
 }
@@ -388,7 +384,12 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
     if (options.progress && options.progress_every != 0 && index % options.progress_every == 0)
       options.progress(index, a.cycles());
     if (options.max_instructions != 0 && index >= options.max_instructions) {
-      res.limit_reached = true;
+      // The limit is reached only if an instruction is left: a program that ends with exactly
+      // max_instructions retired has ended (the extra step of a halted engine returns false).
+      isa::RetireRecord extra[2];
+      const bool more_a = a.step(extra[0]), more_b = b.step(extra[1]);
+      res.limit_reached = more_a || more_b;
+      res.completed = !res.limit_reached;
       break;
     }
   }
@@ -420,7 +421,8 @@ RunResult run_single(const isa::Spec& spec, isa::Engine& engine, const CosimOpti
     if (options.progress && options.progress_every != 0 && n % options.progress_every == 0)
       options.progress(n, engine.cycles());
     if (options.max_instructions != 0 && n >= options.max_instructions) {
-      res.limit_reached = true;
+      isa::RetireRecord extra;  // as in run_cosim: the limit counts only if one is left
+      res.limit_reached = engine.step(extra);
       break;
     }
   }

@@ -1,7 +1,7 @@
 // moesim RTL: IEEE-754 binary32 adder (round to nearest even, subnormals kept).
 
 /**
- * Combinational binary32 adder, the FP32 add of the numerics contract (isa_spec, DESIGN.md §4).
+ * Combinational binary32 adder, the FP32 add of the numerics contract (isa_spec, docs/numerics.md).
  *
  * y = a + b rounded to nearest, ties to even. Subnormal inputs and results are kept (no flush),
  * overflow gives +-inf, inf + -inf gives NaN, every NaN result is the canonical 0x7FC00000. An

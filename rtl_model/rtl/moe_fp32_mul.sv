@@ -2,7 +2,7 @@
 
 /**
  * Combinational binary32 multiplier, the FP32 multiply of the numerics contract (isa_spec,
- * DESIGN.md §4).
+ * docs/numerics.md).
  *
  * y = a * b rounded to nearest, ties to even. Subnormal inputs and results are kept (no flush),
  * overflow gives +-inf, 0 * inf gives NaN, every NaN result is the canonical 0x7FC00000; the sign

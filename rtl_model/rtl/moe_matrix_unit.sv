@@ -3,7 +3,7 @@
 
 /**
  * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO,
- * M_BMV, M_BTMV, M_BMV_WO, M_BMM, M_BTMM, M_BMM_WO; DESIGN.md §4).
+ * M_BMV, M_BTMV, M_BMV_WO, M_BMM, M_BTMM, M_BMM_WO; docs/numerics.md).
  *
  * State: an FP32 accumulator of BLEN x BLEN (acc[i][j], activation row i, output column j),
  * kept across M_MM / M_TMM and cleared to +0.0 by M_MM_WO; an FP32 vector accumulator of BLEN (vacc[j])

@@ -2,7 +2,7 @@
 
 /**
  * Combinational MX dot product of the matrix unit (isa.yaml M_MM, M_MV, M_TMV, M_TMM, M_BMV,
- * M_BTMV; DESIGN.md §4). N is a power of two: MX_BLOCK (8 by default, 32 selectable by preset)
+ * M_BTMV; docs/numerics.md). N is a power of two: MX_BLOCK (8 by default, 32 selectable by preset)
  * for the block dots, HLEN for the per-head dots.
  * p_n = fp32_mul(fp32(a_n), e4m3(w_n)), summed by the pairwise tree over the N terms with FP32
  * RNE adds (moe_fp32_add; level 0 adds (2i, 2i+1), each level halves: for N = 8

@@ -801,6 +801,19 @@ BOOST_AUTO_TEST_CASE(cli_outputs_never_overwrite_inputs_and_bad_values_are_refus
   BOOST_TEST(!fs::exists(dir / "a.stages"));
   // The same flags with good values run (the cases fail for their stated reason).
   BOOST_TEST(moesim_cli("asm a.asm -o a.hex", dir).code == 0);
+  // A program that retires exactly --max-instructions instructions has ended ("did not end",
+  // exit 2, before); one more instruction than the limit has not.
+  std::ofstream(dir / "two.asm") << "S_ADDI_INT gp1, gp0, 1\nS_ADDI_INT gp2, gp0, 2\n";
+  for (const char* cmd : {"cosim", "run --engine golden", "run --engine rtl"}) {
+    BOOST_TEST_CONTEXT(cmd) {
+      BOOST_TEST(
+          moesim_cli(std::string(cmd) + " --program two.asm --max-instructions 2 --quiet", dir)
+              .code == 0);
+      BOOST_TEST(
+          moesim_cli(std::string(cmd) + " --program two.asm --max-instructions 1 --quiet", dir)
+              .code == 2);
+    }
+  }
   BOOST_TEST(moesim_cli("cosim --model m.json --hidden 64 --intermediate 64 --tokens 1 "
                         "--report r.json --quiet",
                         dir)

@@ -9,42 +9,17 @@
 #include <sstream>
 #include <string>
 
+#include "moesim_test/cli.hpp"
+
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path workdir(const std::string& name) {
-  const fs::path d = fs::path(MOESIM_TEST_WORK_DIR) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-Result moesim_cli(const std::string& args, const fs::path& dir) {
-  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(MOESIM_BIN) + "' " + args +
-                          " >'" + out.string() + "' 2>'" + err.string() + "'";
-  const int st = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  BOOST_TEST_MESSAGE("moesim " << args << " -> " << r.code << "\n" << r.out << r.err);
-  return r;
-}
+using Result = moesim::test::CliResult;
+using moesim::test::moesim_cli;
+using moesim::test::slurp;
+using moesim::test::workdir;
 
 bool is_number(const json& j, const std::string& key) {
   return j.contains(key) && j.at(key).is_number();

@@ -161,6 +161,33 @@ size_t nonempty_lines(const std::string& s) {
   return n;
 }
 
+/// A command that must exit 2 with one stderr line containing `expect`.
+struct UsageCase {
+  std::string args, expect;
+};
+
+void expect_usage_errors(const std::vector<UsageCase>& cases, const fs::path& dir) {
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.args) {
+      const auto r = moesim_cli(c.args, dir);
+      BOOST_TEST(r.code == 2);
+      BOOST_TEST(r.err.find(c.expect) != std::string::npos, "stderr: " << r.err);
+      BOOST_TEST(nonempty_lines(r.err) == 1u, "stderr: " << r.err);
+    }
+  }
+}
+
+/// The config.json of testbenches/models/`model` with key `key`'s value replaced by `value`
+/// (the text up to the next ',', newline or '}').
+std::string config_with(const std::string& model, const std::string& key,
+                        const std::string& value) {
+  std::string s =
+      slurp(fs::path(MOESIM_SOURCE_DIR) / "testbenches/models" / (model + ".config.json"));
+  const size_t at = s.find("\"" + key + "\"");
+  BOOST_REQUIRE(at != std::string::npos);
+  return s.replace(at, s.find_first_of(",\n}", at) - at, "\"" + key + "\": " + value);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(cli_readme_cosim_passes) {
@@ -557,10 +584,7 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
   // 1000 x 1000 iterations: ends long after 100 instructions (the limit must stop it).
   std::ofstream(dir / "loop.asm") << "C_LOOP_START gp1, 1000\nC_LOOP_START gp2, 1000\n"
                                      "S_ADDI_INT gp3, gp3, 1\nC_LOOP_END gp2\nC_LOOP_END gp1\n";
-  struct Case {
-    std::string args, expect;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<UsageCase> cases = {
       {"cosim --model no-such-model", "unknown --model 'no-such-model' (known: gpt-oss-20b"},
       {"cosim --model gpt-oss-20b --hidden 100", "--hidden 100 is not a positive multiple of VLEN"},
       {"cosim --intermediate 96 --hidden 128", "--intermediate 96"},
@@ -601,14 +625,7 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
       {"conformance --suite no-such-dir", "--suite no-such-dir: not a directory"},
       {"conformance --machine no-such-machine", "unknown --machine 'no-such-machine'"},
   };
-  for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT(c.args) {
-      const auto r = moesim_cli(c.args, dir);
-      BOOST_TEST(r.code == 2);
-      BOOST_TEST(r.err.find(c.expect) != std::string::npos, "stderr: " << r.err);
-      BOOST_TEST(nonempty_lines(r.err) == 1u, "stderr: " << r.err);
-    }
-  }
+  expect_usage_errors(cases, dir);
   // And a good assembly file assembles (the cases above fail for their stated reason).
   std::ofstream(dir / "good.asm") << "S_ADDI_INT gp1, gp0, 5\n";
   BOOST_TEST(moesim_cli("asm good.asm -o good.hex", dir).code == 0);
@@ -707,36 +724,15 @@ BOOST_AUTO_TEST_CASE(cli_outputs_never_overwrite_inputs_and_bad_values_are_refus
   }();
   const std::string mixtral =
       slurp(fs::path(MOESIM_SOURCE_DIR) / "testbenches/models/mixtral-8x7b.config.json");
-  const auto with = [&](const std::string& from, const std::string& to) {
-    std::string s = mixtral;
-    const size_t at = s.find(from);
-    BOOST_REQUIRE(at != std::string::npos);
-    return s.replace(at, from.size(), to);
-  };
   std::ofstream(dir / "m.json") << mixtral;
-  std::ofstream(dir / "dup.json") << with("\"num_local_experts\": 8,",
-                                          "\"num_local_experts\": 8,\n  \"num_local_experts\": 4,");
-  std::ofstream(dir / "zero_experts.json")
-      << with("\"num_local_experts\": 8", "\"num_local_experts\": 0");
-  std::ofstream(dir / "zero_hidden.json") << with("\"hidden_size\": 4096", "\"hidden_size\": 0");
-  std::ofstream(dir / "ds.json") << slurp(fs::path(MOESIM_SOURCE_DIR) /
-                                          "testbenches/models/deepseek-v3.config.json");
-  std::string ds = slurp(dir / "ds.json");
-  const size_t rsf = ds.find("\"routed_scaling_factor\"");
-  BOOST_REQUIRE(rsf != std::string::npos);
-  ds.replace(rsf, ds.find(',', rsf) - rsf, "\"routed_scaling_factor\": 1e300");
-  std::ofstream(dir / "rsf.json") << ds;
-  std::string oss =
-      slurp(fs::path(MOESIM_SOURCE_DIR) / "testbenches/models/gpt-oss-20b.config.json");
-  const size_t lim = oss.find("\"swiglu_limit\"");
-  BOOST_REQUIRE(lim != std::string::npos);
-  oss.replace(lim, oss.find_first_of(",\n}", lim) - lim, "\"swiglu_limit\": -7.0");
-  std::ofstream(dir / "limit.json") << oss;
+  std::ofstream(dir / "dup.json") << config_with("mixtral-8x7b", "num_local_experts",
+                                                 "8,\n  \"num_local_experts\": 4");
+  std::ofstream(dir / "zero_experts.json") << config_with("mixtral-8x7b", "num_local_experts", "0");
+  std::ofstream(dir / "zero_hidden.json") << config_with("mixtral-8x7b", "hidden_size", "0");
+  std::ofstream(dir / "rsf.json") << config_with("deepseek-v3", "routed_scaling_factor", "1e300");
+  std::ofstream(dir / "limit.json") << config_with("gpt-oss-20b", "swiglu_limit", "-7.0");
   fs::create_symlink("/dev/full", dir / "full.json");
-  struct Case {
-    std::string args, expect;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<UsageCase> cases = {
       {"asm a.asm -o a.asm", "-o a.asm: would overwrite the input a.asm"},
       {"asm a.asm -o a.stages", "the program and its stage table would both be a.stages"},
       {"asm a.asm -o /dev/full", "/dev/full: write failed"},
@@ -760,14 +756,7 @@ BOOST_AUTO_TEST_CASE(cli_outputs_never_overwrite_inputs_and_bad_values_are_refus
       {"cosim --model limit.json --hidden 64 --intermediate 64",
        "key 'swiglu_limit': must be a positive number"},
   };
-  for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT(c.args) {
-      const auto r = moesim_cli(c.args, dir);
-      BOOST_TEST(r.code == 2);
-      BOOST_TEST(r.err.find(c.expect) != std::string::npos, "stderr: " << r.err);
-      BOOST_TEST(nonempty_lines(r.err) == 1u, "stderr: " << r.err);
-    }
-  }
+  expect_usage_errors(cases, dir);
   BOOST_TEST(slurp(dir / "a.asm") == prog);
   BOOST_TEST(slurp(dir / "m.json") == mixtral);
   BOOST_TEST(!fs::exists(dir / "a.stages"));

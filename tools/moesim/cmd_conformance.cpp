@@ -73,6 +73,15 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
                  const std::vector<conf::Case>& malformed, size_t skipped,
                  const std::vector<EngineRun>& runs, const std::vector<Finding>& findings) {
   namespace pt = boost::property_tree;
+  // One <testcase> of `suite`, classname "conformance.<engine>.<group>".
+  const auto testcase = [](pt::ptree& suite, const std::string& engine, const std::string& group,
+                           const std::string& name, double time) -> pt::ptree& {
+    pt::ptree& tc = suite.add("testcase", "");
+    tc.put("<xmlattr>.classname", "conformance." + engine + "." + group);
+    tc.put("<xmlattr>.name", name);
+    tc.put("<xmlattr>.time", time);
+    return tc;
+  };
   pt::ptree root;
   pt::ptree& suites = root.add("testsuites", "");
   for (const EngineRun& run : runs) {
@@ -92,10 +101,7 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
     suite.put("<xmlattr>.skipped", skipped);
     suite.put("<xmlattr>.time", time);
     for (size_t i = 0; i < cases.size(); ++i) {
-      pt::ptree& tc = suite.add("testcase", "");
-      tc.put("<xmlattr>.classname", "conformance." + run.engine + "." + cases[i].mnemonic);
-      tc.put("<xmlattr>.name", cases[i].name);
-      tc.put("<xmlattr>.time", run.seconds[i]);
+      pt::ptree& tc = testcase(suite, run.engine, cases[i].mnemonic, cases[i].name, run.seconds[i]);
       const conf::Outcome& o = run.outcomes[i];
       if (o.pass) continue;
       std::string text;
@@ -104,26 +110,21 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
       fail.put("<xmlattr>.message", o.failures.front());
     }
     for (const conf::Case& c : malformed) {
-      pt::ptree& tc = suite.add("testcase", "");
-      tc.put("<xmlattr>.classname", "conformance." + run.engine + "." + c.mnemonic);
-      tc.put("<xmlattr>.name", c.name);
-      tc.put("<xmlattr>.time", 0.0);
-      tc.add("error", c.error).put("<xmlattr>.message", c.error);
+      testcase(suite, run.engine, c.mnemonic, c.name, 0.0)
+          .add("error", c.error)
+          .put("<xmlattr>.message", c.error);
     }
     for (const Finding& f : findings) {
       if (f.engine != run.engine) continue;
-      pt::ptree& tc = suite.add("testcase", "");
-      tc.put("<xmlattr>.classname", "conformance." + run.engine + "." + f.classname);
-      tc.put("<xmlattr>.name", f.name);
-      tc.put("<xmlattr>.time", 0.0);
-      tc.add("failure", f.message).put("<xmlattr>.message", f.message);
+      testcase(suite, run.engine, f.classname, f.name, 0.0)
+          .add("failure", f.message)
+          .put("<xmlattr>.message", f.message);
     }
     if (skipped != 0) {
-      pt::ptree& tc = suite.add("testcase", "");
-      tc.put("<xmlattr>.classname", "conformance." + run.engine + ".other_machines");
-      tc.put("<xmlattr>.name", std::to_string(skipped) + " cases of other machine presets");
-      tc.put("<xmlattr>.time", 0.0);
-      tc.add("skipped", "").put("<xmlattr>.message", "written for another --machine");
+      testcase(suite, run.engine, "other_machines",
+               std::to_string(skipped) + " cases of other machine presets", 0.0)
+          .add("skipped", "")
+          .put("<xmlattr>.message", "written for another --machine");
     }
   }
   std::ostringstream xml;

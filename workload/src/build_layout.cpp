@@ -24,9 +24,6 @@ void LayerBuilder::validate_and_lay_out() {
   check_routing(model);
   if (opt_.shared && model.shared_experts == 0)
     throw UsageError("--shared: model " + model.name + " has no shared expert");
-  if (opt_.fault == ProgramFault::score_scales_output && !model.scores_scale_input)
-    throw UsageError("--plant-fault score-scales-output: model " + model.name +
-                     "'s route weight does not scale the expert input (Llama-4's does)");
   if (mlen_ != vlen_)
     throw UsageError("--machine " + m_.name + ": MLEN != VLEN (machine.yaml requires equal)");
   if (static_cast<uint64_t>(m_.get("HBM_M_ROWS")) != mlen_)

@@ -6,13 +6,6 @@
 
 namespace moesim::workload::detail {
 
-/// The route weight scales the expert input (Llama-4) rather than its output; the planted
-/// fault score-scales-output moves it to the output.
-bool LayerBuilder::scale_input() const {
-  return L_.routing == Layout::Routing::input_scaled &&
-         opt_.fault != ProgramFault::score_scales_output;
-}
-
 void LayerBuilder::emit_weight_address(unsigned p, uint64_t w_base, uint64_t expert_bytes,
                                        uint64_t n, uint64_t k) {
   e_.stage("expert_weight_address");
@@ -62,7 +55,7 @@ void LayerBuilder::emit_pair(unsigned p) {
   e_.addi(5, 5, blen_ * vlen_);
   e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
   e_.loop_end(kL1);
-  const bool input_scaled = scale_input();
+  const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
   if (input_scaled) {
     e_.stage("expert_route_weight");
     e_.comment("routed input = bf16(score * x) (Llama-4: the score scales the input)");
@@ -118,12 +111,12 @@ void LayerBuilder::emit_expert(unsigned e) {
   const uint64_t hb = H / vlen_, ib = I / vlen_, tp = L_.tokens_padded;
   e_.comment("---- expert " + std::to_string(e) + " over all " + std::to_string(tp) + " rows");
   e_.pair({-1, -1, static_cast<int32_t>(e), -1});
-  const bool input_scaled = scale_input();
+  const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
   if (input_scaled) {
     e_.stage("expert_route_weight");
     e_.comment("input row t = bf16(R[t][" + std::to_string(e) +
                "] * x_t) (Llama-4: the score scales the input; +0 unless t routed to it)");
-    emit_route_rows(e, L_.v_x, L_.v_ein);
+    emit_route_rows(e_, L_, vlen_, e, L_.v_x, L_.v_ein);
   }
   e_.stage("expert_weight_address");
   e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
@@ -148,7 +141,7 @@ void LayerBuilder::emit_expert(unsigned e) {
   if (!input_scaled) {
     e_.stage("expert_route_weight");
     e_.comment("row t *= R[t][" + std::to_string(e) + "] (+0 unless t routed to it)");
-    emit_route_rows(e, L_.v_eout, L_.v_eout);
+    emit_route_rows(e_, L_, vlen_, e, L_.v_eout, L_.v_eout);
   }
   e_.stage("scatter_combine");
   emit_add_rows(L_.v_acc, L_.v_eout, hb, true);
@@ -156,27 +149,26 @@ void LayerBuilder::emit_expert(unsigned e) {
   e_.blank();
 }
 
-/// Token rows t < T of the column-block-major T_pad x H matrix `src` times R[t][e] into
-/// `dst` (same layout; dst = src in place).
-void LayerBuilder::emit_route_rows(unsigned e, uint64_t src, uint64_t dst) {
-  const uint64_t hb = L_.hidden / vlen_, tp = L_.tokens_padded;
+void emit_route_rows(Emitter& em, const Layout& L, uint64_t vlen, unsigned e, uint64_t src,
+                     uint64_t dst) {
+  const uint64_t hb = L.hidden / vlen, tp = L.tokens_padded;
   const bool in_place = src == dst;
-  e_.li(4, L_.fp_dense + e);
-  e_.li(5, src);
-  if (!in_place) e_.li(7, dst);
-  e_.loop_start(kL1, L_.tokens);
-  e_.op("S_LD_FP " + fr(kFRoute) + ", gp4, 0");
-  e_.mov(6, 5);
-  if (!in_place) e_.mov(8, 7);
-  e_.loop_start(kL2, hb);
-  e_.op("V_MUL_VF " + gp(in_place ? 6 : 8) + ", gp6, " + fr(kFRoute) + ", 0");
-  e_.addi(6, 6, tp * vlen_);
-  if (!in_place) e_.addi(8, 8, tp * vlen_);
-  e_.loop_end(kL2);
-  e_.addi(4, 4, L_.experts);
-  e_.addi(5, 5, vlen_);
-  if (!in_place) e_.addi(7, 7, vlen_);
-  e_.loop_end(kL1);
+  em.li(4, L.fp_dense + e);
+  em.li(5, src);
+  if (!in_place) em.li(7, dst);
+  em.loop_start(kL1, L.tokens);
+  em.op("S_LD_FP " + fr(kFRoute) + ", gp4, 0");
+  em.mov(6, 5);
+  if (!in_place) em.mov(8, 7);
+  em.loop_start(kL2, hb);
+  em.op("V_MUL_VF " + gp(in_place ? 6 : 8) + ", gp6, " + fr(kFRoute) + ", 0");
+  em.addi(6, 6, tp * vlen);
+  if (!in_place) em.addi(8, 8, tp * vlen);
+  em.loop_end(kL2);
+  em.addi(4, 4, L.experts);
+  em.addi(5, 5, vlen);
+  if (!in_place) em.addi(7, 7, vlen);
+  em.loop_end(kL1);
 }
 
 }  // namespace moesim::workload::detail

@@ -8,7 +8,6 @@
 #include "layer_builder.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/numerics.hpp"
-#include "program_fault_rewrite.hpp"
 
 namespace moesim::workload {
 namespace detail {
@@ -82,10 +81,6 @@ BuiltProgram LayerBuilder::build() {
         "input-scaled routing: V_TOPK top-" + std::to_string(L_.top_k) +
         " of the logits, score = sigmoid(l_i) on the scalar FP unit scales the expert input "
         "(bf16(score * x)); the expert output is added unweighted");
-  if (opt_.fault == ProgramFault::score_scales_output)
-    out.notes.push_back(
-        "planted fault: the score scales the expert output (bf16(score * e)) instead of its "
-        "input");
   if (L_.shared_gate)
     out.notes.push_back(
         "the shared gate sigmoid runs on the scalar FP unit (S_SUB_FP from f0, S_EXP_FP, "
@@ -171,10 +166,7 @@ std::vector<Utilisation> LayerBuilder::utilisation() const {
 BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,
                              const BuildOptions& options) {
   if (options.model == nullptr) throw std::invalid_argument("build_moe_layer: no model");
-  BuiltProgram b = detail::LayerBuilder(spec, preset, options).build();
-  if (options.fault && *options.fault != ProgramFault::score_scales_output)
-    rewrite_with_fault(spec, *options.fault, b);
-  return b;
+  return detail::LayerBuilder(spec, preset, options).build();
 }
 
 }  // namespace moesim::workload

@@ -16,6 +16,12 @@
 
 namespace moesim::workload::detail {
 
+/// Token rows t < T of the column-block-major T_pad x H matrix `src` times R[t][e] (FP SRAM
+/// fp_dense + t*E + e) into `dst` (same layout; dst = src in place). Expert-major; also emitted
+/// by the score-scales-output rewrite (program_fault.cpp).
+void emit_route_rows(Emitter& em, const Layout& L, uint64_t vlen, unsigned e, uint64_t src,
+                     uint64_t dst);
+
 class LayerBuilder {
  public:
   LayerBuilder(const isa::Spec& spec, const isa::MachinePreset& m, const BuildOptions& o);
@@ -41,14 +47,12 @@ class LayerBuilder {
   void emit_input_scores(unsigned t);
 
   // build_routed_experts.cpp
-  bool scale_input() const;
   void emit_weight_address(unsigned p, uint64_t w_base, uint64_t expert_bytes, uint64_t n,
                            uint64_t k);
   void emit_expert_bias(unsigned p, uint64_t bias_vram, uint64_t blocks, uint64_t slot);
   void emit_pair(unsigned p);
   void emit_scale_rows(uint64_t weight, uint64_t dst, uint64_t blocks, uint64_t stride);
   void emit_expert(unsigned e);
-  void emit_route_rows(unsigned e, uint64_t src, uint64_t dst);
 
   // build_shared_expert.cpp
   void emit_shared();

@@ -65,6 +65,21 @@ uint64_t image_digest(const isa::MemoryImage& img) {
   return h;
 }
 
+/// The build options of a Case or FaultCase.
+template <class C>
+workload::BuildOptions options_of(const C& c) {
+  workload::BuildOptions o;
+  o.model = &workload::find_model(c.model);
+  o.tokens = c.tokens;
+  o.hidden = c.hidden;
+  o.intermediate = c.intermediate;
+  o.shared = c.shared;
+  o.topk = c.topk;
+  o.lowering = c.lowering;
+  o.seed = c.seed;
+  return o;
+}
+
 using workload::Lowering;
 using workload::TopkEncoding;
 constexpr auto kAuto = TopkEncoding::automatic;
@@ -95,16 +110,7 @@ BOOST_AUTO_TEST_CASE(builder_output_matches_digests_of_main_6df0e6d) {
   const auto& spec = isa::Spec::builtin();
   const bool print = std::getenv("MOESIM_PRINT_BUILD_DIGESTS") != nullptr;
   for (const Case& c : kCases) {
-    workload::BuildOptions o;
-    o.model = &workload::find_model(c.model);
-    o.tokens = c.tokens;
-    o.hidden = c.hidden;
-    o.intermediate = c.intermediate;
-    o.shared = c.shared;
-    o.topk = c.topk;
-    o.lowering = c.lowering;
-    o.seed = c.seed;
-    const auto b = workload::build_moe_layer(spec, spec.preset(c.machine), o);
+    const auto b = workload::build_moe_layer(spec, spec.preset(c.machine), options_of(c));
     const uint64_t pd = program_digest(b), id = image_digest(b.image);
     if (print)
       std::cout << std::hex << "    {\"" << c.label << "\", ... 0x" << pd << "ull, 0x" << id
@@ -154,16 +160,7 @@ BOOST_AUTO_TEST_CASE(planted_faults_match_digests_of_main_ad7d919) {
   const auto& machine = spec.preset("default");
   const bool print = std::getenv("MOESIM_PRINT_BUILD_DIGESTS") != nullptr;
   for (const FaultCase& c : kFaultCases) {
-    workload::BuildOptions o;
-    o.model = &workload::find_model(c.model);
-    o.tokens = c.tokens;
-    o.hidden = c.hidden;
-    o.intermediate = c.intermediate;
-    o.shared = c.shared;
-    o.topk = c.topk;
-    o.lowering = c.lowering;
-    o.seed = c.seed;
-    auto b = workload::build_moe_layer(spec, machine, o);
+    auto b = workload::build_moe_layer(spec, machine, options_of(c));
     const uint64_t clean = program_digest(b);
     workload::plant_program_fault(spec, machine, workload::parse_program_fault(c.fault), b);
     const uint64_t pd = program_digest(b);

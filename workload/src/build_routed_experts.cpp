@@ -38,6 +38,20 @@ void LayerBuilder::emit_expert_bias(unsigned p, uint64_t bias_vram, uint64_t blo
   e_.loop_end(kL1);
 }
 
+/// `mnemonic` (V_GATHER, V_SCATTER_ADD) gpD, gpS, gp4 with gp4 = pair p's token, per H/VLEN
+/// column block of the column-block-major `dst` and `src` (`dst_rows`, `src_rows` rows a block).
+void LayerBuilder::emit_token_rows(const std::string& mnemonic, unsigned p, uint64_t dst,
+                                   uint64_t dst_rows, uint64_t src, uint64_t src_rows) {
+  e_.li(4, L_.int_tokens + p);
+  e_.li(5, dst);
+  e_.li(6, src);
+  e_.loop_start(kL1, L_.hidden / vlen_);
+  e_.op(mnemonic + " gp5, gp6, gp4");
+  e_.addi(5, 5, dst_rows * vlen_);
+  e_.addi(6, 6, src_rows * vlen_);
+  e_.loop_end(kL1);
+}
+
 void LayerBuilder::emit_pair(unsigned p) {
   const uint64_t H = L_.hidden, I = L_.intermediate;
   const uint64_t hb = H / vlen_, ib = I / vlen_;
@@ -47,14 +61,7 @@ void LayerBuilder::emit_pair(unsigned p) {
   e_.pair(
       {static_cast<int32_t>(t), static_cast<int32_t>(j), -1, static_cast<int64_t>(L_.id_word(p))});
   e_.stage("gather");
-  e_.li(4, L_.int_tokens + p);
-  e_.li(5, L_.v_in);
-  e_.li(6, L_.v_x);
-  e_.loop_start(kL1, hb);
-  e_.op("V_GATHER gp5, gp6, gp4");
-  e_.addi(5, 5, blen_ * vlen_);
-  e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
-  e_.loop_end(kL1);
+  emit_token_rows("V_GATHER", p, L_.v_in, blen_, L_.v_x, L_.tokens_padded);
   const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
   if (input_scaled) {
     e_.stage("expert_route_weight");
@@ -82,14 +89,7 @@ void LayerBuilder::emit_pair(unsigned p) {
   }
 
   e_.stage("scatter_combine");
-  e_.li(4, L_.int_tokens + p);
-  e_.li(5, L_.v_acc);
-  e_.li(6, L_.v_out);
-  e_.loop_start(kL1, hb);
-  e_.op("V_SCATTER_ADD gp5, gp6, gp4");
-  e_.addi(5, 5, uint64_t{L_.tokens_padded} * vlen_);
-  e_.addi(6, 6, blen_ * vlen_);
-  e_.loop_end(kL1);
+  emit_token_rows("V_SCATTER_ADD", p, L_.v_acc, L_.tokens_padded, L_.v_out, blen_);
   e_.blank();
 }
 

@@ -40,10 +40,7 @@ void LayerBuilder::emit_shared() {
       e_.addi(4, 4, tp * vlen_);
       e_.addi(5, 5, L_.wg.rows * vlen_);
       e_.loop_end(kL1);
-      e_.op("S_SUB_FP " + fr(kFAcc) + ", f0, " + fr(kFAcc));
-      e_.op("S_EXP_FP " + fr(kFAcc) + ", " + fr(kFAcc));
-      e_.op("S_ADD_FP " + fr(kFAcc) + ", " + fr(kFAcc) + ", " + fr(kFOne));
-      e_.op("S_RECI_FP " + fr(kFAcc) + ", " + fr(kFAcc));
+      emit_scalar_sigmoid(kFAcc);
       e_.li(7, L_.v_gate);
       e_.li(8, L_.v_zero);
       e_.op("V_ADD_VF gp7, gp8, " + fr(kFAcc) + ", 0");

@@ -50,6 +50,8 @@ class LayerBuilder {
   void emit_weight_address(unsigned p, uint64_t w_base, uint64_t expert_bytes, uint64_t n,
                            uint64_t k);
   void emit_expert_bias(unsigned p, uint64_t bias_vram, uint64_t blocks, uint64_t slot);
+  void emit_token_rows(const std::string& mnemonic, unsigned p, uint64_t dst, uint64_t dst_rows,
+                       uint64_t src, uint64_t src_rows);
   void emit_pair(unsigned p);
   void emit_scale_rows(uint64_t weight, uint64_t dst, uint64_t blocks, uint64_t stride);
   void emit_expert(unsigned e);

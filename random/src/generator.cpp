@@ -413,6 +413,9 @@ class Gen {
       for (const isa::OperandSpec& o : I.operands)
         if (o.kind == OperandKind::Gp && !(m == "V_SHFT_V" && o.name == "rs2"))
           rowops.push_back(o.name);
+      // rmask first: its V_MASK set-up uses a scratch register the row set-up may then reuse.
+      for (const isa::OperandSpec& o : I.operands)
+        if (o.name == "rmask") ops[o.name] = rmask(L, o.field);
       auto c = spread(cls, rowops.size());
       auto r = regs(rowops.size() + 1);
       for (size_t i = 0; i < rowops.size(); ++i) {
@@ -425,7 +428,6 @@ class Gen {
       }
       for (const isa::OperandSpec& o : I.operands) {
         if (o.kind == OperandKind::Fp) ops[o.name] = fp(bnd);
-        if (o.name == "rmask") ops[o.name] = rmask(L, o.field);
         if (o.kind == OperandKind::Imm && !o.allowed.empty()) ops[o.name] = pick(o.allowed);
       }
       if (m == "V_SHFT_V") {

@@ -92,6 +92,7 @@ struct RandomFlags {
   std::string plant;
   bool quiet = false;
   uint64_t max_instructions = 200000;
+  uint64_t max_shrink = 1;
 };
 
 struct Engines {
@@ -202,7 +203,7 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
   if (plant_op) e.rtl = std::make_unique<PlantedEngine>(std::move(e.rtl), spec, *plant_op);
 
   rnd::Coverage cov(spec, preset);
-  uint64_t retired = 0, cycles = 0, mismatches = 0, off_intent = 0;
+  uint64_t retired = 0, cycles = 0, mismatches = 0, off_intent = 0, shrunk = 0;
   std::map<std::string, uint64_t> traps;
   std::vector<uint64_t> failing;
   const uint64_t step = std::max<uint64_t>(1, f.count / 10);
@@ -238,7 +239,8 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
         write_case(f.out, "random_" + std::to_string(s), preset, p, r,
                    "moesim random --seed " + std::to_string(s) + " --machine " + preset.name +
                        ": golden and RTL diverge (" + divergence_line(spec, o.res) + ")");
-      if (f.shrink) {
+      if (f.shrink && shrunk < f.max_shrink) {
+        ++shrunk;
         rnd::ShrinkStats st;
         const auto fails = [&](const rnd::RandomProgram& c) {
           try {
@@ -334,9 +336,12 @@ Subcommand add_random(CLI::App& app) {
                   "failing ones and their reproducers");
   sub->add_flag("--cosim", f.cosim,
                 "co-simulate each program golden vs RTL (exit 1 on a mismatch)");
-  sub->add_flag(
-      "--shrink", f.shrink,
-      "shrink each failing program to a reproducer DIR/shrunk_SEED.asm + .yaml (needs -o)");
+  sub->add_flag("--shrink", f.shrink,
+                "shrink failing programs (the first --max-shrink) to reproducers "
+                "DIR/shrunk_SEED.asm + .yaml (needs -o)");
+  sub->add_option("--max-shrink", f.max_shrink, "shrink at most N failing programs")
+      ->capture_default_str()
+      ->check(kNotNegative);
   sub->add_option("--coverage", f.coverage, "write the functional coverage as JSON");
   sub->add_option("--plant-divergence", f.plant,
                   "test the shrinker: the RTL engine reports every register write of MNEMONIC "

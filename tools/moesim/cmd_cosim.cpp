@@ -52,6 +52,10 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
                           flipped);
     (flip->engine == "golden" ? gimg : rimg) = &flipped;
   }
+  if (w.budget) {  // --random-seed of a program built to exceed its budget
+    golden->set_instruction_budget(*w.budget);
+    rtl->set_instruction_budget(*w.budget);
+  }
   golden->load(w.program, *gimg);
   rtl->load(w.program, *rimg);
   auto vcd = open_vcd(spec, f.vcd, {golden->name(), rtl->name()});

@@ -105,6 +105,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
     cli::check_rtl_preset(w.preset->name);
     engine = make_rtl(spec, *w.preset, f.trace_rtl);
   }
+  if (w.budget) engine->set_instruction_budget(*w.budget);  // --random-seed
   engine->load(w.program, w.image());
   auto vcd = open_vcd(spec, f.vcd, {engine->name()});
   auto trace = open_trace_json(spec, f.trace_json, {engine->name()});

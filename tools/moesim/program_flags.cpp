@@ -11,6 +11,7 @@
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/file_output.hpp"
 #include "moesim/workload/program_fault.hpp"
+#include "random_run.hpp"
 
 namespace moesim::cli {
 
@@ -90,11 +91,25 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
                       "instead of the generated MoE layer, run FILE (.asm, or .hex with its "
                       ".stages beside) with zero-initialised memories");
   for (CLI::Option* o : generated) program->excludes(o);
+  f.random_seed_opt =
+      app->add_option("--random-seed", f.random_seed,
+                      "instead of the generated MoE layer, run the constrained-random program of "
+                      "this seed (moesim random, docs/random.md)")
+          ->check(kNotNegative);
+  CLI::Option* mix = app->add_option("--mix", f.random_mix, "generator knobs of --random-seed");
+  mix->needs(f.random_seed_opt);
+  f.random_seed_opt->excludes(program);
+  for (CLI::Option* o : generated) f.random_seed_opt->excludes(o);
 }
 
 Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
   Workload w;
   w.preset = &cli::machine_preset(spec, f.machine);
+  if (f.random_seed_opt != nullptr && f.random_seed_opt->count() != 0) {
+    random_workload(spec, *w.preset, f.random_seed, f.random_mix, w.program, w.program_image,
+                    w.budget, w.name);
+    return w;
+  }
   if (!f.program_file.empty()) {
     w.program = bad_input_of("--program: ", [&] {  // isa::AsmError (file:line:col) or a file error
       return fs::path(f.program_file).extension() == ".asm"

@@ -39,6 +39,9 @@ struct ProgramFlags {
   std::string asm_out;
   std::string plant_fault;
   std::string program_file;
+  uint64_t random_seed = 0;  ///< --random-seed: a constrained-random program (docs/random.md)
+  std::string random_mix;    ///< --mix of --random-seed
+  CLI::Option* random_seed_opt = nullptr;
   CLI::Option* hidden_opt = nullptr;
   CLI::Option* intermediate_opt = nullptr;
 };
@@ -55,6 +58,7 @@ struct Workload {
   std::optional<workload::BuiltProgram> built;
   isa::Program program;
   isa::MemoryImage program_image;  ///< --program: the initial memories (all zero today)
+  std::optional<uint64_t> budget;  ///< INSTRUCTION_BUDGET of the run when not the preset's
   /// The initial memories: the built layer's image (not copied: it is 680 MB at full size) or
   /// program_image.
   const isa::MemoryImage& image() const { return built ? built->image : program_image; }

@@ -62,5 +62,6 @@ Subcommand add_bench(CLI::App& app);        ///< cmd_bench.cpp
 Subcommand add_conformance(CLI::App& app);  ///< cmd_conformance.cpp
 Subcommand add_asm(CLI::App& app);          ///< cmd_asm.cpp
 Subcommand add_disasm(CLI::App& app);       ///< cmd_asm.cpp
+Subcommand add_campaign(CLI::App& app);     ///< cmd_campaign.cpp
 
 }  // namespace moesim::cli

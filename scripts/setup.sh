@@ -45,7 +45,7 @@ moesim_install_packages() {  # [PACKAGE...] (default: MOESIM_PACKAGES)
 
 # The one-node Slurm cluster of the campaign tests (scripts/slurm_cluster.sh): Debian's slurm-wlm
 # and munge, installed only on the test path.
-MOESIM_SLURM_PACKAGES=(slurm-wlm munge)
+MOESIM_SLURM_PACKAGES=(slurm-wlm munge procps)
 
 moesim_install_slurm() {
   moesim_install_packages "${MOESIM_SLURM_PACKAGES[@]}"

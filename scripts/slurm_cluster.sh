@@ -27,10 +27,9 @@ pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
 # this slurm.conf).
 stepd_pids() {
   local p
-  for p in /proc/[0-9]*; do
-    [ "$(cat "$p/comm" 2>/dev/null)" = "slurmstepd" ] || continue
-    if tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "SLURM_CONF=$conf"; then
-      echo "${p#/proc/}"
+  for p in $(pgrep -x slurmstepd || true); do
+    if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qx "SLURM_CONF=$conf"; then
+      echo "$p"
     fi
   done
 }

@@ -143,7 +143,10 @@ class SlurmExecutor : public Executor {
   /// "state CANCELLED, reason ..." from scontrol, or why it is not known.
   static std::string task_state(const std::string& task) {
     const Captured c = run_captured({"scontrol", "--oneliner", "show", "job", task});
-    if (c.status != 0) return "its state is no longer known to slurmctld";
+    // A pending array task cancelled before it started leaves no record of its own; a record is
+    // also purged MinJobAge seconds after its job ended.
+    if (c.status != 0 || c.out.find("JobState=") == std::string::npos)
+      return "slurmctld no longer knows it: cancelled before it started, or purged";
     std::string state, reason;
     std::istringstream words(c.out);
     for (std::string w; words >> w;) {

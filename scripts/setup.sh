@@ -16,10 +16,11 @@ MOESIM_PACKAGES=(
   gtkwave python3
 )
 
-moesim_install_packages() {
+moesim_install_packages() {  # [PACKAGE...] (default: MOESIM_PACKAGES)
   local missing=()
-  local p
-  for p in "${MOESIM_PACKAGES[@]}"; do
+  local p want=("$@")
+  [ "$#" -gt 0 ] || want=("${MOESIM_PACKAGES[@]}")
+  for p in "${want[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$p")
     fi
@@ -40,6 +41,14 @@ moesim_install_packages() {
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
+}
+
+# The one-node Slurm cluster of the campaign tests (scripts/slurm_cluster.sh): Debian's slurm-wlm
+# and munge, installed only on the test path.
+MOESIM_SLURM_PACKAGES=(slurm-wlm munge procps)
+
+moesim_install_slurm() {
+  moesim_install_packages "${MOESIM_SLURM_PACKAGES[@]}"
 }
 
 moesim_build() {

@@ -63,5 +63,6 @@ Subcommand add_conformance(CLI::App& app);  ///< cmd_conformance.cpp
 Subcommand add_asm(CLI::App& app);          ///< cmd_asm.cpp
 Subcommand add_disasm(CLI::App& app);       ///< cmd_asm.cpp
 Subcommand add_random(CLI::App& app);       ///< cmd_random.cpp
+Subcommand add_campaign(CLI::App& app);     ///< cmd_campaign.cpp
 
 }  // namespace moesim::cli

@@ -7,6 +7,7 @@
 // moesim conformance [--engine golden|rtl|both] [--filter RE] [--junit F] [--suite DIR]
 // moesim asm IN.asm [-o OUT.hex]   (writes OUT.stages beside)
 // moesim disasm IN.hex             (reads IN.stages beside if present)
+// moesim campaign SPEC.yaml --executor local|slurm [--jobs J] --out DIR [--resume]
 // Program flags: --model NAME|config.json --tokens --hidden --intermediate --shared
 // --shared-intermediate --topk-policy --seed --asm-out (the generated MoE layer) or --program FILE
 // (an assembled program, zero-initialised memories); --machine.
@@ -33,14 +34,15 @@ int cli_main(int argc, char** argv) {
 
   const std::vector<Subcommand> commands = {add_cosim(app),       add_run(app), add_bench(app),
                                             add_conformance(app), add_asm(app), add_disasm(app),
-                                            add_random(app)};
+                                            add_random(app),
+                                            add_campaign(app)};
 
   if (argc > 1 && argv[1][0] != '-') {
     try {
       app.get_subcommand(std::string(argv[1]));
     } catch (const CLI::OptionNotFound&) {
       std::cerr << "moesim: error: unknown command '" << argv[1]
-                << "' (commands: cosim, run, bench, conformance, asm, disasm, random; see moesim "
+                << "' (commands: cosim, run, bench, conformance, asm, disasm, random, campaign; see moesim "
                    "--help)\n";
       return kExitUsage;
     }

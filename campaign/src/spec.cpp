@@ -1,0 +1,295 @@
+// Campaign spec loader: see spec.hpp and docs/campaigns.md.
+#include "moesim/campaign/spec.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "moesim/isa/usage_error.hpp"
+#include "moesim/workload/presets.hpp"
+
+namespace moesim::campaign {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The keys of a `runs` entry: each list key may also be given as one scalar (an explicit run)
+/// under its plural or its singular name.
+struct ListKey {
+  const char* plural;
+  const char* singular;
+};
+constexpr ListKey kListKeys[] = {{"models", "model"},       {"machines", "machine"},
+                                 {"lowerings", "lowering"}, {"shared", "shared"},
+                                 {"seeds", "seed"},         {"tokens", "token"},
+                                 {"hidden", "hidden"},      {"intermediate", "intermediate"}};
+constexpr const char* kScalarKeys[] = {"windows", "reference", "flip_bit"};
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Mark& m, const std::string& what) const {
+    throw UsageError(file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) +
+                     ": " + what);
+  }
+  std::string where(const YAML::Node& n) const {
+    return file_ + ":" + std::to_string(n.Mark().line + 1);
+  }
+
+  template <class T>
+  T scalar(const YAML::Node& n, const std::string& key, const char* kind) const {
+    if (!n.IsScalar()) fail(n.Mark(), "'" + key + "': expected " + kind);
+    try {
+      return n.as<T>();
+    } catch (const YAML::Exception&) {
+      fail(n.Mark(), "'" + key + "': expected " + kind + ", got '" + n.Scalar() + "'");
+    }
+  }
+  uint64_t count(const YAML::Node& n, const std::string& key, uint64_t min, uint64_t max) const {
+    const std::string s = n.IsScalar() ? n.Scalar() : std::string();
+    if (!n.IsScalar() || s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+      fail(n.Mark(), "'" + key + "': expected an integer >= " + std::to_string(min) +
+                         (n.IsScalar() ? ", got '" + s + "'" : std::string()));
+    uint64_t v = 0;
+    try {
+      v = n.as<uint64_t>();
+    } catch (const YAML::Exception&) {
+      fail(n.Mark(), "'" + key + "': " + s + " is out of range");
+    }
+    if (v < min || v > max)
+      fail(n.Mark(), "'" + key + "': " + s + " is out of range [" + std::to_string(min) + ", " +
+                         std::to_string(max) + "]");
+    return v;
+  }
+  /// The values of a list key (a sequence, or one scalar). An empty sequence is an empty cross
+  /// product.
+  std::vector<YAML::Node> values(const YAML::Node& n, const std::string& key) const {
+    std::vector<YAML::Node> out;
+    if (n.IsSequence()) {
+      for (const YAML::Node& v : n) out.push_back(v);
+      if (out.empty())
+        fail(n.Mark(), "empty cross product: '" + key +
+                           "' is an empty list (leave it out for "
+                           "the single-run default)");
+    } else if (n.IsScalar()) {
+      out.push_back(n);
+    } else {
+      fail(n.Mark(), "'" + key + "': expected a list or one value");
+    }
+    return out;
+  }
+
+ private:
+  std::string file_;
+};
+
+std::string id_part(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '-';
+  return out;
+}
+
+/// The id word of a model: the preset name, or a config.json's folder (file stem otherwise).
+std::string model_word(const std::string& model, bool is_file) {
+  if (!is_file) return model;
+  const fs::path p(model);
+  return id_part(p.stem() == "config" && p.has_parent_path() ? p.parent_path().filename().string()
+                                                             : p.stem().string());
+}
+
+}  // namespace
+
+std::string shell_quote(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789-_./:=+,@") == std::string::npos)
+    return w;
+  std::string out = "'";
+  for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::vector<std::string> Run::cosim_args() const {
+  std::vector<std::string> a = {"cosim",    "--machine",           machine, "--model", model,
+                                "--tokens", std::to_string(tokens)};
+  if (hidden) a.insert(a.end(), {"--hidden", std::to_string(*hidden)});
+  if (intermediate) a.insert(a.end(), {"--intermediate", std::to_string(*intermediate)});
+  if (shared) a.push_back("--shared");
+  a.insert(a.end(), {"--lowering", lowering, "--seed", std::to_string(seed)});
+  if (reference) a.push_back("--reference");
+  if (windows > 1) a.insert(a.end(), {"--windows", std::to_string(windows)});
+  if (!flip_bit.empty()) a.insert(a.end(), {"--flip-bit", flip_bit});
+  a.push_back("--quiet");
+  return a;
+}
+
+std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
+                           const SpecOptions& options) {
+  if (!fs::is_regular_file(path)) throw UsageError(path + ": cannot read the campaign spec");
+  const Reader r(path);
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::ParserException& e) {
+    r.fail(e.mark, e.msg);
+  } catch (const YAML::Exception& e) {
+    throw UsageError(path + ": " + e.what());
+  }
+  if (!root.IsMap()) r.fail(root.Mark(), "expected a mapping with the key 'runs'");
+  for (const auto& kv : root) {
+    const std::string k = kv.first.Scalar();
+    if (k != "runs" && k != "name")
+      r.fail(kv.first.Mark(), "unknown key '" + k + "' (known: name, runs)");
+  }
+  const YAML::Node runs = root["runs"];
+  if (!runs) r.fail(root.Mark(), "no 'runs' list");
+  if (!runs.IsSequence()) r.fail(runs.Mark(), "'runs': expected a list of entries");
+  if (runs.size() == 0) r.fail(runs.Mark(), "empty cross product: 'runs' is an empty list");
+
+  const fs::path base = fs::absolute(fs::path(path)).parent_path();
+  std::vector<Run> out;
+  std::map<std::string, std::string> seen;  // id -> where
+  for (const YAML::Node& entry : runs) {
+    if (!entry.IsMap()) r.fail(entry.Mark(), "a 'runs' entry must be a mapping of keys");
+    std::map<std::string, YAML::Node> lists;  // plural -> node
+    Run proto;
+    proto.where = r.where(entry);
+    for (const auto& kv : entry) {
+      const std::string k = kv.first.Scalar();
+      const ListKey* lk = nullptr;
+      for (const ListKey& l : kListKeys)
+        if (k == l.plural || k == l.singular) lk = &l;
+      if (lk) {
+        if (lists.count(lk->plural))
+          r.fail(kv.first.Mark(), std::string("'") + k + "' given twice (as '" + lk->plural +
+                                      "' and '" + lk->singular + "')");
+        lists[lk->plural] = kv.second;
+        continue;
+      }
+      if (k == "windows") {
+        proto.windows = r.count(kv.second, k, 1, 1u << 20);
+        if (proto.windows > 1 && !options.windows_supported)
+          r.fail(kv.second.Mark(), "'windows: " + std::to_string(proto.windows) +
+                                       "': this moesim's cosim has no --windows (windowed "
+                                       "co-simulation is not built in); use windows: 1");
+      } else if (k == "reference") {
+        proto.reference = r.scalar<bool>(kv.second, k, "true or false");
+      } else if (k == "flip_bit") {
+        proto.flip_bit = r.scalar<std::string>(kv.second, k, "ENGINE:SPACE:BYTE:BIT");
+      } else {
+        std::string known;
+        for (const ListKey& l : kListKeys)
+          known += std::string(known.empty() ? "" : ", ") + l.plural;
+        for (const char* s : kScalarKeys) known += std::string(", ") + s;
+        r.fail(kv.first.Mark(), "unknown key '" + k + "' (known: " + known + ")");
+      }
+    }
+    // Values of each list key, checked; a key left out has the single-run default.
+    auto vals = [&](const char* key) {
+      return lists.count(key) ? r.values(lists[key], key) : std::vector<YAML::Node>{YAML::Node(YAML::NodeType::Undefined)};
+    };
+    struct Model {
+      std::string arg, word;
+      bool has_shared;
+    };
+    std::vector<Model> models;
+    for (const YAML::Node& n : vals("models")) {
+      if (!n.IsDefined() || n.IsNull()) {
+        models.push_back({"gpt-oss-20b", "gpt-oss-20b", false});
+        continue;
+      }
+      std::string m = r.scalar<std::string>(n, "models", "a model preset or a config.json path");
+      const bool is_file =
+          m.size() > 5 && m.compare(m.size() - 5, 5, ".json") == 0;  // as resolve_model
+      if (is_file && fs::path(m).is_relative()) m = (base / m).lexically_normal().string();
+      workload::ModelPreset mp;
+      try {
+        mp = workload::resolve_model(m);
+      } catch (const std::exception& e) {
+        r.fail(n.Mark(), std::string("'models': ") + e.what());
+      }
+      models.push_back({m, model_word(is_file ? m : mp.name, is_file), mp.shared_experts != 0});
+    }
+    std::vector<std::string> machines, lowerings;
+    for (const YAML::Node& n : vals("machines")) {
+      if (!n.IsDefined()) {
+        machines.push_back("default");
+        continue;
+      }
+      const std::string m = r.scalar<std::string>(n, "machines", "a machine preset name");
+      if (!spec.presets().count(m)) {
+        std::string known;
+        for (const auto& [name, p] : spec.presets()) known += (known.empty() ? "" : ", ") + name;
+        r.fail(n.Mark(), "'machines': unknown machine preset '" + m + "' (known: " + known + ")");
+      }
+      machines.push_back(m);
+    }
+    for (const YAML::Node& n : vals("lowerings")) {
+      if (!n.IsDefined()) {
+        lowerings.push_back("pair");
+        continue;
+      }
+      const std::string l = r.scalar<std::string>(n, "lowerings", "pair or expert");
+      if (l != "pair" && l != "expert")
+        r.fail(n.Mark(), "'lowerings': unknown lowering '" + l + "' (known: pair, expert)");
+      lowerings.push_back(l);
+    }
+    std::vector<std::pair<bool, YAML::Node>> shareds;
+    for (const YAML::Node& n : vals("shared"))
+      shareds.emplace_back(n.IsDefined() && r.scalar<bool>(n, "shared", "true or false"), n);
+    // A key left out: std::nullopt (the single-run default).
+    auto numbers = [&](const char* key, uint64_t min, uint64_t max) {
+      std::vector<std::optional<uint64_t>> v;
+      for (const YAML::Node& n : vals(key))
+        v.push_back(n.IsDefined() ? std::optional<uint64_t>(r.count(n, key, min, max))
+                                  : std::nullopt);
+      return v;
+    };
+    const auto seeds = numbers("seeds", 0, UINT64_MAX);
+    const auto tokens = numbers("tokens", 1, UINT32_MAX);
+    const auto hidden = numbers("hidden", 1, UINT32_MAX);
+    const auto inter = numbers("intermediate", 1, UINT32_MAX);
+
+    for (const Model& m : models)
+      for (const std::string& mach : machines)
+        for (const std::string& low : lowerings)
+          for (const auto& [sh, shn] : shareds) {
+            if (sh && !m.has_shared)
+              r.fail(shn.Mark(), "'shared: true': model " + m.word + " has no shared expert");
+            for (const auto& seed : seeds)
+              for (const auto& tok : tokens)
+                for (const auto& h : hidden)
+                  for (const auto& i : inter) {
+                    Run run = proto;
+                    run.model = m.arg;
+                    run.machine = mach;
+                    run.lowering = low;
+                    run.shared = sh;
+                    if (seed) run.seed = *seed;
+                    if (tok) run.tokens = *tok;
+                    run.hidden = h;
+                    run.intermediate = i;
+                    run.id = mach + "." + m.word + "." + (sh ? "shared" : "routed") + "." + low +
+                             ".s" + std::to_string(run.seed) + ".t" + std::to_string(run.tokens);
+                    if (h) run.id += ".h" + std::to_string(*h);
+                    if (i) run.id += ".i" + std::to_string(*i);
+                    if (run.windows > 1) run.id += ".w" + std::to_string(run.windows);
+                    if (run.reference) run.id += ".ref";
+                    if (!run.flip_bit.empty()) run.id += ".flip-" + id_part(run.flip_bit);
+                    const auto [it, fresh] = seen.emplace(run.id, run.where);
+                    if (!fresh)
+                      r.fail(entry.Mark(), "run " + run.id + " is also given by the entry at " +
+                                               it->second + " (a campaign runs each run once)");
+                    out.push_back(std::move(run));
+                  }
+          }
+  }
+  return out;
+}
+
+}  // namespace moesim::campaign

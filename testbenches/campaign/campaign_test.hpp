@@ -1,0 +1,50 @@
+// Shared by the campaign tests: writing a spec, running `moesim campaign`, reading summary.json.
+#pragma once
+
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "moesim_test/cli.hpp"
+
+namespace moesim::test {
+
+/// Four quick co-simulations on the `tiny` machine (about a second each).
+inline const char* kTinySpec = R"(runs:
+  - models: [gpt-oss-20b, qwen1.5-moe-a2.7b]
+    machines: [tiny]
+    lowerings: [pair, expert]
+    tokens: [2]
+    hidden: [32]
+    intermediate: [32]
+)";
+
+inline std::filesystem::path write_spec(const std::filesystem::path& dir, const std::string& yaml,
+                                        const std::string& name = "campaign.yaml") {
+  std::ofstream(dir / name) << yaml;
+  return dir / name;
+}
+
+inline nlohmann::json summary_of(const std::filesystem::path& out) {
+  return nlohmann::json::parse(slurp(out / "summary.json"));
+}
+
+/// What must not depend on how a campaign was executed: per run id, status, verdict, exit code,
+/// instructions, cycles and the digest of its report (timing fields left out).
+inline nlohmann::json results_of(const nlohmann::json& summary) {
+  nlohmann::json r = nlohmann::json::array();
+  for (const auto& run : summary.at("runs"))
+    r.push_back({run.at("id"), run.at("status"), run.at("verdict"), run.at("exit_code"),
+                 run.at("instructions"), run.at("cycles"), run.at("report_digest")});
+  return r;
+}
+
+inline const nlohmann::json& run_named(const nlohmann::json& summary, const std::string& id) {
+  for (const auto& run : summary.at("runs"))
+    if (run.at("id") == id) return run;
+  BOOST_FAIL("no run " << id << " in summary.json");
+  return summary;
+}
+
+}  // namespace moesim::test

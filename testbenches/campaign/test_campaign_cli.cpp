@@ -1,0 +1,157 @@
+// `moesim campaign` through the local executor, as a subprocess: outputs, exit codes, the JUnit
+// file agreeing with them, per-run folders whose command reproduces the run alone, --resume, and
+// the determinism gate (the same campaign serially and in parallel gives identical results).
+#include <regex>
+
+#include "campaign_test.hpp"
+
+using namespace moesim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+size_t count_of(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(campaign_local_equal_and_mismatch_runs) {
+  const fs::path dir = workdir("equal_and_mismatch");
+  // One planted fault (a bit of the RTL's initial HBM image) among two good runs.
+  write_spec(dir, R"(runs:
+  - models: [gpt-oss-20b]
+    machines: [tiny]
+    lowerings: [pair, expert]
+    tokens: [2]
+    hidden: [32]
+    intermediate: [32]
+  - model: gpt-oss-20b
+    machine: tiny
+    tokens: 2
+    hidden: 32
+    intermediate: 32
+    flip_bit: rtl:hbm:0:0
+)");
+  const CliResult r = moesim_cli("campaign campaign.yaml --jobs 2 --out out", dir);
+  BOOST_TEST(r.code == 1);
+  const auto s = summary_of(dir / "out");
+  BOOST_TEST_REQUIRE(s.at("runs").size() == 3u);
+  BOOST_TEST(s.at("exit_code") == 1);
+  const std::string bad = "tiny.gpt-oss-20b.routed.pair.s1.t2.h32.i32.flip-rtl-hbm-0-0";
+  const auto& m = run_named(s, bad);
+  BOOST_TEST(m.at("status") == "MISMATCH");
+  BOOST_TEST(m.at("where").get<std::string>().find("campaign.yaml:8") != std::string::npos);
+  BOOST_TEST(r.out.find("MISMATCH " + bad + ": VERDICT: MISMATCH") != std::string::npos);
+  for (const char* good : {"tiny.gpt-oss-20b.routed.pair.s1.t2.h32.i32",
+                           "tiny.gpt-oss-20b.routed.expert.s1.t2.h32.i32"}) {
+    const auto& g = run_named(s, good);
+    BOOST_TEST(g.at("status") == "EQUAL");
+    BOOST_TEST(g.at("cycles").at("golden") == g.at("cycles").at("rtl"));
+    BOOST_TEST(g.at("cycles").at("golden").get<uint64_t>() > 0u);
+    BOOST_TEST(g.at("report_digest").get<std::string>().size() == 16u);
+  }
+  // JUnit: one testcase per run, the one failure is the mismatch.
+  const std::string junit = slurp(dir / "out" / "junit.xml");
+  BOOST_TEST(count_of(junit, "<testcase ") == 3u);
+  BOOST_TEST(count_of(junit, "<failure ") == 1u);
+  BOOST_TEST(count_of(junit, "<error ") == 0u);
+  BOOST_TEST(junit.find("tests=\"3\" failures=\"1\" errors=\"0\"") != std::string::npos);
+  // Each run's folder: its report, log and the command that reproduces it alone.
+  for (const auto& run : s.at("runs")) {
+    const fs::path rd = dir / "out" / run.at("dir").get<std::string>();
+    BOOST_TEST(fs::exists(rd / "report.json"));
+    BOOST_TEST(fs::exists(rd / "log.txt"));
+    BOOST_TEST(slurp(rd / "command.txt") == run.at("command").get<std::string>() + "\n");
+  }
+  const fs::path alone = workdir("equal_and_mismatch_alone");
+  for (const auto& [id, code] :
+       {std::pair<std::string, int>{bad, 1}, {"tiny.gpt-oss-20b.routed.expert.s1.t2.h32.i32", 0}}) {
+    const std::string cmd = "cd '" + alone.string() + "' && " +
+                            run_named(s, id).at("command").get<std::string>() + " >/dev/null";
+    const int st = std::system(cmd.c_str());
+    BOOST_TEST((WIFEXITED(st) ? WEXITSTATUS(st) : -1) == code, id);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(campaign_bad_input_exits_2_with_file_line) {
+  const fs::path dir = workdir("bad_input");
+  write_spec(dir, "runs:\n  - models: [gpt-oss-20b, no-such-model]\n");
+  CliResult r = moesim_cli("campaign campaign.yaml --out out", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("moesim: error: campaign.yaml:2:27: 'models': unknown --model "
+                        "'no-such-model'") == 0u,
+             r.err);
+  BOOST_TEST(count_of(r.err, "\n") == 1u);
+  BOOST_TEST(!fs::exists(dir / "out"));
+  // An existing campaign folder is not overwritten; --resume needs one.
+  write_spec(dir,
+             "runs:\n  - tokens: 2\n    machine: tiny\n    hidden: 32\n    intermediate: 32\n");
+  fs::create_directories(dir / "full");
+  std::ofstream(dir / "full" / "keep.txt") << "x";
+  r = moesim_cli("campaign campaign.yaml --out full", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("full exists and is not empty") != std::string::npos, r.err);
+  r = moesim_cli("campaign campaign.yaml --out fresh --resume", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("holds no campaign") != std::string::npos, r.err);
+  r = moesim_cli("campaign campaign.yaml --out o --executor pbs", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("--executor") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(campaign_local_resume_runs_only_what_did_not_finish) {
+  const fs::path dir = workdir("resume");
+  write_spec(dir, kTinySpec);
+  CliResult r = moesim_cli("campaign campaign.yaml --jobs 2 --out out", dir);
+  BOOST_TEST_REQUIRE(r.code == 0);
+  const auto first = summary_of(dir / "out");
+  // A run that never finished (no exit_code) and one whose process was killed (exit 137).
+  const std::string lost = "tiny.gpt-oss-20b.routed.expert.s1.t2.h32.i32";
+  const std::string killed = "tiny.qwen1.5-moe-a2.7b.routed.pair.s1.t2.h32.i32";
+  BOOST_TEST_REQUIRE(fs::exists(dir / "out" / "runs" / killed / "exit_code"));
+  fs::remove(dir / "out" / "runs" / lost / "exit_code");
+  std::ofstream(dir / "out" / "runs" / killed / "exit_code", std::ios::trunc) << "137\n";
+  std::map<std::string, fs::file_time_type> mtime;
+  for (const auto& run : first.at("runs"))
+    mtime[run.at("id")] =
+        fs::last_write_time(dir / "out" / run.at("dir").get<std::string>() / "report.json");
+  // Without --resume the folder is refused; with it, only the two runs run again.
+  BOOST_TEST(moesim_cli("campaign campaign.yaml --out out", dir).code == 2);
+  r = moesim_cli("campaign campaign.yaml --jobs 2 --out out --resume", dir);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out.find("4 runs (2 finished before), 2 to run") != std::string::npos, r.out);
+  const auto second = summary_of(dir / "out");
+  BOOST_TEST(results_of(second) == results_of(first));
+  for (const auto& run : second.at("runs")) {
+    const std::string id = run.at("id");
+    const bool again = id == lost || id == killed;
+    BOOST_TEST(run.at("ran_now").get<bool>() == again, id);
+    const auto t =
+        fs::last_write_time(dir / "out" / run.at("dir").get<std::string>() / "report.json");
+    BOOST_TEST((t == mtime[id]) == !again, id);
+  }
+  // A spec that gives other runs cannot resume this campaign.
+  write_spec(dir, "runs:\n  - tokens: 2\n    machine: tiny\n    hidden: 32\n    intermediate: 32\n",
+             "other.yaml");
+  r = moesim_cli("campaign other.yaml --out out --resume", dir);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("does not give the runs of the campaign") != std::string::npos, r.err);
+}
+
+// The determinism gate: serially (--jobs 1) and in parallel (--jobs 2) the same campaign gives
+// the same verdicts, cycles and report digests, run by run.
+BOOST_AUTO_TEST_CASE(campaign_serial_and_parallel_give_identical_results) {
+  const fs::path dir = workdir("determinism");
+  write_spec(dir, kTinySpec);
+  const CliResult serial = moesim_cli("campaign campaign.yaml --jobs 1 --out serial", dir);
+  const CliResult parallel = moesim_cli("campaign campaign.yaml --jobs 2 --out parallel", dir);
+  BOOST_TEST(serial.code == 0);
+  BOOST_TEST(parallel.code == 0);
+  const auto a = results_of(summary_of(dir / "serial"));
+  const auto b = results_of(summary_of(dir / "parallel"));
+  BOOST_TEST(a.size() == 4u);
+  BOOST_TEST(a.dump(1) == b.dump(1));
+}

@@ -1,0 +1,168 @@
+// Campaign specs (campaign/src/spec.cpp): the issue's form expands to its cross product, each
+// left-out key has the single-run default, explicit entries work, and bad input is refused with
+// FILE:LINE:COL.
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <set>
+
+#include "moesim/campaign/spec.hpp"
+#include "moesim/isa/usage_error.hpp"
+#include "moesim_test/cli.hpp"
+
+using namespace moesim;
+using moesim::campaign::Run;
+
+namespace {
+
+std::vector<Run> load_text(const std::string& name, const std::string& yaml,
+                           campaign::SpecOptions o = {}) {
+  const auto dir = test::workdir("spec_" + name);
+  const auto p = dir / "campaign.yaml";
+  std::ofstream(p) << yaml;
+  return campaign::load_spec(p.string(), isa::Spec::builtin(), o);
+}
+
+std::string args_of(const Run& r) {
+  std::string s;
+  for (const auto& a : r.cosim_args()) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(spec_issue_form_expands_to_its_cross_product) {
+  const auto runs = load_text("issue", R"(runs:
+  - models: [gpt-oss-20b, qwen3-30b-a3b]   # presets or config.json paths
+    machines: [default]
+    lowerings: [pair, expert]
+    shared: [false]
+    seeds: [1, 2]
+    tokens: [2]
+    hidden: [64]
+    intermediate: [64]
+    windows: 1
+)");
+  BOOST_TEST(runs.size() == 8u);
+  std::set<std::string> ids, args;
+  for (const Run& r : runs) {
+    ids.insert(r.id);
+    args.insert(args_of(r));
+    BOOST_TEST(r.where.find("campaign.yaml:2") != std::string::npos, r.where);
+  }
+  BOOST_TEST(ids.size() == 8u);
+  BOOST_TEST(args.size() == 8u);
+  BOOST_TEST(args.count("cosim --machine default --model qwen3-30b-a3b --tokens 2 --hidden 64 "
+                        "--intermediate 64 --lowering expert --seed 2 --quiet") == 1u);
+  BOOST_TEST(ids.count("default.gpt-oss-20b.routed.pair.s1.t2.h64.i64") == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(spec_left_out_keys_take_the_single_run_defaults) {
+  const auto runs = load_text("defaults", "runs:\n  - {}\n");
+  BOOST_TEST_REQUIRE(runs.size() == 1u);
+  // moesim cosim's own defaults: gpt-oss-20b, machine default, 4 tokens, the model's H and I.
+  BOOST_TEST(args_of(runs[0]) ==
+             "cosim --machine default --model gpt-oss-20b --tokens 4 --lowering pair --seed 1 "
+             "--quiet");
+}
+
+BOOST_AUTO_TEST_CASE(spec_explicit_entries_and_config_json_paths) {
+  const std::string models = std::string(MOESIM_SOURCE_DIR) + "/testbenches/models";
+  const auto runs = load_text("explicit",
+                              "runs:\n"
+                              "  - model: qwen1.5-moe-a2.7b\n"
+                              "    machine: tiny\n"
+                              "    shared: true\n"
+                              "    hidden: 32\n"
+                              "    reference: true\n"
+                              "  - models: [" +
+                                  models +
+                                  "/mixtral-8x7b.config.json]\n"
+                                  "    flip_bit: rtl:hbm:0:0\n");
+  BOOST_TEST_REQUIRE(runs.size() == 2u);
+  BOOST_TEST(args_of(runs[0]) ==
+             "cosim --machine tiny --model qwen1.5-moe-a2.7b --tokens 4 --hidden 32 --shared "
+             "--lowering pair --seed 1 --reference --quiet");
+  BOOST_TEST(runs[0].where.find(":2") != std::string::npos);
+  BOOST_TEST(runs[1].model == models + "/mixtral-8x7b.config.json");
+  BOOST_TEST(args_of(runs[1]).find("--flip-bit rtl:hbm:0:0 --quiet") != std::string::npos);
+  BOOST_TEST(runs[1].where.find(":7") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(spec_windows_pass_through_only_when_cosim_has_them) {
+  const std::string yaml = "runs:\n  - windows: 4\n";
+  campaign::SpecOptions with;
+  with.windows_supported = true;
+  const auto runs = load_text("windows", yaml, with);
+  BOOST_TEST_REQUIRE(runs.size() == 1u);
+  BOOST_TEST(args_of(runs[0]).find("--windows 4") != std::string::npos);
+  BOOST_CHECK_EXCEPTION(load_text("windows_off", yaml), UsageError, [](const UsageError& e) {
+    BOOST_TEST_MESSAGE(e.what());
+    return std::string(e.what()).find("campaign.yaml:2:14: 'windows: 4'") != std::string::npos;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(spec_bad_input_names_file_line_and_key) {
+  struct Case {
+    const char* name;
+    const char* yaml;
+    const char* expect;  ///< after "campaign.yaml:"
+  };
+  const Case cases[] = {
+      {"unknown_key", "runs:\n  - models: [gpt-oss-20b]\n    seeed: [1]\n",
+       "3:5: unknown key 'seeed'"},
+      {"unknown_top", "run:\n  - {}\n", "1:1: unknown key 'run'"},
+      {"empty_list", "runs:\n  - models: [gpt-oss-20b]\n    seeds: []\n",
+       "3:12: empty cross product: 'seeds'"},
+      {"no_runs", "runs: []\n", "1:7: empty cross product: 'runs'"},
+      {"unknown_model", "runs:\n  - models: [gpt-oss-20b, gpt-5]\n",
+       "2:27: 'models': unknown --model 'gpt-5'"},
+      {"missing_config", "runs:\n  - models: [nowhere.config.json]\n", "2:14: 'models': "},
+      {"unknown_machine", "runs:\n  - machines: [huge]\n",
+       "2:16: 'machines': unknown machine preset 'huge'"},
+      {"bad_lowering", "runs:\n  - lowerings: [pair, dense]\n",
+       "2:23: 'lowerings': unknown lowering 'dense'"},
+      {"bad_seed", "runs:\n  - seeds: [1, x]\n", "2:16: 'seeds': expected an integer"},
+      {"negative_tokens", "runs:\n  - tokens: [-2]\n", "2:14: 'tokens': expected an integer"},
+      {"zero_tokens", "runs:\n  - tokens: 0\n", "2:13: 'tokens': 0 is out of range"},
+      {"shared_without_expert", "runs:\n  - models: [mixtral-8x7b]\n    shared: [true]\n",
+       "3:14: 'shared: true': model mixtral-8x7b has no shared expert"},
+      {"twice", "runs:\n  - seeds: [1]\n  - seeds: [2, 1]\n", "3:5: run default.gpt-oss-20b"},
+      {"both_forms", "runs:\n  - seed: 1\n    seeds: [2]\n", "3:5: 'seeds' given twice"},
+      {"yaml_syntax", "runs:\n  - seeds: [1\n", "3:1: "},
+      {"not_a_map", "- 1\n", "1:1: expected a mapping"},
+      {"entry_not_map", "runs:\n  - 3\n", "2:5: a 'runs' entry must be a mapping"},
+  };
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(c.name) {
+      std::string msg;
+      try {
+        load_text(c.name, c.yaml);
+      } catch (const UsageError& e) {
+        msg = e.what();
+      }
+      BOOST_TEST(msg.find(std::string("campaign.yaml:") + c.expect) != std::string::npos, msg);
+    }
+  }
+  BOOST_CHECK_THROW(campaign::load_spec("/nonexistent/c.yaml", isa::Spec::builtin()), UsageError);
+}
+
+// testbenches/campaign/matrix.yaml is ctest's co-simulation matrix as a campaign: one run per
+// `matrix.<machine>.<model>.<part>.<lowering>` entry of testbenches/cosim/CMakeLists.txt.
+BOOST_AUTO_TEST_CASE(spec_matrix_yaml_gives_the_ctest_matrix) {
+  const auto runs = campaign::load_spec(
+      std::string(MOESIM_SOURCE_DIR) + "/testbenches/campaign/matrix.yaml", isa::Spec::builtin());
+  std::set<std::string> from_spec, from_ctest;
+  for (const Run& r : runs) {
+    BOOST_TEST(r.reference);
+    BOOST_TEST(r.tokens == 2u);
+    BOOST_TEST(*r.hidden == (r.machine == "tiny" ? 32u : 64u));
+    from_spec.insert("matrix." + r.machine + "." + r.model + "." +
+                     (r.shared ? "shared" : "routed") + "." + r.lowering);
+  }
+  std::ifstream in(MOESIM_MATRIX_TESTS);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) from_ctest.insert(line);
+  BOOST_TEST(runs.size() == 48u);
+  BOOST_TEST(from_ctest.size() == 48u);
+  BOOST_TEST(from_spec == from_ctest, "matrix.yaml and ctest -L matrix differ");
+}

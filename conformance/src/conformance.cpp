@@ -72,7 +72,7 @@ class CaseReader {
     c.budget = static_cast<uint64_t>(preset.get("INSTRUCTION_BUDGET"));
     if (root["budget"]) {
       c.budget = rd_.number(root["budget"], "budget",
-                        static_cast<uint64_t>(spec_.runtime_max("INSTRUCTION_BUDGET")));
+                            static_cast<uint64_t>(spec_.runtime_max("INSTRUCTION_BUDGET")));
       if (c.budget == 0) rd_.fail(root["budget"], "budget", "must be at least 1");
     }
     if (root["init"]) isa::add_regions(c.image, rd_.spaces(root["init"], "init", preset), preset);
@@ -98,7 +98,8 @@ class CaseReader {
       const std::string cause = t["cause"].Scalar();
       const bool known = std::any_of(spec_.traps().begin(), spec_.traps().end(),
                                      [&](const isa::TrapSpec& s) { return s.name == cause; });
-      if (!known) rd_.fail(t["cause"], "expect.trap.cause", "unknown trap '" + cause + "' (isa.yaml traps)");
+      if (!known)
+        rd_.fail(t["cause"], "expect.trap.cause", "unknown trap '" + cause + "' (isa.yaml traps)");
       c.expect.trap = cause;
       c.expect.trap_pc = static_cast<uint32_t>(rd_.number(t["pc"], "expect.trap.pc", UINT32_MAX));
     }

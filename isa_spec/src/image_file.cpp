@@ -37,8 +37,7 @@ std::string ImageReader::where(const YAML::Node& n) const {
   return path_.string();
 }
 
-void ImageReader::fail(const YAML::Node& at, const std::string& key,
-                       const std::string& msg) const {
+void ImageReader::fail(const YAML::Node& at, const std::string& key, const std::string& msg) const {
   throw UsageError(where(at) + ": " + key + ": " + msg);
 }
 
@@ -181,7 +180,9 @@ std::vector<ImageRegion> ImageReader::spaces(const YAML::Node& map, const std::s
     auto r = regions(kv.second, *sp, key + "." + name, preset);
     // Two regions of one space that share a unit would leave it to list order which value
     // the file means: refused, naming both.
-    const auto key_of = [](const ImageRegion& x) { return x.where.substr(x.where.rfind(": ") + 2); };
+    const auto key_of = [](const ImageRegion& x) {
+      return x.where.substr(x.where.rfind(": ") + 2);
+    };
     std::vector<const ImageRegion*> sorted;
     for (const ImageRegion& x : r) sorted.push_back(&x);
     std::sort(sorted.begin(), sorted.end(),
@@ -231,12 +232,13 @@ void read_image_file(const fs::path& path, const MachinePreset& preset, MemoryIm
   for (const auto& kv : root) {
     const std::string k = kv.first.Scalar();
     if (k != "machine" && k != "init" && k != "budget" && k != "expect")
-      rd.fail(kv.first, k, "unknown key (machine, init; a case file's budget and expect are not used)");
+      rd.fail(kv.first, k,
+              "unknown key (machine, init; a case file's budget and expect are not used)");
   }
   if (root["machine"] && root["machine"].Scalar() != preset.name)
     rd.fail(root["machine"], "machine",
-            "the image is written for preset '" + root["machine"].Scalar() +
-                "', the run uses '" + preset.name + "' (--machine)");
+            "the image is written for preset '" + root["machine"].Scalar() + "', the run uses '" +
+                preset.name + "' (--machine)");
   if (!root["init"]) rd.fail(root, "init", "missing (the map of memory spaces)");
   add_regions(image, rd.spaces(root["init"], "init", preset), preset);
 }
@@ -291,8 +293,8 @@ BinaryImageArg parse_binary_image_arg(const std::string& flag, const std::string
 
 void read_binary_image(const std::string& flag, const BinaryImageArg& arg,
                        const MachinePreset& preset, MemoryImage& image) {
-  const std::string what = flag + " " + std::string(space_name(arg.space)) + "=" +
-                           arg.file.string() + ": ";
+  const std::string what =
+      flag + " " + std::string(space_name(arg.space)) + "=" + arg.file.string() + ": ";
   std::error_code ec;
   if (!fs::is_regular_file(arg.file, ec))
     throw UsageError(what + (fs::exists(arg.file, ec) ? "not a regular file" : "no such file"));
@@ -305,7 +307,8 @@ void read_binary_image(const std::string& flag, const BinaryImageArg& arg,
                      std::to_string(cap) + " bytes on preset " + preset.name + ")");
   std::ifstream in(arg.file, std::ios::binary);
   MemorySegment seg{arg.offset, std::vector<uint8_t>(static_cast<size_t>(size))};
-  if (!in || !in.read(reinterpret_cast<char*>(seg.bytes.data()), static_cast<std::streamsize>(size)))
+  if (!in ||
+      !in.read(reinterpret_cast<char*>(seg.bytes.data()), static_cast<std::streamsize>(size)))
     throw UsageError(what + "cannot be read");
   segments(image, arg.space).push_back(std::move(seg));
 }
@@ -342,7 +345,8 @@ void add_random_image(uint64_t seed, const MachinePreset& preset, MemoryImage& i
           uint8_t* row = b.data() + u * g.unit_bytes;
           for (uint64_t c = 0; c < mlen; ++c) {
             uint8_t code = 0;
-            do code = static_cast<uint8_t>(rng()); while ((code & 0x7F) == 0x7F);
+            do code = static_cast<uint8_t>(rng());
+            while ((code & 0x7F) == 0x7F);
             row[c] = code;
           }
           for (uint64_t c = mlen; c < g.unit_bytes; ++c)

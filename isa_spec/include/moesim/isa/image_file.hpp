@@ -64,8 +64,7 @@ class ImageReader {
 };
 
 /// Appends `regions` to `image` as segments (byte offsets), in order.
-void add_regions(MemoryImage& image, std::vector<ImageRegion> regions,
-                 const MachinePreset& preset);
+void add_regions(MemoryImage& image, std::vector<ImageRegion> regions, const MachinePreset& preset);
 
 /// The segments of `image` for space `s`.
 std::vector<MemorySegment>& segments(MemoryImage& image, Space s);

@@ -9,7 +9,8 @@
 // moesim disasm IN.hex             (reads IN.stages beside if present)
 // Program flags: --model NAME|config.json --tokens --hidden --intermediate --shared
 // --shared-intermediate --topk-policy --seed --asm-out (the generated MoE layer) or --program FILE
-// (an assembled program, zero-initialised memories); --machine.
+// (a .hex or assembly) with --image F.yaml, --image-bin SPACE=F[@OFF], --random-image SEED
+// (docs/images.md); --machine. --trace-log F, --progress auto|always|never.
 //
 // Exit codes: 0 equal / success, 1 mismatch or failed run, 2 bad input or usage.
 #include <CLI/CLI.hpp>

@@ -64,7 +64,7 @@ def commands(body):
             continue
         cmd = text
         while cmd.endswith("\\") and k < len(body):
-            cmd = cmd[:-1] + "\n" + body[k][1]
+            cmd = cmd + "\n" + body[k][1]  # bash joins the backslash-newline itself
             k += 1
         h = HEREDOC.search(cmd)
         if h:

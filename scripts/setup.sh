@@ -12,7 +12,7 @@ JOBS="${JOBS:-$(nproc)}"
 MOESIM_PACKAGES=(
   build-essential cmake pkg-config
   verilator libsystemc-dev zlib1g-dev
-  libboost-test-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libmpfr-dev
+  libboost-test-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libmpfr-dev libssl-dev
   gtkwave python3
 )
 

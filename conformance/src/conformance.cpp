@@ -14,6 +14,7 @@
 #include "moesim/isa/encoding.hpp"
 #include "moesim/isa/format.hpp"
 #include "moesim/isa/geometry.hpp"
+#include "moesim/isa/image_file.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/usage_error.hpp"
 
@@ -24,171 +25,16 @@ namespace fs = std::filesystem;
 
 using isa::hex;
 
-/// Reads one case file; every error names the file and the key path.
+/// Reads one case file with the shared image loader (isa/image_file.hpp); every error names
+/// file:line and the key path.
 class CaseReader {
  public:
-  CaseReader(const isa::Spec& spec, fs::path path) : spec_(spec), path_(std::move(path)) {}
-
-  [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
-    throw UsageError(path_.string() + ": " + key + ": " + msg);
-  }
-
-  /// Rejects a key written twice in map `m` (yaml-cpp keeps one of them silently).
-  void unique_keys(const YAML::Node& m, const std::string& key) const {
-    std::set<std::string> seen;
-    for (const auto& kv : m)
-      if (!seen.insert(kv.first.Scalar()).second)
-        fail(key.empty() ? kv.first.Scalar() : key + "." + kv.first.Scalar(), "written twice");
-  }
-
-  uint64_t number(const YAML::Node& n, const std::string& key, uint64_t max = UINT64_MAX) const {
-    if (!n.IsScalar()) fail(key, "expected a non-negative integer");
-    const std::string t = n.Scalar();
-    uint64_t v = 0;
-    size_t used = 0;
-    try {
-      if (t.empty() || t[0] == '-' || t[0] == '+') throw std::invalid_argument(t);
-      const bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
-      v = std::stoull(t, &used, hex ? 16 : 10);
-    } catch (const std::exception&) {
-      fail(key, "expected a non-negative integer (decimal or 0x hex), got '" + t + "'");
-    }
-    if (used != t.size())
-      fail(key, "expected a non-negative integer (decimal or 0x hex), got '" + t + "'");
-    if (v > max) fail(key, t + " is larger than " + std::to_string(max));
-    return v;
-  }
-
-  /// A BF16 value: a number BF16 represents exactly, or a "0x...." bit pattern.
-  uint16_t bf16(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar()) fail(key, "expected a BF16 value");
-    const std::string t = n.Scalar();
-    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
-      return static_cast<uint16_t>(number(n, key, 0xFFFF));
-    double d = 0;
-    try {
-      d = n.as<double>();
-    } catch (const YAML::Exception&) {
-      fail(key, "expected a number or a 0x bit pattern, got '" + t + "'");
-    }
-    if (std::isnan(d)) fail(key, "write NaN as its bit pattern (e.g. \"0x7FC0\")");
-    const uint16_t b = num::f32_to_bf16(static_cast<float>(d));
-    if (static_cast<double>(num::bf16_to_f32(b)) != d || std::signbit(d) != ((b >> 15) != 0))
-      fail(key, t + " is not exactly representable in BF16");
-    return b;
-  }
-
-  /// A list of region entries of space `space` under `key`.
-  std::vector<Region> regions(const YAML::Node& list, isa::Space space, const std::string& key,
-                              const isa::MachinePreset& preset) const {
-    if (!list.IsSequence()) fail(key, "expected a list of regions");
-    const uint64_t ub = isa::unit_bytes(space, preset);
-    std::vector<Region> out;
-    for (size_t i = 0; i < list.size(); ++i) {
-      const YAML::Node e = list[i];
-      const std::string k = key + "[" + std::to_string(i) + "]";
-      if (!e.IsMap()) fail(k, "expected a map");
-      unique_keys(e, k);
-      const bool rows = space == isa::Space::Vram || space == isa::Space::Mram;
-      const char* at = rows ? "row" : "addr";
-      std::set<std::string> allowed = {at};
-      const char* data = space == isa::Space::Vram || space == isa::Space::FpSram ? "bf16"
-                         : space == isa::Space::IntSram                           ? "u32"
-                                                                                  : "bytes";
-      allowed.insert(data);
-      if (rows) allowed.insert({"fill", "rows"});
-      for (const auto& kv : e) {
-        const std::string name = kv.first.Scalar();
-        if (allowed.count(name) == 0) fail(k + "." + name, "unknown key here");
-      }
-      if (!e[at]) fail(k, std::string("missing '") + at + "'");
-      Region r;
-      r.space = space;
-      r.begin = number(e[at], k + "." + at);
-      r.where = path_.string() + ": " + k;
-      // One element of the unit's byte image.
-      auto put = [&](std::vector<uint8_t>& b, const YAML::Node& v, const std::string& vk) {
-        if (space == isa::Space::Vram || space == isa::Space::FpSram) {
-          const uint16_t x = bf16(v, vk);
-          b.push_back(static_cast<uint8_t>(x));
-          b.push_back(static_cast<uint8_t>(x >> 8));
-        } else if (space == isa::Space::IntSram) {
-          const uint64_t x = number(v, vk, UINT32_MAX);
-          for (int s = 0; s < 32; s += 8) b.push_back(static_cast<uint8_t>(x >> s));
-        } else {
-          b.push_back(static_cast<uint8_t>(number(v, vk, 0xFF)));
-        }
-      };
-      const uint64_t per_unit = space == isa::Space::Vram   ? static_cast<uint64_t>(preset.vlen())
-                                : space == isa::Space::Mram ? ub
-                                                            : 1;
-      const uint64_t size = isa::space_units(space, preset);
-      if (r.begin >= size)
-        fail(k + "." + at, std::to_string(r.begin) + " is past the end of " +
-                               isa::space_name(space) + " (" + std::to_string(size) +
-                               " units on preset " + preset.name + ")");
-      if (rows && e["fill"]) {
-        if (e[data]) fail(k, std::string("give either 'fill' or '") + data + "', not both");
-        r.count = e["rows"] ? number(e["rows"], k + ".rows", size - r.begin) : 1;
-        if (r.count == 0) fail(k + ".rows", "must be at least 1");
-        std::vector<uint8_t> one;
-        put(one, e["fill"], k + ".fill");
-        for (uint64_t u = 0; u < r.count * per_unit; ++u)
-          r.bytes.insert(r.bytes.end(), one.begin(), one.end());
-      } else {
-        if (e["rows"]) fail(k + ".rows", "only with 'fill'");
-        const YAML::Node vals = e[data];
-        if (!vals || !vals.IsSequence() || vals.size() == 0)
-          fail(k, std::string("missing '") + data + "' (a non-empty list)");
-        if (vals.size() % per_unit != 0)
-          fail(k + "." + data, std::to_string(vals.size()) + " values are not whole units of " +
-                                   std::to_string(per_unit));
-        r.count = vals.size() / per_unit;
-        if (r.count > size - r.begin)
-          fail(k, "units [" + std::to_string(r.begin) + ", " + std::to_string(r.begin + r.count) +
-                      ") run past the end of " + isa::space_name(space) + " (" +
-                      std::to_string(size) + " units on preset " + preset.name + ")");
-        for (size_t j = 0; j < vals.size(); ++j)
-          put(r.bytes, vals[j], k + "." + data + "[" + std::to_string(j) + "]");
-      }
-      out.push_back(std::move(r));
-    }
-    return out;
-  }
-
-  std::vector<Region> spaces(const YAML::Node& map, const std::string& key,
-                             const isa::MachinePreset& preset) const {
-    if (!map.IsMap()) fail(key, "expected a map of memory spaces");
-    unique_keys(map, key);
-    std::vector<Region> out;
-    for (const auto& kv : map) {
-      const std::string name = kv.first.Scalar();
-      std::optional<isa::Space> sp;
-      for (isa::Space s : isa::kAllSpaces)
-        if (name == isa::space_name(s)) sp = s;
-      if (!sp) fail(key + "." + name, "unknown memory space (vram, mram, fp_sram, int_sram, hbm)");
-      auto r = regions(kv.second, *sp, key + "." + name, preset);
-      // Two regions of one space that share a unit would leave it to list order which value
-      // the case means: refused, naming both.
-      const auto key_of = [](const Region& x) { return x.where.substr(x.where.rfind(": ") + 2); };
-      std::vector<const Region*> sorted;
-      for (const Region& x : r) sorted.push_back(&x);
-      std::sort(sorted.begin(), sorted.end(),
-                [](const Region* a, const Region* b) { return a->begin < b->begin; });
-      for (size_t i = 1; i < sorted.size(); ++i)
-        if (sorted[i - 1]->begin + sorted[i - 1]->count > sorted[i]->begin)
-          fail(key + "." + name, "regions overlap: " + key_of(*sorted[i - 1]) + " and " +
-                                     key_of(*sorted[i]) + " share unit " +
-                                     std::to_string(sorted[i]->begin));
-      out.insert(out.end(), r.begin(), r.end());
-    }
-    return out;
-  }
+  CaseReader(const isa::Spec& spec, fs::path path) : spec_(spec), rd_(std::move(path)) {}
 
   /// Register name -> value; f registers take BF16 values.
   std::map<std::string, uint64_t> regs(const YAML::Node& map, const std::string& key) const {
-    if (!map.IsMap()) fail(key, "expected a map register: value");
-    unique_keys(map, key);
+    if (!map.IsMap()) rd_.fail(map, key, "expected a map register: value");
+    rd_.unique_keys(map, key);
     std::set<std::string> known;
     for (uint8_t i = 1; i < 16; ++i) known.insert(cosim::reg_name(isa::RegFile::Gp, i));
     for (uint8_t i = 0; i < 8; ++i) known.insert(cosim::reg_name(isa::RegFile::Addr, i));
@@ -198,97 +44,72 @@ class CaseReader {
       const std::string name = kv.first.Scalar();
       const std::string k = key + "." + name;
       if (name.size() == 2 && name[0] == 'f' && name[1] >= '1' && name[1] <= '7') {
-        out[name] = bf16(kv.second, k);
+        out[name] = rd_.bf16(kv.second, k);
       } else if (known.count(name) != 0) {
-        out[name] = number(kv.second, k, name[0] == 'a' ? UINT64_MAX : UINT32_MAX);
+        out[name] = rd_.number(kv.second, k, name[0] == 'a' ? UINT64_MAX : UINT32_MAX);
       } else {
-        fail(k,
-             "unknown register (gp1..gp15, f1..f7, a0..a7, SCALE, STRIDE, V_MASK, "
-             "TOPK_POLICY; gp0 and f0 are constant)");
+        rd_.fail(kv.first, k,
+                 "unknown register (gp1..gp15, f1..f7, a0..a7, SCALE, STRIDE, V_MASK, "
+                 "TOPK_POLICY; gp0 and f0 are constant)");
       }
     }
     return out;
   }
 
   void read(Case& c) const {
-    YAML::Node root;
-    try {
-      root = YAML::LoadFile(path_.string());
-    } catch (const YAML::Exception& e) {
-      throw UsageError(path_.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-    }
-    if (!root.IsMap()) fail("(top)", "expected a map with init / expect");
-    unique_keys(root, "");
+    const YAML::Node root = rd_.load();
+    if (!root.IsMap()) rd_.fail(root, "(top)", "expected a map with init / expect");
+    rd_.unique_keys(root, "");
     for (const auto& kv : root) {
       const std::string k = kv.first.Scalar();
       if (k != "machine" && k != "budget" && k != "init" && k != "expect")
-        fail(k, "unknown key (machine, budget, init, expect)");
+        rd_.fail(kv.first, k, "unknown key (machine, budget, init, expect)");
     }
     if (root["machine"]) c.machine = root["machine"].Scalar();
     if (spec_.presets().count(c.machine) == 0)
-      fail("machine", "unknown preset '" + c.machine + "'");
+      rd_.fail(root["machine"], "machine", "unknown preset '" + c.machine + "'");
     const isa::MachinePreset& preset = spec_.preset(c.machine);
     c.budget = static_cast<uint64_t>(preset.get("INSTRUCTION_BUDGET"));
     if (root["budget"]) {
-      c.budget = number(root["budget"], "budget",
-                        static_cast<uint64_t>(spec_.runtime_max("INSTRUCTION_BUDGET")));
-      if (c.budget == 0) fail("budget", "must be at least 1");
+      c.budget = rd_.number(root["budget"], "budget",
+                            static_cast<uint64_t>(spec_.runtime_max("INSTRUCTION_BUDGET")));
+      if (c.budget == 0) rd_.fail(root["budget"], "budget", "must be at least 1");
     }
-    if (root["init"]) {
-      for (Region& r : spaces(root["init"], "init", preset)) {
-        isa::MemorySegment seg{r.begin * isa::unit_bytes(r.space, preset), std::move(r.bytes)};
-        switch (r.space) {
-          case isa::Space::Vram:
-            c.image.vram.push_back(std::move(seg));
-            break;
-          case isa::Space::Mram:
-            c.image.mram.push_back(std::move(seg));
-            break;
-          case isa::Space::FpSram:
-            c.image.fp_sram.push_back(std::move(seg));
-            break;
-          case isa::Space::IntSram:
-            c.image.int_sram.push_back(std::move(seg));
-            break;
-          case isa::Space::Hbm:
-            c.image.hbm.push_back(std::move(seg));
-            break;
-        }
-      }
-    }
+    if (root["init"]) isa::add_regions(c.image, rd_.spaces(root["init"], "init", preset), preset);
     const YAML::Node ex = root["expect"];
-    if (!ex || !ex.IsMap()) fail("expect", "missing (a map)");
-    unique_keys(ex, "expect");
+    if (!ex || !ex.IsMap()) rd_.fail(ex ? ex : root, "expect", "missing (a map)");
+    rd_.unique_keys(ex, "expect");
     for (const auto& kv : ex) {
       const std::string k = kv.first.Scalar();
       if (k != "retired" && k != "cycles" && k != "trap" && k != "regs" && k != "mem")
-        fail("expect." + k, "unknown key (retired, cycles, trap, regs, mem)");
+        rd_.fail(kv.first, "expect." + k, "unknown key (retired, cycles, trap, regs, mem)");
     }
     for (const char* k : {"retired", "cycles"})
-      if (!ex[k]) fail(std::string("expect.") + k, "missing");
-    c.expect.retired = number(ex["retired"], "expect.retired");
-    c.expect.cycles = number(ex["cycles"], "expect.cycles");
+      if (!ex[k]) rd_.fail(ex, std::string("expect.") + k, "missing");
+    c.expect.retired = rd_.number(ex["retired"], "expect.retired");
+    c.expect.cycles = rd_.number(ex["cycles"], "expect.cycles");
     if (ex["trap"]) {
       const YAML::Node t = ex["trap"];
       if (!t.IsMap() || !t["cause"] || !t["pc"])
-        fail("expect.trap", "expected {cause: NAME, pc: P}");
+        rd_.fail(t, "expect.trap", "expected {cause: NAME, pc: P}");
       for (const auto& kv : t)
         if (kv.first.Scalar() != "cause" && kv.first.Scalar() != "pc")
-          fail("expect.trap." + kv.first.Scalar(), "unknown key (cause, pc)");
+          rd_.fail(kv.first, "expect.trap." + kv.first.Scalar(), "unknown key (cause, pc)");
       const std::string cause = t["cause"].Scalar();
       const bool known = std::any_of(spec_.traps().begin(), spec_.traps().end(),
                                      [&](const isa::TrapSpec& s) { return s.name == cause; });
-      if (!known) fail("expect.trap.cause", "unknown trap '" + cause + "' (isa.yaml traps)");
+      if (!known)
+        rd_.fail(t["cause"], "expect.trap.cause", "unknown trap '" + cause + "' (isa.yaml traps)");
       c.expect.trap = cause;
-      c.expect.trap_pc = static_cast<uint32_t>(number(t["pc"], "expect.trap.pc", UINT32_MAX));
+      c.expect.trap_pc = static_cast<uint32_t>(rd_.number(t["pc"], "expect.trap.pc", UINT32_MAX));
     }
     if (ex["regs"]) c.expect.regs = regs(ex["regs"], "expect.regs");
-    if (ex["mem"]) c.expect.mem = spaces(ex["mem"], "expect.mem", preset);
+    if (ex["mem"]) c.expect.mem = rd_.spaces(ex["mem"], "expect.mem", preset);
   }
 
  private:
   const isa::Spec& spec_;
-  fs::path path_;
+  isa::ImageReader rd_;
 };
 
 }  // namespace

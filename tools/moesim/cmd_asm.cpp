@@ -1,5 +1,6 @@
 // `moesim asm` and `moesim disasm`: the assembler and disassembler.
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,6 +19,10 @@ namespace fs = std::filesystem;
 namespace {
 
 int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
+  if (fs::path(in).extension() == ".hex")
+    throw UsageError(in +
+                     ": a .hex is an assembled program (moesim disasm prints it; --program "
+                     "runs it)");
   if (out.empty()) out = fs::path(in).replace_extension(".hex").string();
   const fs::path stages = isa::stages_path(out);
   if (fs::weakly_canonical(out) == fs::weakly_canonical(stages))
@@ -35,8 +40,23 @@ int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
 
 int cmd_disasm(const isa::Spec& spec, const std::string& in) {
   const isa::Program p = bad_input_of("", [&] { return isa::read_program(in); });
-  std::cout << "; " << in << ": " << p.size() << " instructions\n";
-  std::cout << isa::disassemble(spec, p);
+  std::cout << "; " << in << ": " << p.size() << " instructions (columns after each: ; pc word)\n";
+  // Each instruction line gets its pc and word as a trailing comment, so the text still
+  // re-assembles to the same program.
+  std::istringstream text(isa::disassemble(spec, p));
+  std::string line;
+  size_t pc = 0;
+  while (std::getline(text, line)) {
+    if (line.empty() || line[0] == ';' || pc >= p.size()) {
+      std::cout << line << '\n';
+      continue;
+    }
+    char cols[48];
+    std::snprintf(cols, sizeof cols, " ; %6zu  0x%08X", pc, p.words[pc]);
+    if (line.size() < 40) line.resize(40, ' ');
+    std::cout << line << cols << '\n';
+    ++pc;
+  }
   return kExitEqual;
 }
 

@@ -49,10 +49,11 @@ uint64_t peak_rss_bytes() {
 cosim::RunResult bench_engine(const isa::Spec& spec, isa::Engine& engine, const Workload& w,
                               const ProgramFlags& f, double& seconds) {
   engine.load(w.program, w.image());
-  Progress progress(f.progress_after);
+  Progress progress(spec, f.progress, count_dynamic_instructions(spec, w.program));
   cosim::CosimOptions opts;
   opts.max_instructions = f.max_instructions;
-  opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
+  opts.progress = [&](uint64_t n, uint64_t c) { progress.update(n, c); };
+  opts.progress_every = 256;
   const auto t0 = Clock::now();
   cosim::RunResult r = cosim::run_single(spec, engine, opts);
   seconds = seconds_since(t0);
@@ -148,10 +149,10 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
       auto rtl = make_rtl(spec, *w.preset, "");
       g.load(w.program, w.image());
       rtl->load(w.program, w.image());
-      Progress progress(f.program.progress_after);
+      Progress progress(spec, f.program.progress, count_dynamic_instructions(spec, w.program));
       cosim::CosimOptions opts;
       opts.max_instructions = f.program.max_instructions;
-      opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
+      opts.progress = [&](uint64_t n, uint64_t c) { progress.update(n, c); };
       opts.progress_every = 256;
       const auto t_sim = Clock::now();
       const cosim::CosimResult res = cosim::run_cosim(spec, g, *rtl, opts);

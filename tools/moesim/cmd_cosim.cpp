@@ -14,6 +14,7 @@
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/geometry.hpp"
 #include "moesim/report/profile.hpp"
+#include "moesim/report/provenance.hpp"
 #include "moesim/report/report.hpp"
 #include "output_flags.hpp"
 #include "program_flags.hpp"
@@ -27,6 +28,7 @@ namespace {
 struct CosimFlags : OutputFlags {
   ProgramFlags program;
   std::string flip_bit;
+  std::string dump;
   size_t history = 8;
   bool quiet = false;
 };
@@ -36,6 +38,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   std::optional<cosim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
   check_outputs(f, f.program);
+  check_dump_dir(f.dump);
   Workload w = make_workload(spec, f.program);
   cli::check_rtl_preset(w.preset->name);
 
@@ -58,18 +61,28 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   }
   golden->load(w.program, *gimg);
   rtl->load(w.program, *rimg);
+  std::ostringstream head;
+  head << "moesim cosim: " << describe(w, f.program);
+  if (flip) head << ", planted fault --flip-bit " << f.flip_bit;
+  if (!f.program.plant_fault.empty())
+    head << ", planted fault --plant-fault " << f.program.plant_fault;
+  // The run header comes first, before the simulation (the tables follow it at the end).
+  if (!f.quiet) std::cout << head.str() << "\n\n" << std::flush;
   auto vcd = open_vcd(spec, f.vcd, {golden->name(), rtl->name()});
   auto trace = open_trace_json(spec, f.trace_json, {golden->name(), rtl->name()});
+  std::vector<std::string> log_header = report::provenance_lines(w.provenance);
+  log_header.insert(log_header.begin(), head.str());
+  auto trace_log = open_trace_log(spec, f.trace_log, {golden->name(), rtl->name()}, log_header);
 
-  Progress progress(f.program.progress_after);
+  Progress progress(spec, f.program.progress, count_dynamic_instructions(spec, w.program));
   cosim::CosimOptions opts;
   opts.history = f.history;
   opts.max_instructions = f.program.max_instructions;
   if (vcd) opts.sinks.push_back(vcd.get());
   if (trace) opts.sinks.push_back(trace.get());
+  if (trace_log) opts.sinks.push_back(trace_log.get());
+  opts.sinks.push_back(&progress);
   opts.work = w.program.work;
-  opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
-  opts.progress_every = 256;
   const auto t_sim = Clock::now();
   cosim::CosimResult res = cosim::run_cosim(spec, *golden, *rtl, opts);
   const double sim_s = seconds_since(t_sim);
@@ -86,11 +99,6 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const report::StageProfile rprof = report::make_profile(spec, res.stages, 1, res.engines[1]);
   const std::vector<std::string> prof_diffs = report::profile_differences(gprof, rprof);
   if (!f.quiet) {
-    std::cout << "moesim cosim: " << describe(w, f.program);
-    if (flip) std::cout << ", planted fault --flip-bit " << f.flip_bit;
-    if (!f.program.plant_fault.empty())
-      std::cout << ", planted fault --plant-fault " << f.program.plant_fault;
-    std::cout << "\n\n";
     report::print_stage_table(std::cout, res.stages, {res.engines[0], res.engines[1]});
     std::cout << '\n';
     report::print_unit_table(std::cout, res.units, {res.engines[0], res.engines[1]},
@@ -152,6 +160,13 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   ctx["trace_json"] = path_or_null(f.trace_json);
   ctx["html"] = path_or_null(f.html);
   ctx["trace_rtl"] = path_or_null(f.trace_rtl);
+  if (!f.trace_log.empty()) {
+    nlohmann::json logs = nlohmann::json::array();
+    for (const auto& p : report::trace_log_paths(
+             f.trace_log, std::vector<std::string>(res.engines.begin(), res.engines.end())))
+      logs.push_back(p.string());
+    ctx["trace_log"] = logs;
+  }
   ctx["simulation_time_s"] = sim_s;
   ctx["wall_time_s"] = seconds_since(t0);
   if (!f.report.empty()) {
@@ -168,6 +183,9 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
                    {"differences", prof_diffs},
                    {"profiles", {report::profile_json(gprof), report::profile_json(rprof)}}});
   if (res.limit_reached) return limit_error(f.program);
+  if (!f.dump.empty() && res.completed)
+    for (const isa::Engine* e : {golden.get(), rtl.get()})
+      dump_outputs(fs::path(f.dump) / e->name(), *e, w);
   return equal ? kExitEqual : kExitMismatch;
 }
 
@@ -185,6 +203,10 @@ Subcommand add_cosim(CLI::App& app) {
   sub->add_option("--flip-bit", cf.flip_bit,
                   "plant a fault: ENGINE:SPACE:BYTE:BIT flips one bit of that engine's initial "
                   "image (SPACE vram|mram|fp_sram|int_sram|hbm)");
+  sub->add_option("--dump", cf.dump,
+                  "write each engine's outputs to DIR/golden and DIR/rtl: the layer's "
+                  "accumulator and HBM output, or with --program every memory space as raw "
+                  "bytes (docs/images.md)");
   sub->add_flag("--quiet", cf.quiet, "print only the verdict line");
   return {sub, [flags](const isa::Spec& spec) { return cmd_cosim(spec, *flags); }};
 }

@@ -14,6 +14,7 @@
 #include "moesim/isa/file_output.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/report/profile.hpp"
+#include "moesim/report/provenance.hpp"
 #include "moesim/report/report.hpp"
 #include "moesim/workload/reference.hpp"
 #include "output_flags.hpp"
@@ -31,72 +32,12 @@ struct RunFlags : OutputFlags {
   bool quiet = false;
 };
 
-void write_file(const fs::path& p, std::string_view bytes) {
-  bad_input_of("--dump: ", [&] { isa::write_file(p, bytes); });
-}
-
-void write_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
-  write_file(p, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-}
-
-/// Output accumulator (token-major T x H BF16) and the HBM output region, plus a manifest.
-void dump_outputs(const fs::path& dir, const isa::Engine& e, const Workload& w) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw UsageError("--dump " + dir.string() + ": " + ec.message());
-  const workload::Layout& L = w.built->layout;
-  const uint64_t vlen = static_cast<uint64_t>(w.preset->vlen());
-  const uint64_t hb = L.hidden / vlen;
-  // The accumulator is column-block-major: block b, token t at row v_acc/VLEN + b*T_pad + t.
-  const auto rows = e.read(isa::Space::Vram, L.v_acc / vlen, uint64_t{L.tokens_padded} * hb);
-  std::vector<uint8_t> acc(2 * uint64_t{L.tokens} * L.hidden);
-  std::ostringstream txt;
-  for (uint64_t t = 0; t < L.tokens; ++t) {
-    for (uint64_t c = 0; c < L.hidden; ++c) {
-      const uint64_t src = 2 * ((c / vlen * L.tokens_padded + t) * vlen + c % vlen);
-      const uint64_t dst = 2 * (t * L.hidden + c);
-      acc[dst] = rows[src];
-      acc[dst + 1] = rows[src + 1];
-      const uint16_t bits = static_cast<uint16_t>(rows[src] | (rows[src + 1] << 8));
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%s%.8g", c ? " " : "",
-                    static_cast<double>(num::bf16_to_f32(bits)));
-      txt << buf;
-    }
-    txt << '\n';
-  }
-  write_file(dir / "accumulator_bf16.txt", txt.str());
-  write_file(dir / "accumulator_bf16.bin", acc);
-  write_file(dir / "output_hbm_mxfp8.bin", e.read(isa::Space::Hbm, L.y.base, L.y.bytes));
-  const nlohmann::json manifest = {
-      {"engine", e.name()},
-      {"program", w.name},
-      {"accumulator",
-       {{"files", {"accumulator_bf16.bin", "accumulator_bf16.txt"}},
-        {"shape", {L.tokens, L.hidden}},
-        {"dtype", "bf16 little-endian, token-major"},
-        {"vram_row", L.v_acc / vlen},
-        {"vram_layout", "column-block-major: block b, token t at row vram_row + b*T_pad + t"},
-        {"tokens_padded", L.tokens_padded}}},
-      {"hbm_output",
-       {{"file", "output_hbm_mxfp8.bin"},
-        {"hbm_base", L.y.base},
-        {"rows", L.y.rows},
-        {"cols", L.y.cols},
-        {"codes_bytes", L.y.scale_offset},
-        {"scales_offset", L.y.scale_offset},
-        {"mx_block", w.preset->mx_block()},
-        {"format", "E4M3 codes row-major, then E8M0 scales row-major (one per MX block)"}}}};
-  write_file(dir / "manifest.json", manifest.dump(2) + '\n');
-}
-
 int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
   check_outputs(f, f.program);
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
-  if (!f.dump.empty() && fs::exists(f.dump) && !fs::is_directory(f.dump))
-    throw UsageError("--dump " + f.dump + ": not a directory");
+  check_dump_dir(f.dump);
   Workload w = make_workload(spec, f.program);
   std::unique_ptr<isa::Engine> engine;
   if (f.engine == "golden") {
@@ -107,22 +48,27 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   }
   if (w.budget) engine->set_instruction_budget(*w.budget);  // --random-seed
   engine->load(w.program, w.image());
+  const std::string head = "moesim run: " + describe(w, f.program) + ", engine " + engine->name();
+  // The run header comes first, before the simulation (the tables follow it at the end).
+  if (!f.quiet) std::cout << head << "\n\n" << std::flush;
   auto vcd = open_vcd(spec, f.vcd, {engine->name()});
   auto trace = open_trace_json(spec, f.trace_json, {engine->name()});
-  Progress progress(f.program.progress_after);
+  std::vector<std::string> log_header = report::provenance_lines(w.provenance);
+  log_header.insert(log_header.begin(), head);
+  auto trace_log = open_trace_log(spec, f.trace_log, {engine->name()}, log_header);
+  Progress progress(spec, f.program.progress, count_dynamic_instructions(spec, w.program));
   cosim::CosimOptions opts;
   if (vcd) opts.sinks.push_back(vcd.get());
   if (trace) opts.sinks.push_back(trace.get());
+  if (trace_log) opts.sinks.push_back(trace_log.get());
+  opts.sinks.push_back(&progress);
   opts.work = w.program.work;
   opts.max_instructions = f.program.max_instructions;
-  opts.progress = [&](uint64_t n, uint64_t c) { progress(n, c); };
-  opts.progress_every = 256;
   const auto t_sim = Clock::now();
   const cosim::RunResult res = cosim::run_single(spec, *engine, opts);
   const double sim_s = seconds_since(t_sim);
   progress.done();
   if (!f.quiet) {
-    std::cout << "moesim run: " << describe(w, f.program) << "\n\n";
     report::print_stage_table(std::cout, res.stages, {res.engine});
     std::cout << '\n';
     report::print_unit_table(std::cout, res.units, {res.engine}, {res.total_cycles});
@@ -150,6 +96,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   nlohmann::json ctx = context_json(spec, f.program, w);
   ctx["tool"] = "moesim run";
   ctx["reference"] = reference_json;
+  if (!f.trace_log.empty()) ctx["trace_log"] = f.trace_log;
   const report::StageProfile prof = report::make_profile(spec, res.stages, 0, res.engine);
   if (!f.quiet && !f.profile.empty()) {
     report::print_profile(std::cout, prof);
@@ -180,8 +127,9 @@ Subcommand add_run(CLI::App& app) {
   sub->add_option("--engine", rf.engine, "golden or rtl")
       ->required()
       ->check(CLI::IsMember({"golden", "rtl"}));
-  sub->add_option("--dump", rf.dump, "write the output accumulator and HBM output to DIR")
-      ->excludes("--program");
+  sub->add_option("--dump", rf.dump,
+                  "write the outputs to DIR: the layer's accumulator and HBM output, or with "
+                  "--program every memory space as raw bytes (docs/images.md)");
   add_output_flags(sub, rf, false);
   sub->add_flag("--quiet", rf.quiet, "do not print the stage table");
   return {sub, [flags](const isa::Spec& spec) { return cmd_run(spec, *flags); }};

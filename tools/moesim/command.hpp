@@ -9,6 +9,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/usage_error.hpp"
@@ -55,6 +56,10 @@ struct Subcommand {
   CLI::App* app = nullptr;
   std::function<int(const isa::Spec&)> run;
 };
+
+/// The command line moesim was started with (argv), for the provenance of reports.
+const std::vector<std::string>& command_line();
+void set_command_line(int argc, char** argv);
 
 Subcommand add_cosim(CLI::App& app);        ///< cmd_cosim.cpp
 Subcommand add_run(CLI::App& app);          ///< cmd_run.cpp

@@ -10,7 +10,8 @@
 // moesim campaign SPEC.yaml --executor local|slurm [--jobs J] --out DIR [--resume]
 // Program flags: --model NAME|config.json --tokens --hidden --intermediate --shared
 // --shared-intermediate --topk-policy --seed --asm-out (the generated MoE layer) or --program FILE
-// (an assembled program, zero-initialised memories); --machine.
+// (a .hex or assembly) with --image F.yaml, --image-bin SPACE=F[@OFF], --random-image SEED
+// (docs/images.md); --machine. --trace-log F, --progress auto|always|never.
 //
 // Exit codes: 0 equal / success, 1 mismatch or failed run, 2 bad input or usage.
 #include <CLI/CLI.hpp>
@@ -25,9 +26,25 @@
 using namespace moesim;
 using namespace moesim::cli;
 
+namespace moesim::cli {
+
+namespace {
+std::vector<std::string> g_command_line;
+}
+
+const std::vector<std::string>& command_line() { return g_command_line; }
+
+void set_command_line(int argc, char** argv) {
+  g_command_line.assign(argv, argv + argc);
+  if (!g_command_line.empty()) g_command_line[0] = "moesim";
+}
+
+}  // namespace moesim::cli
+
 namespace {
 
 int cli_main(int argc, char** argv) {
+  set_command_line(argc, argv);
   CLI::App app{"moesim: golden model vs RTL co-simulation of a PLENA-family MoE accelerator"};
   app.require_subcommand(1);
   app.footer("Exit codes: 0 equal/success, 1 mismatch or failed run, 2 bad input or usage.");

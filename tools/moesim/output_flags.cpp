@@ -8,6 +8,8 @@
 #include "cli_output.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/file_output.hpp"
+#include "moesim/isa/geometry.hpp"
+#include "moesim/isa/numerics.hpp"
 #include "moesim/report/html_report.hpp"
 #include "moesim/report/report.hpp"
 #include "moesim/workload/reference.hpp"
@@ -16,7 +18,110 @@ namespace moesim::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+void write_dump_file(const fs::path& p, std::string_view bytes) {
+  bad_input_of("--dump: ", [&] { isa::write_file(p, bytes); });
+}
+
+void write_dump_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
+  write_dump_file(p, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+/// Output accumulator (token-major T x H BF16) and the HBM output region, plus a manifest.
+void dump_layer_outputs(const fs::path& dir, const isa::Engine& e, const Workload& w) {
+  const workload::Layout& L = w.built->layout;
+  const uint64_t vlen = static_cast<uint64_t>(w.preset->vlen());
+  const uint64_t hb = L.hidden / vlen;
+  // The accumulator is column-block-major: block b, token t at row v_acc/VLEN + b*T_pad + t.
+  const auto rows = e.read(isa::Space::Vram, L.v_acc / vlen, uint64_t{L.tokens_padded} * hb);
+  std::vector<uint8_t> acc(2 * uint64_t{L.tokens} * L.hidden);
+  std::ostringstream txt;
+  for (uint64_t t = 0; t < L.tokens; ++t) {
+    for (uint64_t c = 0; c < L.hidden; ++c) {
+      const uint64_t src = 2 * ((c / vlen * L.tokens_padded + t) * vlen + c % vlen);
+      const uint64_t dst = 2 * (t * L.hidden + c);
+      acc[dst] = rows[src];
+      acc[dst + 1] = rows[src + 1];
+      const uint16_t bits = static_cast<uint16_t>(rows[src] | (rows[src + 1] << 8));
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%s%.8g", c ? " " : "",
+                    static_cast<double>(num::bf16_to_f32(bits)));
+      txt << buf;
+    }
+    txt << '\n';
+  }
+  write_dump_file(dir / "accumulator_bf16.txt", txt.str());
+  write_dump_file(dir / "accumulator_bf16.bin", acc);
+  write_dump_file(dir / "output_hbm_mxfp8.bin", e.read(isa::Space::Hbm, L.y.base, L.y.bytes));
+  const nlohmann::json manifest = {
+      {"engine", e.name()},
+      {"program", w.name},
+      {"accumulator",
+       {{"files", {"accumulator_bf16.bin", "accumulator_bf16.txt"}},
+        {"shape", {L.tokens, L.hidden}},
+        {"dtype", "bf16 little-endian, token-major"},
+        {"vram_row", L.v_acc / vlen},
+        {"vram_layout", "column-block-major: block b, token t at row vram_row + b*T_pad + t"},
+        {"tokens_padded", L.tokens_padded}}},
+      {"hbm_output",
+       {{"file", "output_hbm_mxfp8.bin"},
+        {"hbm_base", L.y.base},
+        {"rows", L.y.rows},
+        {"cols", L.y.cols},
+        {"codes_bytes", L.y.scale_offset},
+        {"scales_offset", L.y.scale_offset},
+        {"mx_block", w.preset->mx_block()},
+        {"format", "E4M3 codes row-major, then E8M0 scales row-major (one per MX block)"}}}};
+  write_dump_file(dir / "manifest.json", manifest.dump(2) + '\n');
+}
+
+/// Every memory space as raw bytes (`<space>.bin`, the byte image of isa::Space) plus a manifest
+/// that says how to load them back (--image-bin SPACE=FILE).
+void dump_spaces(const fs::path& dir, const isa::Engine& e, const Workload& w) {
+  nlohmann::json spaces = nlohmann::json::object();
+  for (isa::Space s : isa::kAllSpaces) {
+    const isa::SpaceGeometry g = isa::space_geometry(s, *w.preset);
+    const std::string file = std::string(isa::space_name(s)) + ".bin";
+    write_dump_file(dir / file, e.read(s, 0, g.units));
+    spaces[isa::space_name(s)] = {
+        {"file", file},
+        {"bytes", g.bytes()},
+        {"unit_bytes", g.unit_bytes},
+        {"units", g.units},
+        {"reload", "--image-bin " + std::string(isa::space_name(s)) + "=" + (dir / file).string()}};
+  }
+  const nlohmann::json manifest = {{"engine", e.name()},
+                                   {"program", w.name},
+                                   {"machine", w.preset->name},
+                                   {"layout", "docs/images.md (byte image of each space)"},
+                                   {"spaces", spaces}};
+  write_dump_file(dir / "manifest.json", manifest.dump(2) + '\n');
+}
+
+}  // namespace
+
+void check_dump_dir(const std::string& dir) {
+  if (!dir.empty() && fs::exists(dir) && !fs::is_directory(dir))
+    throw UsageError("--dump " + dir + ": not a directory");
+}
+
+void dump_outputs(const fs::path& dir, const isa::Engine& e, const Workload& w) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw UsageError("--dump " + dir.string() + ": " + ec.message());
+  if (w.built)
+    dump_layer_outputs(dir, e, w);
+  else
+    dump_spaces(dir, e, w);
+}
+
 void add_output_flags(CLI::App* app, OutputFlags& o, bool both) {
+  o.both = both;
+  app->add_option("--trace-log", o.trace_log,
+                  both ? "write a trace log, one line per retire, per engine: FILE with .golden "
+                         "and .rtl before its extension (docs/trace_log.md)"
+                       : "write a trace log, one line per retire, to FILE (docs/trace_log.md)");
   app->add_option("--report", o.report, "write the report to FILE (.json, or .yaml/.yml)");
   app->add_option("--html", o.html, "write a self-contained HTML report to FILE");
   app->add_option("--trace-json", o.trace_json,
@@ -60,6 +165,16 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
                          fs::weakly_canonical(waveforms::stage_filter_path(path)));
     }
   }
+  if (!o.trace_log.empty()) {
+    cli::check_output_path("--trace-log", o.trace_log);
+    const auto paths =
+        report::trace_log_paths(o.trace_log, o.both ? std::vector<std::string>{"golden", "rtl"}
+                                                    : std::vector<std::string>{"engine"});
+    for (const fs::path& tp : paths)
+      files.emplace_back((o.both ? "the trace log " + tp.string() + " of " : std::string()) +
+                             "--trace-log " + o.trace_log,
+                         fs::weakly_canonical(tp));
+  }
   for (size_t i = 0; i < files.size(); ++i)
     for (size_t j = i + 1; j < files.size(); ++j)
       if (files[i].second == files[j].second)
@@ -69,6 +184,14 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
   if (!p.program_file.empty()) {
     inputs.emplace_back("--program", p.program_file);
     inputs.emplace_back("the .stages of --program", isa::stages_path(p.program_file).string());
+    for (const std::string& i : p.images) inputs.emplace_back("--image", i);
+    for (const std::string& i : p.image_bins) {
+      const size_t eq = i.find('='), at = i.rfind('@');
+      if (eq != std::string::npos)
+        inputs.emplace_back(
+            "--image-bin",
+            i.substr(eq + 1, at == std::string::npos || at < eq ? std::string::npos : at - eq - 1));
+    }
   } else if (fs::path(p.model).extension() == ".json") {
     inputs.emplace_back("--model", p.model);
   }
@@ -131,6 +254,16 @@ std::unique_ptr<report::TraceJsonSink> open_trace_json(const isa::Spec& spec,
   if (path.empty()) return nullptr;
   return bad_input_of("--trace-json: ",
                       [&] { return std::make_unique<report::TraceJsonSink>(spec, path, engines); });
+}
+
+std::unique_ptr<report::TraceLogSink> open_trace_log(const isa::Spec& spec, const std::string& path,
+                                                     const std::vector<std::string>& engines,
+                                                     const std::vector<std::string>& header) {
+  if (path.empty()) return nullptr;
+  return bad_input_of("--trace-log: ", [&] {
+    return std::make_unique<report::TraceLogSink>(spec, report::trace_log_paths(path, engines),
+                                                  header);
+  });
 }
 
 std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -13,6 +14,7 @@
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/report/trace_json.hpp"
+#include "moesim/report/trace_log.hpp"
 #include "moesim/report/vcd_sink.hpp"
 #include "program_flags.hpp"
 
@@ -20,8 +22,9 @@ namespace moesim::cli {
 
 /// The report, trace and profile files `cosim` and `run` write, and --reference.
 struct OutputFlags {
-  std::string report, html, trace_json, vcd, trace_rtl, profile;
+  std::string report, html, trace_json, vcd, trace_rtl, profile, trace_log;
   bool reference = false;
+  bool both = false;  ///< the command runs both engines (cosim): one trace log per engine
 };
 
 /// Registers OutputFlags on `app`; `both` says the command runs both engines (cosim).
@@ -40,6 +43,13 @@ void write_report(const std::string& path, const nlohmann::json& j);
 nlohmann::json reference_check(const Workload& w, const std::vector<const isa::Engine*>& engines,
                                bool& ok, std::ostream& os);
 
+/// Refuses a --dump path that exists and is not a directory.
+void check_dump_dir(const std::string& dir);
+
+/// --dump DIR: the generated layer's outputs (accumulator, HBM output, manifest.json), or for
+/// --program every memory space as raw bytes with a manifest (docs/images.md).
+void dump_outputs(const std::filesystem::path& dir, const isa::Engine& e, const Workload& w);
+
 /// The stage profile document (profile.hpp) as JSON.
 void write_profile(const std::string& path, const nlohmann::json& j);
 
@@ -49,6 +59,11 @@ void write_html(const std::string& path, const isa::Spec& spec, const cosim::Cos
 std::unique_ptr<report::TraceJsonSink> open_trace_json(const isa::Spec& spec,
                                                        const std::string& path,
                                                        const std::vector<std::string>& engines);
+
+/// --trace-log: the trace log of `engines` (trace_log_paths) headed by `header`.
+std::unique_ptr<report::TraceLogSink> open_trace_log(const isa::Spec& spec, const std::string& path,
+                                                     const std::vector<std::string>& engines,
+                                                     const std::vector<std::string>& header);
 
 std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
                                           const std::vector<std::string>& scopes);

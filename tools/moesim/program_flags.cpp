@@ -10,6 +10,8 @@
 #include "cli_output.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/file_output.hpp"
+#include "moesim/isa/image_file.hpp"
+#include "moesim/report/provenance.hpp"
 #include "moesim/workload/program_fault.hpp"
 #include "random_run.hpp"
 
@@ -18,21 +20,36 @@ namespace moesim::cli {
 namespace fs = std::filesystem;
 
 void add_progress_flag(CLI::App* app, ProgramFlags& f) {
-  app->add_option("--progress-after", f.progress_after,
-                  "on a terminal, show a progress line once the run has taken this many seconds")
+  const auto seconds = CLI::Validator(
+      [](std::string& v) {
+        char* end = nullptr;
+        const double s = std::strtod(v.c_str(), &end);
+        return *end == '\0' && std::isfinite(s) && s >= 0
+                   ? std::string()
+                   : "must be a finite number of seconds >= 0, got " + v;
+      },
+      "");
+  app->add_option("--progress", f.progress.mode,
+                  "progress on stderr: auto (a line redrawn on a terminal, a plain line every "
+                  "--progress-every seconds otherwise), always (from the start, and a last line "
+                  "when not a terminal) or never (docs/progress.md)")
       ->capture_default_str()
-      ->check(CLI::Validator(
-          [](std::string& v) {
-            char* end = nullptr;
-            const double s = std::strtod(v.c_str(), &end);
-            return *end == '\0' && std::isfinite(s) && s >= 0
-                       ? std::string()
-                       : "must be a finite number of seconds >= 0, got " + v;
-          },
-          ""));
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app->add_option("--progress-after", f.progress.after_s,
+                  "on a terminal, show the progress line once the run has taken this many seconds")
+      ->capture_default_str()
+      ->check(seconds);
+  app->add_option("--progress-every", f.progress.every_s,
+                  "when stderr is not a terminal, print a progress line this often (seconds)")
+      ->capture_default_str()
+      ->check(seconds);
 }
 
 void add_program_flags(CLI::App* app, ProgramFlags& f) {
+  // cosim and run default to the README demo's shape, which fits every machine preset's
+  // memories (a model's full size needs `--machine bench`); bench keeps 0, the model's size.
+  f.hidden = kDefaultHidden;
+  f.intermediate = kDefaultIntermediate;
   std::string models;
   for (const auto& m : workload::model_presets()) models += (models.empty() ? "" : ", ") + m.name;
   std::vector<CLI::Option*> generated = {
@@ -43,11 +60,15 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
           ->capture_default_str()
           ->check(kNotNegative),
       f.hidden_opt = app->add_option("--hidden", f.hidden,
-                                     "hidden size H, a multiple of VLEN (default: the model's)")
+                                     "hidden size H, a multiple of VLEN (0: the model's; the "
+                                     "default fits the default machine)")
+                         ->capture_default_str()
                          ->check(kNotNegative),
       f.intermediate_opt =
           app->add_option("--intermediate", f.intermediate,
-                          "expert intermediate size I, a multiple of VLEN (default: the model's)")
+                          "expert intermediate size I, a multiple of VLEN (0: the model's; the "
+                          "default fits the default machine)")
+              ->capture_default_str()
               ->check(kNotNegative),
       app->add_flag("--shared", f.shared,
                     "add the model's shared expert (an error if the model has none)"),
@@ -88,8 +109,9 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
   add_progress_flag(app, f);
   CLI::Option* program =
       app->add_option("--program", f.program_file,
-                      "instead of the generated MoE layer, run FILE (.asm, or .hex with its "
-                      ".stages beside) with zero-initialised memories");
+                      "instead of the generated MoE layer, run FILE (.hex with its .stages "
+                      "beside, or assembly) on the memories of --image, --image-bin and "
+                      "--random-image (zero elsewhere)");
   for (CLI::Option* o : generated) program->excludes(o);
   f.random_seed_opt =
       app->add_option("--random-seed", f.random_seed,
@@ -100,9 +122,64 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
   mix->needs(f.random_seed_opt);
   f.random_seed_opt->excludes(program);
   for (CLI::Option* o : generated) f.random_seed_opt->excludes(o);
+  app->add_option("--image", f.images,
+                  "with --program: initial memories from FILE.yaml (the init: schema of "
+                  "conformance cases, docs/images.md); repeatable")
+      ->needs(program);
+  app->add_option("--image-bin", f.image_bins,
+                  "with --program: SPACE=FILE[@OFFSET] loads FILE's raw bytes into SPACE "
+                  "(vram|mram|fp_sram|int_sram|hbm) at byte OFFSET of its byte image "
+                  "(docs/images.md); repeatable, applied after --image")
+      ->needs(program);
+  f.random_image_opt =
+      app->add_option("--random-image", f.random_image,
+                      "with --program: fill every space with seeded random contents first "
+                      "(docs/images.md: BF16 in +-[1/16, 16), E4M3 codes, small u32, bytes)")
+          ->check(kNotNegative)
+          ->needs(program);
 }
 
+namespace {
+
+/// What the provenance of `w` hashes: the program file (and its .stages) or the generated
+/// program's words and stages, a config.json, the image files.
+nlohmann::json make_provenance(const isa::Spec& spec, const ProgramFlags& f, const Workload& w) {
+  report::Provenance p;
+  p.command_line = command_line();
+  p.machine = w.preset->name;
+  if (w.built) {
+    p.seed = f.seed;
+    std::vector<uint8_t> bytes;
+    for (uint32_t word : w.program.words)
+      for (int s = 0; s < 32; s += 8) bytes.push_back(static_cast<uint8_t>(word >> s));
+    bytes.insert(bytes.end(), w.program.stages.begin(), w.program.stages.end());
+    p.digests.emplace_back("program (generated: words, then stage codes)",
+                           report::sha256_hex(bytes.data(), bytes.size()));
+    if (fs::path(f.model).extension() == ".json") p.files.emplace_back("model " + f.model, f.model);
+  } else {
+    if (f.random_image_opt->count() != 0) p.seed = f.random_image;
+    p.files.emplace_back("program " + f.program_file, f.program_file);
+    const fs::path st = isa::stages_path(f.program_file);
+    if (fs::path(f.program_file).extension() == ".hex" && fs::exists(st))
+      p.files.emplace_back("program stages " + st.string(), st);
+    for (const std::string& i : f.images) p.files.emplace_back("image " + i, i);
+    for (const std::string& i : f.image_bins) {
+      const isa::BinaryImageArg a = isa::parse_binary_image_arg("--image-bin", i);
+      p.files.emplace_back("image-bin " + i, a.file);
+    }
+  }
+  return bad_input_of("provenance: ", [&] { return report::provenance_json(spec, p); });
+}
+
+}  // namespace
+
 Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
+  Workload w = make_workload_only(spec, f);
+  w.provenance = make_provenance(spec, f, w);
+  return w;
+}
+
+Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   Workload w;
   w.preset = &cli::machine_preset(spec, f.machine);
   if (f.random_seed_opt != nullptr && f.random_seed_opt->count() != 0) {
@@ -111,11 +188,7 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
     return w;
   }
   if (!f.program_file.empty()) {
-    w.program = bad_input_of("--program: ", [&] {  // isa::AsmError (file:line:col) or a file error
-      return fs::path(f.program_file).extension() == ".asm"
-                 ? isa::assemble_file(spec, f.program_file)
-                 : isa::read_program(f.program_file);
-    });
+    w.program = read_program_file(spec, f.program_file, "--program: ");
     if (w.program.size() == 0)
       throw UsageError("--program " + f.program_file + ": no instructions");
     const auto imem = static_cast<uint64_t>(w.preset->get("IMEM_WORDS"));
@@ -124,6 +197,14 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
                        " instructions do not fit IMEM_WORDS = " + std::to_string(imem) +
                        " of machine preset " + w.preset->name);
     w.name = f.program_file;
+    if (f.random_image_opt->count() != 0)
+      isa::add_random_image(f.random_image, *w.preset, w.program_image);
+    for (const std::string& img : f.images)
+      bad_input_of<UsageError>("--image ",
+                               [&] { isa::read_image_file(img, *w.preset, w.program_image); });
+    for (const std::string& arg : f.image_bins)
+      isa::read_binary_image("--image-bin", isa::parse_binary_image_arg("--image-bin", arg),
+                             *w.preset, w.program_image);
     return w;
   }
   w.model = workload::resolve_model(f.model, &w.ignored_config_keys);
@@ -135,8 +216,8 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
                                        : workload::TopkEncoding::automatic;
   o.lowering = f.lowering == "expert" ? workload::Lowering::expert : workload::Lowering::pair;
   o.tokens = f.tokens;
-  o.hidden = f.hidden_opt->count() != 0 ? f.hidden : w.model->hidden;
-  o.intermediate = f.intermediate_opt->count() != 0 ? f.intermediate : w.model->intermediate;
+  o.hidden = f.hidden != 0 ? f.hidden : w.model->hidden;
+  o.intermediate = f.intermediate != 0 ? f.intermediate : w.model->intermediate;
   o.seed = f.seed;
   std::optional<workload::ProgramFault> fault;  // a bad name is refused before the build
   if (!f.plant_fault.empty()) fault = workload::parse_program_fault(f.plant_fault);
@@ -155,6 +236,15 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
   return w;
 }
 
+isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
+                               const std::string& what) {
+  // isa::AsmError (file:line:col) or a file error
+  return bad_input_of(what, [&] {
+    return fs::path(path).extension() == ".hex" ? isa::read_program(path)
+                                                : isa::assemble_file(spec, path);
+  });
+}
+
 std::string describe(const Workload& w, const ProgramFlags& f) {
   std::ostringstream s;
   if (w.built) {
@@ -168,6 +258,10 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
       << " seed=" << f.seed;
   } else {
     s << w.name;
+    if (f.random_image_opt != nullptr && f.random_image_opt->count() != 0)
+      s << " --random-image " << f.random_image;
+    for (const std::string& i : f.images) s << " --image " << i;
+    for (const std::string& i : f.image_bins) s << " --image-bin " << i;
   }
   s << " machine=" << w.preset->name << ", a program of " << w.program.size()
     << " instructions (the table counts retired ones)";
@@ -210,8 +304,11 @@ nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const 
         {"stages", stages_present},
         {"asm_out", f.asm_out.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.asm_out)}}},
       {"preset", {{"machine", w.preset->name}, {"machine_params", machine}}},
-      {"seed", w.built ? nlohmann::json(f.seed) : nlohmann::json(nullptr)},
-      {"notes", w.built ? w.built->notes : std::vector<std::string>{}}};
+      {"seed", w.built                            ? nlohmann::json(f.seed)
+               : f.random_image_opt->count() != 0 ? nlohmann::json(f.random_image)
+                                                  : nlohmann::json(nullptr)},
+      {"notes", w.built ? w.built->notes : std::vector<std::string>{}},
+      {"provenance", w.provenance}};
   if (w.built) {
     const workload::Layout& L = w.built->layout;
     const workload::ModelPreset& m = *w.model;

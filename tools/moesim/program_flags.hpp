@@ -3,8 +3,6 @@
 // Internal to the moesim executable.
 #pragma once
 
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdint>
@@ -20,28 +18,37 @@
 #include "moesim/isa/spec.hpp"
 #include "moesim/workload/builder.hpp"
 #include "moesim/workload/presets.hpp"
+#include "progress.hpp"
 
 namespace moesim::cli {
+
+/// Shape of the generated layer when cosim / run are given no --hidden / --intermediate.
+constexpr unsigned kDefaultHidden = 128;
+constexpr unsigned kDefaultIntermediate = 128;
 
 struct ProgramFlags {
   std::string model = "gpt-oss-20b";
   std::string machine = "default";
   unsigned tokens = 4;
-  unsigned hidden = 0;
-  unsigned intermediate = 0;
+  unsigned hidden = 0;        ///< 0: the model's
+  unsigned intermediate = 0;  ///< 0: the model's
   bool shared = false;
   unsigned shared_intermediate = 0;
   std::string topk_policy = "auto";
   std::string lowering = "pair";
   uint64_t seed = 1;
   uint64_t max_instructions = 2000000;
-  double progress_after = 2.0;  ///< seconds before the progress line (on a terminal only)
+  ProgressFlags progress;  ///< --progress, --progress-after, --progress-every
   std::string asm_out;
   std::string plant_fault;
   std::string program_file;
   uint64_t random_seed = 0;  ///< --random-seed: a constrained-random program (docs/random.md)
   std::string random_mix;    ///< --mix of --random-seed
   CLI::Option* random_seed_opt = nullptr;
+  std::vector<std::string> images;      ///< --image FILE.yaml (docs/images.md)
+  std::vector<std::string> image_bins;  ///< --image-bin SPACE=FILE[@OFFSET]
+  uint64_t random_image = 0;            ///< --random-image SEED
+  CLI::Option* random_image_opt = nullptr;
   CLI::Option* hidden_opt = nullptr;
   CLI::Option* intermediate_opt = nullptr;
 };
@@ -57,49 +64,30 @@ struct Workload {
   std::vector<std::string> ignored_config_keys;  ///< config.json keys accepted without effect
   std::optional<workload::BuiltProgram> built;
   isa::Program program;
-  isa::MemoryImage program_image;  ///< --program: the initial memories (all zero today)
+  /// --program: the initial memories (--random-image, then --image, then --image-bin; the rest
+  /// zero).
+  isa::MemoryImage program_image;
   std::optional<uint64_t> budget;  ///< INSTRUCTION_BUDGET of the run when not the preset's
   /// The initial memories: the built layer's image (not copied: it is 680 MB at full size) or
   /// program_image.
   const isa::MemoryImage& image() const { return built ? built->image : program_image; }
   std::string name;
+  /// report::provenance_json of the run: command line, version, seed, machine, SHA-256 of the
+  /// spec files, the program and the images (docs/reproducibility.md).
+  nlohmann::json provenance;
 };
 
 Workload make_workload(const isa::Spec& spec, const ProgramFlags& f);
+/// make_workload without the provenance (no hashing).
+Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f);
+
+/// A program file as `moesim asm` and `--program` read it: FILE.hex (with its .stages beside)
+/// is an assembled program, any other name is assembly. `what` prefixes errors.
+isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
+                               const std::string& what);
 
 /// "gpt-oss-20b T=4 H=128 I=128 E=32 k=4 seed=1 machine=default" or "FILE machine=default".
 std::string describe(const Workload& w, const ProgramFlags& f);
-
-/// "\r[moesim] ..." on stderr, at most every 250 ms, once a run has taken `after_s` seconds;
-/// only when stderr is a terminal.
-class Progress {
- public:
-  explicit Progress(double after_s) : enabled_(isatty(STDERR_FILENO) != 0), after_s_(after_s) {}
-  void operator()(uint64_t retired, uint64_t cycles) {
-    if (!enabled_) return;
-    const auto now = Clock::now();
-    const double t = std::chrono::duration<double>(now - start_).count();
-    if (t < after_s_ || now - last_ < std::chrono::milliseconds(250)) return;
-    last_ = now;
-    std::fprintf(stderr, "\r[moesim] %llu instructions, %llu cycles, %.0f instr/s   ",
-                 static_cast<unsigned long long>(retired), static_cast<unsigned long long>(cycles),
-                 static_cast<double>(retired) / t);
-    std::fflush(stderr);
-    printed_ = true;
-  }
-  void done() {
-    if (printed_) std::fputc('\n', stderr);
-    printed_ = false;
-  }
-
- private:
-  bool enabled_;
-  double after_s_;
-  bool printed_ = false;
-  Clock::time_point start_ = Clock::now();
-  Clock::time_point last_ =
-      start_ - std::chrono::milliseconds(250);  // the first line is not held back
-};
 
 /// The builder's matrix-unit utilisation per part (routed, shared).
 void print_utilisation(std::ostream& os, const Workload& w);

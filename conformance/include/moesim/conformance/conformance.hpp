@@ -15,20 +15,15 @@
 #include <vector>
 
 #include "moesim/isa/engine.hpp"
+#include "moesim/isa/image_file.hpp"
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
 
 namespace moesim::conformance {
 
-/// A memory region of a case file: units [begin, begin + count) of `space`, as byte images.
-struct Region {
-  isa::Space space = isa::Space::Vram;
-  uint64_t begin = 0;          ///< first unit (VRAM/MRAM row, SRAM word, HBM byte)
-  uint64_t count = 0;          ///< units
-  std::vector<uint8_t> bytes;  ///< count * isa::unit_bytes(space)
-  std::string where;           ///< "file: key path" for messages
-};
+/// A memory region of a case file (the shared image loader's, isa/image_file.hpp).
+using Region = isa::ImageRegion;
 
 struct Expect {
   uint64_t retired = 0;

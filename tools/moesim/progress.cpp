@@ -1,0 +1,158 @@
+// Progress line and dynamic instruction count (progress.hpp, docs/progress.md).
+#include "progress.hpp"
+
+#include <cstdio>
+#include <vector>
+
+#include "moesim/isa/encoding.hpp"
+
+namespace moesim::cli {
+
+std::optional<InstructionCount> count_dynamic_instructions(const isa::Spec& spec,
+                                                           const isa::Program& p) {
+  InstructionCount c;
+  std::vector<uint64_t> trips;  // open loops, innermost last
+  uint64_t mult = 1;            // iterations of the innermost open loop body
+  constexpr uint64_t kMax = UINT64_MAX / 4;
+  for (uint32_t w : p.words) {
+    const isa::Decoded d = isa::decode(spec, w);
+    const std::string m = d.spec ? d.spec->mnemonic : "";
+    if (c.total > kMax - mult) return std::nullopt;
+    c.total += mult;
+    if (m == "C_LOOP_START") {
+      const uint64_t n = d.imm22;
+      if (n == 0) return std::nullopt;  // traps: the count is not what runs
+      if (mult > kMax / n) return std::nullopt;
+      trips.push_back(n);
+      mult *= n;
+    } else if (m == "C_LOOP_END") {
+      if (trips.empty()) return std::nullopt;
+      mult /= trips.back();
+      trips.pop_back();
+    } else if (m == "C_BREAK") {
+      c.exact = false;
+      if (trips.empty()) break;  // outside a loop the program halts here
+    }
+  }
+  if (!trips.empty()) return std::nullopt;
+  return c;
+}
+
+Progress::Progress(const isa::Spec& spec, const ProgressFlags& f,
+                   std::optional<InstructionCount> total)
+    : spec_(spec),
+      tty_(isatty(STDERR_FILENO) != 0),
+      enabled_(f.mode != "never"),
+      always_(f.mode == "always"),
+      after_s_(f.mode == "always" ? 0.0 : f.after_s),
+      every_s_(f.every_s),
+      total_(total) {
+  last_ = start_ - std::chrono::hours(1);  // the first line is not held back
+}
+
+namespace {
+
+std::string duration_text(double s) {
+  if (!(s >= 0) || s > 1e8) return "?";
+  const auto t = static_cast<unsigned long long>(s + 0.5);
+  char b[32];
+  if (t >= 3600)
+    std::snprintf(b, sizeof b, "%llu:%02llu:%02llu", t / 3600, t / 60 % 60, t % 60);
+  else
+    std::snprintf(b, sizeof b, "%llu:%02llu", t / 60, t % 60);
+  return b;
+}
+
+std::string rate_text(double r) {
+  char b[32];
+  if (r >= 1e6)
+    std::snprintf(b, sizeof b, "%.2fM", r / 1e6);
+  else if (r >= 1e3)
+    std::snprintf(b, sizeof b, "%.1fk", r / 1e3);
+  else
+    std::snprintf(b, sizeof b, "%.0f", r);
+  return b;
+}
+
+}  // namespace
+
+std::string Progress::text(double t) const {
+  const double ips = t > 0 ? static_cast<double>(retired_) / t : 0;
+  const double cps = t > 0 ? static_cast<double>(cycles_) / t : 0;
+  std::string s = "[moesim] ";
+  char b[160];
+  if (total_ && total_->total > 0) {
+    const uint64_t tot = total_->total;
+    if (retired_ <= tot) {
+      std::snprintf(b, sizeof b, "%3.0f%% %llu/%s%llu instr",
+                    100.0 * static_cast<double>(retired_) / static_cast<double>(tot),
+                    static_cast<unsigned long long>(retired_),
+                    total_->exact ? "" : "<=", static_cast<unsigned long long>(tot));
+    } else {
+      std::snprintf(b, sizeof b, ">100%% %llu instr, past the %llu the loops count",
+                    static_cast<unsigned long long>(retired_),
+                    static_cast<unsigned long long>(tot));
+    }
+  } else {
+    std::snprintf(b, sizeof b, "%llu instr", static_cast<unsigned long long>(retired_));
+  }
+  s += b;
+  std::snprintf(b, sizeof b, ", %llu cycles", static_cast<unsigned long long>(cycles_));
+  s += b;
+  if (stage_ >= 0) s += ", stage " + spec_.stage_name(static_cast<uint8_t>(stage_));
+  s += " | " + rate_text(ips) + " instr/s, " + rate_text(cps) + " cycles/s | " + duration_text(t) +
+       " elapsed";
+  if (total_ && total_->total > 0 && retired_ > 0 && retired_ <= total_->total && ips > 0)
+    s += ", ETA " + duration_text(static_cast<double>(total_->total - retired_) / ips);
+  return s;
+}
+
+void Progress::tick() {
+  if (!enabled_) return;
+  const auto now = Clock::now();
+  const double t = std::chrono::duration<double>(now - start_).count();
+  if (tty_) {
+    if (t < after_s_ || now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    std::fprintf(stderr, "\r\033[K%s", text(t).c_str());
+    std::fflush(stderr);
+    printed_ = true;
+  } else {
+    const bool first_always = always_ && !any_line_;
+    if (!first_always &&
+        (t < every_s_ || std::chrono::duration<double>(now - last_).count() < every_s_))
+      return;
+    last_ = now;
+    std::fprintf(stderr, "%s\n", text(t).c_str());
+    std::fflush(stderr);
+  }
+  any_line_ = true;
+}
+
+void Progress::update(uint64_t retired, uint64_t cycles) {
+  retired_ = retired;
+  cycles_ = cycles;
+  tick();
+}
+
+void Progress::instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem&) {
+  if (engine != 0) return;
+  retired_ = r.index + 1;
+  cycles_ = r.end_cycle;
+  stage_ = r.stage;
+  if (++calls_ % 16 == 0) tick();  // the clock is read every 16 retires
+}
+
+void Progress::done() {
+  if (!enabled_) return;
+  if (printed_) {
+    std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+  } else if (!tty_ && always_) {
+    const double t = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::fprintf(stderr, "%s (done)\n", text(t).c_str());
+  }
+  printed_ = false;
+}
+
+}  // namespace moesim::cli

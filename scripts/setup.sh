@@ -13,7 +13,9 @@ MOESIM_PACKAGES=(
   build-essential cmake pkg-config
   verilator libsystemc-dev zlib1g-dev
   libboost-test-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libmpfr-dev libssl-dev
-  gtkwave python3
+  gtkwave python3 python3-yaml
+  # scripts/sanitize.sh: the ASan + UBSan build and the libFuzzer harnesses
+  clang-14 libclang-rt-14-dev
 )
 
 moesim_install_packages() {  # [PACKAGE...] (default: MOESIM_PACKAGES)

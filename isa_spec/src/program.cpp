@@ -21,6 +21,10 @@ std::ifstream open_input_file(const std::string& path) {
   const auto st = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(st)) throw std::runtime_error(path + ": no such file");
   if (std::filesystem::is_directory(st)) throw std::runtime_error(path + ": is a directory");
+  // A device (/dev/zero, a terminal) may never end: refuse it rather than read forever.
+  if (std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st) ||
+      std::filesystem::is_socket(st))
+    throw std::runtime_error(path + ": is a device, not a file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error(path + ": cannot open");
   return f;

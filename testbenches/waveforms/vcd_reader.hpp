@@ -76,6 +76,7 @@ inline VcdData read_vcd_strict(std::istream& in) {
       size_t end = i;
       while (end < toks.size() && toks[end] != "$end") ++end;
       if (end == toks.size()) break;  // incomplete, read more lines
+      if (end == i) fail("$end without a keyword");
       const std::string& kw = toks[i];
       std::vector<std::string> args(toks.begin() + static_cast<std::ptrdiff_t>(i) + 1,
                                     toks.begin() + static_cast<std::ptrdiff_t>(end));

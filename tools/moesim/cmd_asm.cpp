@@ -28,6 +28,8 @@ int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
   if (fs::weakly_canonical(out) == fs::weakly_canonical(stages))
     throw UsageError("-o " + out + ": the program and its stage table would both be " + out +
                      " (name the .hex; the .stages is written beside it)");
+  check_output_path("-o", out);
+  check_output_path("the stage table of -o " + out + ":", stages.string());
   check_not_input("-o " + out, out, "", in);
   check_not_input("the stage table " + stages.string() + " of -o " + out, stages, "", in);
   // isa::AsmError (file:line:col: message) or an unreadable input file

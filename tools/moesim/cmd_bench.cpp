@@ -73,6 +73,8 @@ double median(std::vector<double> v) {
 /// medians, so a shared machine's load drifts into all three alike.
 int cmd_bench(const isa::Spec& spec, BenchFlags f) {
   check_output_path("--report", f.report);
+  if (!f.report.empty() && std::filesystem::path(f.report).extension() != ".json")
+    throw UsageError("--report " + f.report + ": the bench report is JSON; name it .json");
   if (f.tokens.empty()) throw UsageError("--token-counts: give at least one token count");
   for (unsigned t : f.tokens)
     if (t == 0) throw UsageError("--token-counts: token counts must be at least 1, got 0");

@@ -146,6 +146,15 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
             ? "the built-in suite " + suite.string() +
                   " is not a directory (the source tree moved?); give one with --suite DIR"
             : "--suite " + f.suite + ": not a directory");
+  // Outputs never overwrite inputs: the JUnit file may not lie inside the suite.
+  if (!f.junit.empty()) {
+    const std::filesystem::path root = std::filesystem::weakly_canonical(suite);
+    for (std::filesystem::path p = std::filesystem::weakly_canonical(f.junit);
+         p.has_relative_path(); p = p.parent_path())
+      if (p == root)
+        throw UsageError("--junit " + f.junit + ": lies inside the suite " + suite.string() +
+                         " (an output never overwrites the suite's files)");
+  }
   // Documented gaps (waivers.yaml) and --waive items, checked against isa.yaml before running.
   std::map<std::string, std::string> waived;
   for (const conf::Waiver& w : conf::load_waivers(spec, suite)) waived[w.item] = w.reason;

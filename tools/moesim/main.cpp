@@ -75,6 +75,17 @@ int cli_main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  // CLI11 takes an empty value (`--seed ''`, `--report ''`, `-o ''`) as if the flag were absent
+  // or 0: refuse it instead of running with a default the user did not ask for.
+  for (const Subcommand& c : commands) {
+    if (!*c.app) continue;
+    for (const CLI::Option* o : c.app->get_options())
+      for (const std::string& v : o->results())
+        if (v.empty()) {
+          std::cerr << "moesim: error: " << o->get_name() << ": empty value\n";
+          return kExitUsage;
+        }
+  }
   try {
     const isa::Spec& spec = isa::Spec::builtin();
     for (const Subcommand& c : commands)

@@ -159,6 +159,9 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
     cli::check_output_path(flag, path);
     files.emplace_back(flag + " " + path, fs::weakly_canonical(path));
     if (flag == "--vcd") {
+      check_output_path("the .gtkw of --vcd " + path + ":", waveforms::gtkw_path(path).string());
+      check_output_path("the translate filter of --vcd " + path + ":",
+                        waveforms::stage_filter_path(path).string());
       files.emplace_back("the .gtkw of --vcd " + path,
                          fs::weakly_canonical(waveforms::gtkw_path(path)));
       files.emplace_back("the translate filter of --vcd " + path,

@@ -386,9 +386,22 @@ const ModelPreset& find_model(const std::string& name) {
 }
 
 ModelPreset load_model_config(const std::string& path, std::vector<std::string>* ignored) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(st)) throw UsageError("--model " + path + ": is a directory");
+  // A device (/dev/zero, a terminal) may never end: refuse it rather than read forever.
+  if (std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st) ||
+      std::filesystem::is_socket(st))
+    throw UsageError("--model " + path + ": is a device, not a file");
   std::ifstream in(path);
   if (!in) throw UsageError("--model " + path + ": cannot open");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  try {  // libstdc++'s filebuf throws on a read error
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception& e) {
+    throw UsageError("--model " + path + ": read error (" + e.what() + ")");
+  }
+  if (in.bad()) throw UsageError("--model " + path + ": read error");
   // JSON leaves a key given twice in one object to the reader (nlohmann keeps the last): refuse
   // it, naming the key and the line of its second appearance.
   std::vector<std::set<std::string>> keys;  // per open object

@@ -1,0 +1,624 @@
+#!/usr/bin/env python3
+"""Templates of the bad-input corpus (docs/fuzzing.md, The bad-input corpus).
+
+cases() yields every generated case: a moesim command line, the files it reads and what the one
+`moesim: error:` line must name. The assembly cases are derived from isa_spec/isa.yaml (every
+instruction: a wrong mnemonic, operand count, operand kind, register, immediate, reserved value),
+so a new instruction gets its cases without an edit here. run_corpus.py runs them;
+`gen_cases.py --write DIR` writes them as .case files for reading.
+"""
+import collections
+import json
+import os
+import sys
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
+
+Case = collections.namedtuple('Case', 'name args files where')
+
+
+class Dir:
+    """A directory to create (empty) among a case's files."""
+
+
+def _isa():
+    with open(os.path.join(ROOT, 'isa_spec', 'isa.yaml')) as f:
+        return yaml.safe_load(f)
+
+
+# ---------------------------------------------------------------- assembly
+
+VALID = 'S_ADDI_INT gp1, gp0, 1'
+# How the bad program reaches the assembler (the flag path prefixes the message).
+ASM_COMMANDS = [
+    ['asm', 'in.asm'],
+    ['asm', 'in.asm', '-o', 'out.hex'],
+    ['run', '--engine', 'golden', '--program', 'in.asm'],
+    ['cosim', '--program', 'in.asm', '--quiet'],
+]
+
+
+def _asm_case(name, k, lines, bad_line, col, why=None):
+    """A program of `lines` whose line `bad_line` (1-based) has the error at column `col`."""
+    text = '\n'.join(lines) + '\n'
+    where = [f'in.asm:{bad_line}:{col}']
+    if why:
+        where.append(why)
+    return Case('asm/' + name, list(ASM_COMMANDS[k % len(ASM_COMMANDS)]), {'in.asm': text}, where)
+
+
+def _operand_text(kinds, op):
+    kind = op['kind']
+    if kind in ('gp', 'fp', 'addr'):
+        return kinds[kind]['prefix'] + '1'
+    if kind == 'zero':
+        return '0'
+    return str(op['allowed'][0]) if 'allowed' in op else '1'
+
+
+def asm_cases():
+    isa = _isa()
+    kinds, fields = isa['operand_kinds'], isa['fields']
+    k = 0
+    for ins in isa['instructions']:
+        m = ins['mnemonic']
+        ops = ins.get('operands', [])
+        required = [o for o in ops if not o.get('optional')]
+
+        def program(operands, indent):
+            """(lines, bad line number, column of the mnemonic, columns of the operands)."""
+            before = [VALID] * (k % 3)
+            if k % 2:
+                before.insert(0, '; @stage=router_topk')
+            head = ' ' * indent + m
+            cols, text = [], head
+            for i, t in enumerate(operands):
+                text += ' ' if i == 0 else ', '
+                cols.append(len(text) + 1)
+                text += t
+            return before + [text, VALID], len(before) + 1, indent + 1, cols
+
+        good = [_operand_text(kinds, o) for o in ops]
+        indent = k % 3
+        # Unknown mnemonic (every other instruction).
+        if k % 2 == 0:
+            lines, ln, mcol, _ = program(good, indent)
+            lines[ln - 1] = lines[ln - 1].replace(m, m + 'X', 1)
+            yield _asm_case(f'{m}.unknown_mnemonic', k, lines, ln, mcol, 'unknown mnemonic')
+        k += 1
+        # One operand too many.
+        lines, ln, _, cols = program(good + ['gp1'], indent)
+        yield _asm_case(f'{m}.extra_operand', k, lines, ln, cols[-1], 'expects')
+        k += 1
+        # One required operand too few.
+        if required:
+            lines, ln, mcol, _ = program(good[:len(required) - 1], indent)
+            yield _asm_case(f'{m}.missing_operand', k, lines, ln, mcol, 'expects')
+            k += 1
+        for i, op in enumerate(ops):
+            kind = op['kind']
+            width = fields[op['field']]['hi'] - fields[op['field']]['lo'] + 1
+            bad = []
+            if kind in ('gp', 'fp', 'addr'):
+                other = {'gp': 'f1', 'fp': 'gp1', 'addr': 'gp1'}[kind]
+                bad.append(('wrong_kind', other, 'expected'))
+                bad.append(('no_such_register', kinds[kind]['prefix'] + str(kinds[kind]['count']),
+                            'does not exist'))
+                if i == 0:
+                    bad.append(('register_junk', kinds[kind]['prefix'] + '1x', 'expected'))
+            elif kind == 'zero':
+                bad.append(('not_zero', '1', 'literal 0'))
+                bad.append(('register_for_zero', 'gp1', 'expected'))
+            else:
+                bad.append(('register_for_imm', 'gp1', 'expected an immediate'))
+                bad.append(('too_wide', hex(1 << width), 'does not fit'))
+                if i % 2 == 0:
+                    bad.append(('over_64_bits', '99999999999999999999999', 'too large'))
+                else:
+                    bad.append(('empty_hex', '0x', 'expected an immediate'))
+                if 'allowed' in op:
+                    v = next(v for v in range(1 << width) if v not in op['allowed'])
+                    bad.append(('reserved', str(v), 'reserved'))
+            # Two of the operand's mutations, rotating over the instructions.
+            picked = [bad[(k + j) % len(bad)] for j in range(min(2, len(bad)))]
+            for tag, text, why in picked:
+                operands = list(good)
+                operands[i] = text
+                lines, ln, _, cols = program(operands, indent)
+                yield _asm_case(f'{m}.{op["name"]}.{tag}', k, lines, ln, cols[i], why)
+                k += 1
+
+    # Syntax that belongs to no instruction.
+    syntax = [
+        ('word_directive_typo', '.wordx 1', 1, 'directive'),
+        ('word_without_value', '.word', 6, '.word expects one number'),
+        ('word_too_wide', '.word 0x100000000', 7, '32 bits'),
+        ('word_two_values', '.word 1 2', 9, "unexpected '2'"),
+        ('word_not_number', '.word gp1', 7, '.word expects one number'),
+        ('other_directive', '.org 0', 1, 'directive'),
+        ('stage_empty', '; @stage=', 10, 'empty stage name'),
+        ('stage_unknown', '; @stage=nowhere', 10, "unknown stage 'nowhere'"),
+        ('stage_other', '; @stage=other', 10, "'other'"),
+        ('stage_misspelt', '; @stag=gather', 3, 'malformed marker'),
+        ('stage_spaced', '; @stage = gather', 3, 'malformed marker'),
+        ('marker_after_code', VALID + ' ; @stage=gather', 24, 'own'),
+        ('pair_two_fields', '; @pair=1,2', 9, 'TOKEN,SLOT,EXPERT'),
+        ('pair_letters', '; @pair=a,b,c', 9, "token 'a'"),
+        ('pair_signed', '; @pair=-1,0,0', 9, "token '-1'"),
+        ('pair_too_large', '; @pair=99999999999,0,0', 9, 'too large'),
+        ('pair_empty_address', '; @pair=1,2,int[]', 9, 'expert'),
+        ('pair_address_letters', '; @pair=1,2,int[x]', 9, 'INT SRAM address'),
+        ('double_comma', 'S_ADDI_INT gp1,, 1', 16, "unexpected ','"),
+        ('trailing_comma', 'S_ADDI_INT gp1, gp0, 1,', 24, 'missing operand'),
+        ('parenthesis', 'S_ADDI_INT(gp1, gp0, 1)', 11, "unexpected '('"),
+        ('no_commas', 'S_ADDI_INT gp1 gp0 1', 16, "unexpected 'gp0 1'"),
+        ('number_line', '1234', 1, "unknown mnemonic '1234'"),
+        ('register_line', 'gp1', 1, "unknown mnemonic 'gp1'"),
+        ('lowercase_mnemonic', 's_addi_int gp1, gp0, 1', 1, "unknown mnemonic"),
+        ('uppercase_register', 'S_ADDI_INT GP1, gp0, 1', 12, "got 'GP1'"),
+        ('negative_immediate', 'S_ADDI_INT gp1, gp0, -1', 22, "unexpected '-'"),
+        ('decimal_point', 'S_ADDI_INT gp1, gp0, 1.5', 23, "unexpected '.5'"),
+        ('octal_looking', 'S_ADDI_INT gp1, gp0, 0o17', 22, 'expected an immediate'),
+        ('binary_looking', 'S_ADDI_INT gp1, gp0, 0b1', 22, 'expected an immediate'),
+        ('hex_letters_g', 'S_ADDI_INT gp1, gp0, 0xG', 22, 'expected an immediate'),
+        ('register_hex_index', 'S_ADDI_INT gp0x1, gp0, 1', 12, 'expected a gp register'),
+        ('register_huge_index', 'S_ADDI_INT gp99999999999999999999999, gp0, 1', 14, 'too large'),
+        ('non_ascii', 'S_ADDI_INT gp1, gp0, \u00b9', 22, '\\xC2'),
+        ('tab_then_junk', '\tS_ADDI_INT\tgp1,\tgp0,\t1\t#', 25, "unexpected '#'"),
+        ('semicolon_marker_junk', ';@', 2, 'malformed marker'),
+    ]
+    for i, (tag, line, col, why) in enumerate(syntax):
+        lines = [VALID] * (i % 4) + [line]
+        yield _asm_case('syntax.' + tag, i, lines, len(lines), col, why)
+    # Windows line ends: the error is still on line 3 at the same column.
+    yield Case('asm/syntax.crlf', ['asm', 'in.asm'],
+               {'in.asm': (VALID + '\r\n') * 2 + 'S_ADDI_INT gp1, gp0, gp2\r\n'}, ['in.asm:3:22'])
+    # A NUL byte inside an instruction.
+    yield Case('asm/syntax.nul_byte', ['asm', 'in.asm'],
+               {'in.asm': b'S_ADDI_INT gp1, gp0\x00, 1\n'}, ['in.asm:1:20'])
+    # A 100,000-character line.
+    yield Case('asm/syntax.long_line', ['asm', 'in.asm'],
+               {'in.asm': 'S_ADDI_INT gp1, gp0, ' + '9' * 100000 + '\n'}, ['in.asm:1:22', 'too large'])
+    # A binary file.
+    yield Case('asm/syntax.binary', ['asm', 'in.asm'],
+               {'in.asm': bytes(range(256))}, ['in.asm:1:'])
+
+
+# ---------------------------------------------------------------- hex and stages
+
+HEX_COMMANDS = [
+    ['disasm', 'p.hex'],
+    ['run', '--engine', 'golden', '--program', 'p.hex'],
+    ['cosim', '--program', 'p.hex', '--quiet'],
+]
+
+
+def hex_cases():
+    good = '0x0000006A\n'
+    k = 0
+    words = [
+        ('g_digit', '0xG000006A', 'expected one 32-bit hex word'),
+        ('nine_digits', '0x10000006A', 'expected one 32-bit hex word'),
+        ('prefix_only', '0x', 'expected one 32-bit hex word'),
+        ('two_words', '0x1 0x2', 'expected one 32-bit hex word'),
+        ('negative', '-1', 'expected one 32-bit hex word'),
+        ('decimal_exponent', '1e5x', 'expected one 32-bit hex word'),
+        ('assembly_text', 'S_ADDI_INT gp1, gp0, 1', 'expected one 32-bit hex word'),
+        ('comment', '; a comment', 'expected one 32-bit hex word'),
+        ('plus_sign', '+0x1', 'expected one 32-bit hex word'),
+        ('non_ascii', '0x\u00b9', 'expected one 32-bit hex word'),
+        ('word_directive', '.word 0x1', 'expected one 32-bit hex word'),
+        ('trailing_junk', '0x0000006Az', 'expected one 32-bit hex word'),
+    ]
+    for i, (tag, line, why) in enumerate(words):
+        text = good * (i % 3) + line + '\n' + good
+        yield Case(f'hex/word.{tag}', list(HEX_COMMANDS[k % 3]), {'p.hex': text},
+                   [f'p.hex:{i % 3 + 1}', why])
+        k += 1
+    two = good * 2
+    stages = [
+        ('unknown_stage', 'other\nnowhere\n', 'p.stages:2', "unknown stage 'nowhere'"),
+        ('too_many', 'other\nother\ngather\n', 'p.stages:3', 'more stages'),
+        ('too_few', 'gather\n', 'p.stages', '1 stages for 2 words'),
+        ('pair_bad', 'other @pair=1,2\nother\n', 'p.stages:1', 'TOKEN,SLOT,EXPERT'),
+        ('pair_letters', 'other\ngather @pair=x,0,0\n', 'p.stages:2', "token 'x'"),
+        ('pair_too_large', 'gather @pair=0,0,4294967296\nother\n', 'p.stages:1', 'too large'),
+        ('pair_address', 'gather @pair=0,0,int[-1]\nother\n', 'p.stages:1', 'INT SRAM address'),
+        ('stage_number', '0\n1\n', 'p.stages:1', "unknown stage '0'"),
+        ('stage_case', 'Gather\nother\n', 'p.stages:1', "unknown stage 'Gather'"),
+        ('binary', '\x01\x02\n\x03\n', 'p.stages:1', 'unknown stage'),
+    ]
+    for tag, text, where, why in stages:
+        yield Case(f'hex/stages.{tag}', list(HEX_COMMANDS[k % 3]), {'p.hex': two, 'p.stages': text},
+                   [where, why])
+        k += 1
+    for cmd in HEX_COMMANDS[1:]:
+        name = cmd[0]
+        yield Case(f'hex/{name}.empty_program', cmd, {'p.hex': '\n\n'}, ['--program p.hex', 'no instructions'])
+        yield Case(f'hex/{name}.too_long', cmd + ['--machine', 'tiny'],
+                   {'p.hex': good * 70000}, ['--program p.hex', 'IMEM_WORDS'])
+        yield Case(f'hex/{name}.missing_file', cmd[:-1] + ['nothere.hex'], {}, ['nothere.hex'])
+        yield Case(f'hex/{name}.directory', cmd[:-1] + ['d.hex'], {'d.hex': Dir()}, ['d.hex'])
+        yield Case(f'hex/{name}.missing_asm', cmd[:-1] + ['nothere.asm'], {}, ['nothere.asm'])
+    yield Case('hex/disasm.missing_file', ['disasm', 'nothere.hex'], {}, ['nothere.hex'])
+    yield Case('hex/disasm.directory', ['disasm', 'd'], {'d': Dir()}, ['d'])
+    yield Case('hex/asm.missing_file', ['asm', 'nothere.asm'], {}, ['nothere.asm'])
+    yield Case('hex/asm.directory', ['asm', 'd.asm'], {'d.asm': Dir()}, ['d.asm'])
+
+
+# ---------------------------------------------------------------- conformance case files
+
+CASE_ASM = 'S_ADDI_INT gp1, gp0, 5\n'
+CASE_OK = 'expect:\n  retired: 1\n  cycles: 1\n  regs: {gp1: 5}\n'
+
+
+def _suite_case(name, yaml_text, where, asm=CASE_ASM, mnemonic='S_ADDI_INT', extra=None,
+                args=()):
+    files = {f's/{mnemonic}/c.asm': asm, f's/{mnemonic}/c.yaml': yaml_text}
+    if asm is None:
+        del files[f's/{mnemonic}/c.asm']
+    if yaml_text is None:
+        del files[f's/{mnemonic}/c.yaml']
+    files.update(extra or {})
+    return Case('suite/' + name, ['conformance', '--engine', 'golden', '--suite', 's', '--quiet']
+                + list(args), files, where)
+
+
+def suite_cases():
+    y = 's/S_ADDI_INT/c.yaml'
+    bad_yaml = [
+        ('unknown_top_key', CASE_OK + 'expected: 1\n', 'expected'),
+        ('unknown_expect_key', CASE_OK + '  retire: 1\n', 'retire'),
+        ('unknown_trap_key', CASE_OK + '  trap: {cause: illegal_instruction, pc: 0, why: x}\n', 'why'),
+        ('unknown_trap_cause', CASE_OK + '  trap: {cause: no_such_trap, pc: 0}\n', 'no_such_trap'),
+        ('trap_without_pc', CASE_OK + '  trap: {cause: illegal_instruction}\n', 'pc'),
+        ('retired_negative', 'expect:\n  retired: -1\n  cycles: 1\n  regs: {gp1: 5}\n', 'retired'),
+        ('retired_string', 'expect:\n  retired: one\n  cycles: 1\n  regs: {gp1: 5}\n', 'retired'),
+        ('retired_float', 'expect:\n  retired: 1.5\n  cycles: 1\n  regs: {gp1: 5}\n', 'retired'),
+        ('retired_huge', 'expect:\n  retired: 99999999999999999999999\n  cycles: 1\n  regs: {gp1: 5}\n', 'retired'),
+        ('cycles_list', 'expect:\n  retired: 1\n  cycles: [1]\n  regs: {gp1: 5}\n', 'cycles'),
+        ('missing_expect', 'budget: 3\n', 'expect'),
+        ('regs_unknown', 'expect:\n  retired: 1\n  cycles: 1\n  regs: {gp1: 5, gp16: 0}\n', 'gp16'),
+        ('regs_gp0', 'expect:\n  retired: 1\n  cycles: 1\n  regs: {gp1: 5, gp0: 0}\n', 'gp0'),
+        ('regs_too_wide', 'expect:\n  retired: 1\n  cycles: 1\n  regs: {gp1: 0x100000000}\n', 'gp1'),
+        ('regs_negative', 'expect:\n  retired: 1\n  cycles: 1\n  regs: {gp1: -5}\n', 'gp1'),
+        ('regs_fp_not_bf16', 'expect:\n  retired: 1\n  cycles: 1\n  regs: {gp1: 5, f1: 0.1}\n', 'f1'),
+        ('regs_list', 'expect:\n  retired: 1\n  cycles: 1\n  regs: [gp1, 5]\n', 'regs'),
+        ('machine_unknown', 'machine: huge\n' + CASE_OK, 'huge'),
+        ('machine_number', 'machine: 3\n' + CASE_OK, 'machine'),
+        ('budget_zero', 'budget: 0\n' + CASE_OK, 'budget'),
+        ('budget_negative', 'budget: -3\n' + CASE_OK, 'budget'),
+        ('budget_string', 'budget: lots\n' + CASE_OK, 'budget'),
+        ('init_unknown_space', 'init:\n  dram: [{addr: 0, bytes: [1]}]\n' + CASE_OK, 'dram'),
+        ('init_not_list', 'init:\n  hbm: {addr: 0, bytes: [1]}\n' + CASE_OK, 'hbm'),
+        ('init_vram_short_row', 'init:\n  vram: [{row: 0, bf16: [1.0, 2.0]}]\n' + CASE_OK, 'vram'),
+        ('init_vram_row_out_of_range', 'init:\n  vram: [{row: 99999999, fill: 1.0}]\n' + CASE_OK, 'vram'),
+        ('init_vram_not_bf16', 'init:\n  vram: [{row: 0, fill: 0.1}]\n' + CASE_OK, 'vram'),
+        ('init_vram_nan_number', 'init:\n  vram: [{row: 0, fill: .nan}]\n' + CASE_OK, 'vram'),
+        ('init_vram_bad_pattern', 'init:\n  vram: [{row: 0, fill: "0x1FFFF"}]\n' + CASE_OK, 'vram'),
+        ('init_vram_rows_zero', 'init:\n  vram: [{row: 0, fill: 1.0, rows: 0}]\n' + CASE_OK, 'rows'),
+        ('init_fp_sram_out_of_range', 'init:\n  fp_sram: [{addr: 99999999, bf16: [1.0]}]\n' + CASE_OK, 'fp_sram'),
+        ('init_int_sram_too_wide', 'init:\n  int_sram: [{addr: 0, u32: [0x100000000]}]\n' + CASE_OK, 'int_sram'),
+        ('init_int_sram_string', 'init:\n  int_sram: [{addr: 0, u32: [x]}]\n' + CASE_OK, 'int_sram'),
+        ('init_hbm_byte_too_wide', 'init:\n  hbm: [{addr: 0, bytes: [256]}]\n' + CASE_OK, 'hbm'),
+        ('init_hbm_out_of_range', 'init:\n  hbm: [{addr: 0xFFFFFFFFFFFF, bytes: [1]}]\n' + CASE_OK, 'hbm'),
+        ('init_hbm_addr_overflow', 'init:\n  hbm: [{addr: 0xFFFFFFFFFFFFFFFF, bytes: [1, 2]}]\n' + CASE_OK, 'hbm'),
+        ('init_mram_short', 'init:\n  mram: [{row: 0, bytes: [1, 2]}]\n' + CASE_OK, 'mram'),
+        ('init_overlap', 'init:\n  hbm: [{addr: 0, bytes: [1, 2]}, {addr: 1, bytes: [3]}]\n' + CASE_OK, 'hbm'),
+        ('init_both_forms', 'init:\n  vram: [{row: 0, fill: 1.0, bf16: [1.0]}]\n' + CASE_OK, 'vram'),
+        ('init_region_unknown_key', 'init:\n  hbm: [{addr: 0, bytes: [1], stride: 2}]\n' + CASE_OK, 'stride'),
+        ('init_row_for_sram', 'init:\n  fp_sram: [{row: 0, bf16: [1.0]}]\n' + CASE_OK, 'fp_sram'),
+        ('mem_unknown_space', CASE_OK + '  mem: {dram: []}\n', 'dram'),
+        ('mem_overlap', CASE_OK + '  mem:\n    int_sram: [{addr: 0, u32: [1, 2]}, {addr: 1, u32: [2]}]\n', 'int_sram'),
+        ('duplicate_key', CASE_OK + '  retired: 1\n', 'retired'),
+        ('yaml_syntax', 'expect: {retired: 1\n', 'c.yaml:'),
+        ('yaml_tab_indent', 'expect:\n\tretired: 1\n', 'c.yaml:'),
+        ('yaml_scalar', 'just text\n', 'c.yaml'),
+        ('yaml_list', '- 1\n- 2\n', 'c.yaml'),
+        ('yaml_empty', '', 'c.yaml'),
+        ('yaml_anchor_unknown', 'expect: *nothere\n', 'c.yaml'),
+        ('yaml_binary', '\x00\x01\x02', 'c.yaml'),
+    ]
+    for tag, text, key in bad_yaml:
+        yield _suite_case(tag, text, [y, key] if key != y else [y])
+    yield _suite_case('asm_error', CASE_OK, ['s/S_ADDI_INT/c.asm:2:12'],
+                      asm=CASE_ASM + 'S_ADDI_INT gp99, gp0, 1\n')
+    yield _suite_case('asm_without_yaml', None, ['c.asm'])
+    yield _suite_case('yaml_without_asm', CASE_OK, ['c.yaml'], asm=None)
+    yield _suite_case('stray_file', CASE_OK, ['notes.txt'], extra={'s/S_ADDI_INT/notes.txt': 'x'})
+    yield _suite_case('unknown_mnemonic_dir', CASE_OK, ['S_ADDI_INTX'], mnemonic='S_ADDI_INTX')
+    yield _suite_case('bad_waivers', CASE_OK, ['waivers.yaml'],
+                      extra={'s/waivers.yaml': '- {item: "no such item", reason: x}\n'})
+    yield _suite_case('waivers_syntax', CASE_OK, ['waivers.yaml'],
+                      extra={'s/waivers.yaml': '- {item: "V_TOPK", reason: x\n'})
+    yield _suite_case('waivers_no_reason', CASE_OK, ['waivers.yaml'],
+                      extra={'s/waivers.yaml': '- {item: "V_TOPK"}\n'})
+    # Flags of `moesim conformance`.
+    yield _suite_case('filter_invalid', CASE_OK, ['--filter'], args=['--filter', '('])
+    yield _suite_case('filter_no_match', CASE_OK, ['--filter'], args=['--filter', 'NOTHING'])
+    yield _suite_case('filter_huge', CASE_OK, ['--filter'], args=['--filter', 'a' * 100000])
+    yield _suite_case('waive_unknown', CASE_OK, ['--waive'], args=['--waive', 'nothing'])
+    yield _suite_case('machine_unknown_flag', CASE_OK, ['--machine'], args=['--machine', 'huge'])
+    yield _suite_case('engine_unknown', CASE_OK, ['--engine'], args=['--engine', 'verilog'])
+    yield _suite_case('junit_into_missing_dir', CASE_OK, ['--junit'], args=['--junit', 'no/dir/j.xml'])
+    yield _suite_case('junit_is_directory', CASE_OK, ['--junit'], args=['--junit', 's'])
+    yield _suite_case('junit_overwrites_case', CASE_OK, ['--junit'],
+                      args=['--junit', 's/S_ADDI_INT/c.yaml'])
+    yield Case('suite/suite_missing', ['conformance', '--engine', 'golden', '--suite', 'nothere'],
+               {}, ['--suite'])
+    yield Case('suite/suite_is_file', ['conformance', '--engine', 'golden', '--suite', 'f'],
+               {'f': 'x'}, ['--suite'])
+
+
+# ---------------------------------------------------------------- config.json
+
+def _config_cases():
+    base_dir = os.path.join(ROOT, 'testbenches', 'models')
+    k = 0
+    for model in ('qwen3-30b-a3b', 'gpt-oss-20b', 'deepseek-v3', 'mixtral-8x7b', 'qwen1.5-moe-a2.7b',
+                  'llama-4-scout', 'deepseek-v2-lite'):
+        with open(os.path.join(base_dir, model + '.config.json')) as f:
+            base = json.load(f)
+        cfg = base.get('text_config', base)
+        counts = [key for key in ('hidden_size', 'intermediate_size', 'moe_intermediate_size',
+                                  'num_experts', 'num_local_experts', 'n_routed_experts',
+                                  'num_experts_per_tok') if isinstance(cfg.get(key), int)
+                  and key in _REQUIRED.get(cfg.get('model_type', base.get('model_type')), ())]
+        mutations = []
+        for key in counts:
+            kinds = [(key, 0, 'zero'), (key, -1, 'negative'), (key, 1.5, 'fraction'),
+                     (key, '64', 'string'), (key, True, 'bool'), (key, 1 << 40, 'huge'),
+                     (key, [64], 'list'), (key, {'v': 64}, 'object')]
+            # Every model gets the zero and the wrong type; the rest rotate over the models.
+            mutations += kinds[:2] + [kinds[2 + (k + j) % 6] for j in range(2)]
+            k += 1
+        for key, value, _ in mutations:
+            yield model, key, value
+        for key, value in (('hidden_act', 'gelu'), ('model_type', 'llama'),
+                           ('hidden_act', 3), ('model_type', None)):
+            if key == 'model_type' and value is None and 'text_config' in base:
+                continue  # the outer model_type names it
+            yield model, key, value
+
+
+_REQUIRED = {
+    'qwen3_moe': ('hidden_size', 'moe_intermediate_size', 'num_experts', 'num_experts_per_tok'),
+    'qwen2_moe': ('hidden_size', 'moe_intermediate_size', 'num_experts', 'num_experts_per_tok'),
+    'gpt_oss': ('hidden_size', 'intermediate_size', 'num_local_experts', 'num_experts_per_tok'),
+    'mixtral': ('hidden_size', 'intermediate_size', 'num_local_experts', 'num_experts_per_tok'),
+    'deepseek_v3': ('hidden_size', 'moe_intermediate_size', 'n_routed_experts',
+                    'num_experts_per_tok'),
+    'deepseek_v2': ('hidden_size', 'moe_intermediate_size', 'n_routed_experts',
+                    'num_experts_per_tok'),
+    'llama4_text': ('hidden_size', 'intermediate_size', 'num_local_experts', 'num_experts_per_tok'),
+    'llama4': ('hidden_size', 'intermediate_size', 'num_local_experts', 'num_experts_per_tok'),
+}
+
+# A shape every machine preset holds (the models' own sizes do not fit `default`).
+SHAPE = ['--hidden', '64', '--intermediate', '64']
+CONFIG_COMMANDS = [
+    ['run', '--engine', 'golden', '--tokens', '1'] + SHAPE + ['--model', 'c.json'],
+    ['cosim', '--tokens', '1', '--quiet'] + SHAPE + ['--model', 'c.json'],
+    ['bench', '--engine', 'golden', '--token-counts', '1'] + SHAPE + ['--model', 'c.json'],
+]
+
+
+def config_cases():
+    base_dir = os.path.join(ROOT, 'testbenches', 'models')
+    k = 0
+    for model, key, value in _config_cases():
+        with open(os.path.join(base_dir, model + '.config.json')) as f:
+            base = json.load(f)
+        cfg = base.get('text_config', base)
+        if value is None:
+            del cfg[key]
+            tag = 'missing'
+        else:
+            cfg[key] = value
+            tag = type(value).__name__ + '_' + str(value)[:12].replace(' ', '')
+        yield Case(f'config/{model}.{key}.{tag}', list(CONFIG_COMMANDS[k % 3]),
+                   {'c.json': json.dumps(base, indent=2)}, ['c.json', key])
+        k += 1
+    # Values a key takes but the layer cannot hold.
+    dsv3 = os.path.join(base_dir, 'deepseek-v3.config.json')
+    with open(dsv3) as f:
+        v3 = json.load(f)
+    gpt = os.path.join(base_dir, 'gpt-oss-20b.config.json')
+    with open(gpt) as f:
+        oss = json.load(f)
+    specials = [
+        (v3, 'routed_scaling_factor', 1e300), (v3, 'routed_scaling_factor', 0),
+        (v3, 'routed_scaling_factor', -2.5), (v3, 'routed_scaling_factor', 'big'),
+        (v3, 'n_group', -1), (v3, 'topk_group', 'x'), (v3, 'norm_topk_prob', 'yes'),
+        (v3, 'scoring_func', 'tanh'), (v3, 'topk_method', 7),
+        (oss, 'swiglu_limit', -7), (oss, 'swiglu_limit', 0), (oss, 'swiglu_limit', 1e300),
+        (oss, 'swiglu_limit', 'seven'), (oss, 'moe_expert_bias', 1), (oss, 'router_mode', 'x'),
+    ]
+    for i, (base, key, value) in enumerate(specials):
+        d = json.loads(json.dumps(base))
+        d[key] = value
+        yield Case(f'config/special.{i:02d}.{key}', list(CONFIG_COMMANDS[i % 3]),
+                   {'c.json': json.dumps(d, indent=2)}, ['c.json', key])
+    text = open(dsv3).read()
+    syntax = [
+        ('trailing_comma', text.replace('}', ',}', 1) if text.rstrip().endswith('}') else text),
+        ('truncated', text[:len(text) // 2]),
+        ('comment', '// config\n' + text),
+        ('single_quotes', text.replace('"', "'")),
+        ('empty', ''),
+        ('array', '[' + text + ']'),
+        ('number', '42'),
+        ('nan', text.replace('"hidden_size":', '"hidden_size": NaN, "x":', 1)),
+        ('binary', '\x00\xff\xfe'),
+        ('deep_nesting', '[' * 100000 + ']' * 100000),
+        ('duplicate_hidden', text.replace('{', '{\n  "hidden_size": 64,', 1)),
+        ('bom_then_junk', '\ufeff{"model_type": ]'),
+    ]
+    for i, (tag, body) in enumerate(syntax):
+        yield Case(f'config/syntax.{tag}', list(CONFIG_COMMANDS[i % 3]), {'c.json': body}, ['c.json'])
+    yield Case('config/missing_file', list(CONFIG_COMMANDS[0][:-1]) + ['nothere.json'], {},
+               ['nothere.json'])
+    yield Case('config/directory', list(CONFIG_COMMANDS[0][:-1]) + ['d.json'], {'d.json': Dir()},
+               ['d.json'])
+
+
+# ---------------------------------------------------------------- flags
+
+P = 'p.asm'
+PROGRAM = {P: 'S_ADDI_INT gp1, gp0, 1\n'}
+
+
+def flag_cases():
+    numeric = {
+        'run': ['--tokens', '--hidden', '--intermediate', '--shared-intermediate', '--seed',
+                '--max-instructions'],
+        'cosim': ['--tokens', '--hidden', '--intermediate', '--shared-intermediate', '--seed',
+                  '--max-instructions', '--history'],
+        'bench': ['--hidden', '--intermediate', '--seed', '--max-instructions', '--token-counts',
+                  '--repeat'],
+    }
+    prefix = {'run': ['run', '--engine', 'golden'], 'cosim': ['cosim', '--quiet'],
+              'bench': ['bench', '--engine', 'golden']}
+    shape = {'--hidden': ['--intermediate', '64'], '--intermediate': ['--hidden', '64']}
+    values = [('negative', '-1'), ('letters', 'abc'), ('fraction', '1.5'), ('empty', ''),
+              ('overflow', '18446744073709551616'), ('huge', '99999999999999999999999999'),
+              ('hex_junk', '0xZZ'), ('spaces', ' 1 2')]
+    for cmd, flags in numeric.items():
+        for n, flag in enumerate(flags):
+            for tag, v in [values[(n + j) % len(values)] for j in range(5)]:
+                yield Case(f'flags/{cmd}{flag}.{tag}', prefix[cmd] + shape.get(flag, SHAPE) + [flag, v],
+                           {}, [flag])
+    enums = [
+        (['run', '--engine'], ['verilog', '', 'both', 'GOLDEN']),
+        (['bench', '--engine'], ['verilog', '']),
+        (['conformance', '--engine'], ['all']),
+        (['cosim', '--topk-policy'], ['hardwired', '']),
+        (['cosim', '--lowering'], ['token']),
+        (['run', '--engine', 'golden', '--machine'], ['huge', '', 'DEFAULT']),
+        (['cosim', '--machine'], ['bench2']),
+        (['bench', '--engine', 'golden', '--machine'], ['x']),
+        (['run', '--engine', 'golden', '--model'], ['gpt-5', '', 'nothere.json']),
+        (['cosim', '--model'], ['mixtral']),
+        (['cosim', '--flip-bit'], ['x', '1:2', 'golden:0:0:0', '99999999999999999999:0:0:0']),
+        (['cosim', '--plant-fault'], ['no-such-fault']),
+        (['run', '--engine', 'golden', '--progress-after'], ['-1', 'x']),
+    ]
+    for args, bad in enums:
+        flag = args[-1]
+        for i, v in enumerate(bad):
+            yield Case(f'flags/{args[0]}{flag}.bad{i}', args[:1] + SHAPE + args[1:] + [v], {}, [flag])
+    # Structure of the command line.
+    structural = [
+        ('unknown_command', ['simulate'], "'simulate'"),
+        ('no_command', [], 'subcommand'),
+        ('unknown_flag', ['cosim', '--fast'], '--fast'),
+        ('unknown_flag_run', ['run', '--engine', 'golden', '--verbose'], '--verbose'),
+        ('missing_value', ['cosim', '--tokens'], '--tokens'),
+        ('missing_value_last', ['run', '--engine'], '--engine'),
+        ('asm_without_input', ['asm'], 'input'),
+        ('asm_two_inputs', ['asm', 'p.asm', 'q.asm'], 'q.asm'),
+        ('disasm_without_input', ['disasm'], 'input'),
+        ('program_and_model', ['cosim', '--program', P, '--model', 'mixtral-8x7b'], '--model'),
+        ('program_and_tokens', ['cosim', '--program', P, '--tokens', '2'], '--tokens'),
+        ('program_and_seed', ['run', '--engine', 'golden', '--program', P, '--seed', '2'], '--seed'),
+        ('flag_twice', ['cosim', '--tokens', '1', '--tokens', '2'], '--tokens'),
+        ('run_without_engine_value', ['run', '--engine', '--quiet'], '--engine'),
+        ('rtl_on_bench_machine', ['run', '--engine', 'rtl', '--machine', 'bench', '--program', P],
+         'bench'),
+        ('repeat_zero', ['bench', '--engine', 'golden', '--repeat', '0'], '--repeat'),
+        ('token_counts_zero', ['bench', '--engine', 'golden', '--token-counts', '0'],
+         '--token-counts'),
+        ('tokens_zero', ['cosim', '--tokens', '0'], '--tokens'),
+        ('hidden_zero', ['cosim', '--hidden', '0'], '--hidden'),
+        ('hidden_odd', ['cosim', '--hidden', '63'], '--hidden'),
+        ('intermediate_odd', ['run', '--engine', 'golden', '--intermediate', '65'], '--intermediate'),
+        ('tokens_too_many', ['run', '--engine', 'golden', '--machine', 'tiny'] + SHAPE + ['--tokens', '100000'],
+         '--tokens'),
+        ('shared_without_shared_expert', ['cosim', '--model', 'mixtral-8x7b', '--shared'] + SHAPE,
+         '--shared'),
+    ]
+    for tag, args, where in structural:
+        yield Case(f'flags/{tag}', args, dict(PROGRAM), [where])
+
+
+# ---------------------------------------------------------------- output paths
+
+def output_cases():
+    run = ['run', '--engine', 'golden', '--program', P, '--quiet']
+    cos = ['cosim', '--program', P, '--quiet']
+    outputs = ['--report', '--html', '--trace-json', '--vcd']
+    k = 0
+    for flag in outputs:
+        ext = {'--report': '.json', '--html': '.html', '--trace-json': '.json', '--vcd': '.vcd'}[flag]
+        base = [run, cos][k % 2]
+        k += 1
+        yield Case(f'outputs/{flag[2:]}.missing_dir', base + [flag, 'no/dir/x' + ext], dict(PROGRAM), [flag])
+        yield Case(f'outputs/{flag[2:]}.is_directory', base + [flag, 'd'], dict(PROGRAM, d=Dir()), [flag])
+        yield Case(f'outputs/{flag[2:]}.is_program', base + [flag, P], dict(PROGRAM), [flag])
+        yield Case(f'outputs/{flag[2:]}.empty', base + [flag, ''], dict(PROGRAM), [flag])
+        # A write error names the file (the sinks report it when the run ends).
+        yield Case(f'outputs/{flag[2:]}.dev_full', base + [flag, '/dev/full'], dict(PROGRAM),
+                   ['/dev/full'])
+    yield Case('outputs/report.txt', run + ['--report', 'r.txt'], dict(PROGRAM), ['--report'])
+    yield Case('outputs/report.no_extension', run + ['--report', 'r'], dict(PROGRAM), ['--report'])
+    yield Case('outputs/profile.txt', run + ['--profile', 'p.txt'], dict(PROGRAM), ['--profile'])
+    yield Case('outputs/report_equals_html', run + ['--report', 'x.json', '--trace-json', 'x.json'],
+               dict(PROGRAM), ['x.json'])
+    yield Case('outputs/report_is_config', ['run', '--engine', 'golden', '--model', 'c.json',
+                                             '--report', 'c.json'] + SHAPE,
+               {'c.json': open(os.path.join(ROOT, 'testbenches', 'models',
+                                            'mixtral-8x7b.config.json')).read()}, ['--report'])
+    yield Case('outputs/asm-out_is_config', ['cosim', '--model', 'c.json', '--asm-out', 'c.json'] + SHAPE,
+               {'c.json': open(os.path.join(ROOT, 'testbenches', 'models',
+                                            'mixtral-8x7b.config.json')).read()}, ['--asm-out'])
+    yield Case('outputs/asm-out_missing_dir', ['cosim', '--asm-out', 'no/dir/x.asm', '--tokens', '1'] + SHAPE,
+               {}, ['--asm-out'])
+    yield Case('outputs/dump_is_file', ['run', '--engine', 'golden', '--dump', P], dict(PROGRAM),
+               ['--dump'])
+    yield Case('outputs/trace-rtl_golden', ['run', '--engine', 'golden', '--program', P,
+                                             '--trace-rtl', 't.fst'], dict(PROGRAM), ['--trace-rtl'])
+    yield Case('outputs/bench_report_txt', ['bench', '--engine', 'golden', '--report', 'b.txt'] + SHAPE, {},
+               ['--report'])
+    yield Case('outputs/bench_report_missing_dir', ['bench', '--engine', 'golden', '--report',
+                                                     'no/dir/b.json'] + SHAPE, {}, ['--report'])
+    yield Case('outputs/asm.o_is_input', ['asm', P, '-o', P], dict(PROGRAM), ['-o'])
+    yield Case('outputs/asm.o_stages', ['asm', P, '-o', 'x.stages'], dict(PROGRAM), ['-o'])
+    yield Case('outputs/asm.o_missing_dir', ['asm', P, '-o', 'no/dir/x.hex'], dict(PROGRAM), ['-o'])
+    yield Case('outputs/asm.o_directory', ['asm', P, '-o', 'd'], dict(PROGRAM, d=Dir()), ['-o'])
+    yield Case('outputs/asm.o_dev_full', ['asm', P, '-o', '/dev/full'], dict(PROGRAM), ['-o'])
+    yield Case('outputs/asm.o_empty', ['asm', P, '-o', ''], dict(PROGRAM), ['-o'])
+
+
+def cases():
+    for gen in (asm_cases, hex_cases, suite_cases, config_cases, flag_cases, output_cases):
+        yield from gen()
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] != '--write':
+        print('usage: gen_cases.py --write DIR', file=sys.stderr)
+        return 2
+    out = sys.argv[2]
+    n = 0
+    for c in cases():
+        p = os.path.join(out, c.name + '.case')
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, 'wb') as f:
+            f.write(b'args: ' + ' '.join(repr(a) if not a or ' ' in a else a for a in c.args).encode() + b'\n')
+            for w in c.where:
+                f.write(b'where: ' + w.encode() + b'\n')
+            for name, content in c.files.items():
+                if isinstance(content, Dir):
+                    continue
+                data = content if isinstance(content, bytes) else content.encode()
+                f.write(b'file: ' + name.encode() + b'\n' + data)
+        n += 1
+    print(f'{n} cases written to {out}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -102,10 +102,39 @@ void Core::load(const isa::Program& program, uint64_t instruction_budget) {
   retired_ = 0;
   cycles_ = 0;
   origin_ = sc_core::sc_time_stamp();
+  cycle_base_ = 0;
+  trapped_ = false;
   record_.reset();
   spans_.clear();
   done_ = program_.empty();
   if (!done_ && idle_) start_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Core::restore(const isa::Program& program, const isa::ArchState& s) {
+  load(program, s.instruction_budget);
+  regs_ = s.regs;
+  regs_.gp[0] = 0;
+  regs_.fp[0] = 0;
+  loops_.clear();
+  for (const isa::LoopEntry& l : s.loops) loops_.push_back(Loop{l.body, l.broken});
+  pc_ = s.pc;
+  retired_ = s.retired;
+  cycles_ = s.cycle;
+  cycle_base_ = s.cycle;
+  const bool was_done = done_;
+  done_ = pc_ >= program_.size();
+  if (was_done && !done_ && idle_) start_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Core::save(isa::ArchState& s) const {
+  if (trapped_) throw std::logic_error("golden: no checkpoint of a trapped machine");
+  s.pc = pc_;
+  s.retired = retired_;
+  s.cycle = cycles_;
+  s.instruction_budget = budget_;
+  s.regs = regs_;
+  s.loops.clear();
+  for (const Loop& l : loops_) s.loops.push_back(isa::LoopEntry{l.body, l.broken});
 }
 
 std::optional<isa::RetireRecord> Core::take_record() {
@@ -121,7 +150,7 @@ std::vector<isa::UnitSpan> Core::take_unit_spans() {
 }
 
 uint64_t Core::now() const {
-  return (sc_core::sc_time_stamp() - origin_).value() / clock_period().value();
+  return cycle_base_ + (sc_core::sc_time_stamp() - origin_).value() / clock_period().value();
 }
 
 void Core::run() {
@@ -258,6 +287,7 @@ void Core::issue() {
   auto trap = [&](uint8_t cause) {
     rec.trap = isa::Trap{cause, pc_, d.word};
     done_ = true;
+    trapped_ = true;
     publish(std::move(rec));
   };
   if (retired_ >= budget_) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "moesim/isa/checkpoint.hpp"
 #include "moesim/isa/program.hpp"
 #include "unit.hpp"
 
@@ -32,6 +33,12 @@ class Core : public sc_core::sc_module {
   /// instruction at issue traps with instruction_budget_exceeded once `instruction_budget`
   /// instructions have retired.
   void load(const isa::Program& program, uint64_t instruction_budget);
+  /// load(), then puts the core in the checkpoint state `s`: registers, loop stack, pc, retire
+  /// count, cycle (the cycle origin moves so that now() continues from s.cycle) and budget.
+  void restore(const isa::Program& program, const isa::ArchState& s);
+  /// The core's part of a checkpoint: pc, retired, cycle, budget, registers and loop stack.
+  /// Throws std::logic_error after a trap.
+  void save(isa::ArchState& s) const;
   /// True once the program halted (pc past the end) or trapped.
   bool done() const { return done_; }
   /// The record of the last retired or trapped instruction, once.
@@ -87,6 +94,8 @@ class Core : public sc_core::sc_module {
   uint64_t budget_ = 0;  ///< INSTRUCTION_BUDGET of this run
   uint64_t cycles_ = 0;
   sc_core::sc_time origin_;
+  uint64_t cycle_base_ = 0;  ///< now() at origin_ (the restored cycle; 0 after load())
+  bool trapped_ = false;
   bool done_ = true;
   bool idle_ = true;  ///< the thread waits on start_ (load() must notify it)
   sc_core::sc_event start_;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "moesim/isa/numerics.hpp"
 
@@ -51,6 +53,37 @@ void MatrixUnit::reset() {
   std::fill(vacc_.begin(), vacc_.end(), 0.0f);
   std::fill(hv_.begin(), hv_.end(), 0.0f);
   std::fill(hm_.begin(), hm_.end(), 0.0f);
+}
+
+namespace {
+
+std::vector<uint32_t> bits_of(const std::vector<float>& v) {
+  std::vector<uint32_t> out(v.size());
+  if (!v.empty()) std::memcpy(out.data(), v.data(), v.size() * sizeof(float));
+  return out;
+}
+
+void set_bits(std::vector<float>& v, const std::vector<uint32_t>& bits) {
+  if (bits.size() != v.size())
+    throw std::invalid_argument("golden: matrix accumulator of " + std::to_string(v.size()) +
+                                " words restored from " + std::to_string(bits.size()));
+  if (!v.empty()) std::memcpy(v.data(), bits.data(), v.size() * sizeof(float));
+}
+
+}  // namespace
+
+void MatrixUnit::save(isa::ArchState& s) const {
+  s.acc = bits_of(acc_);
+  s.vacc = bits_of(vacc_);
+  s.hv = bits_of(hv_);
+  s.hm = bits_of(hm_);
+}
+
+void MatrixUnit::restore(const isa::ArchState& s) {
+  set_bits(acc_, s.acc);
+  set_bits(vacc_, s.vacc);
+  set_bits(hv_, s.hv);
+  set_bits(hm_, s.hm);
 }
 
 TrapSet MatrixUnit::check(const Issue& is) {

@@ -6,6 +6,7 @@
 // written back by M_BMV_WO) and M_BMM / M_BTMM (into hm, written back by M_BMM_WO).
 #pragma once
 
+#include "moesim/isa/checkpoint.hpp"
 #include "unit.hpp"
 
 namespace moesim::golden {
@@ -24,6 +25,10 @@ class MatrixUnit : public sc_core::sc_module, public UnitIf {
 
   /// Clears every accumulator to +0.0 (program load).
   void reset();
+  /// Copies the accumulators (FP32 bit patterns) into / out of a checkpoint state
+  /// (isa::ArchState acc, vacc, hv, hm; the caller has checked the sizes).
+  void save(isa::ArchState& s) const;
+  void restore(const isa::ArchState& s);
 
  private:
   void mm(const Issue& is);

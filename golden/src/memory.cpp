@@ -3,11 +3,20 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace moesim::golden {
 
 void Memory::clear() {
   std::fill(data_.begin(), data_.end(), uint8_t{0});
+  bytes_read_ = bytes_written_ = 0;
+}
+
+void Memory::assign(const std::vector<uint8_t>& bytes) {
+  if (bytes.size() != data_.size())
+    throw std::invalid_argument("golden: memory of " + std::to_string(data_.size()) +
+                                " bytes restored from " + std::to_string(bytes.size()));
+  data_ = bytes;
   bytes_read_ = bytes_written_ = 0;
 }
 

@@ -38,6 +38,10 @@ class Memory {
   const uint8_t* data() const { return data_.data(); }
   /// Zeroes the storage and the traffic counters.
   void clear();
+  /// Replaces the storage with `bytes` (same size; checkpoint restore) and zeroes the counters.
+  void assign(const std::vector<uint8_t>& bytes);
+  /// The storage (checkpoint save).
+  const std::vector<uint8_t>& bytes() const { return data_; }
 
   /// Bytes moved by successful bus reads / writes since the last clear() (backdoor accesses
   /// are not counted): the memory's own traffic count, used for the HBM stage profile.

@@ -58,6 +58,7 @@ struct GoldenModel::Impl {
   Geometry geo;
   Top top;
   uint64_t budget;  ///< INSTRUCTION_BUDGET of the next load()
+  bool loaded = false;
 };
 
 GoldenModel::GoldenModel(const isa::Spec& spec, const isa::MachinePreset& preset) {
@@ -76,8 +77,9 @@ GoldenModel::GoldenModel(const isa::Spec& spec, const isa::MachinePreset& preset
 
 GoldenModel::~GoldenModel() = default;
 
-void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& image) {
-  const Geometry& g = impl_->geo;
+namespace {
+
+void check_program(const Geometry& g, const isa::Program& program) {
   if (program.size() > g.imem_words) {
     throw std::invalid_argument("golden: program " + program.source + " has " +
                                 std::to_string(program.size()) + " instructions; IMEM_WORDS is " +
@@ -88,6 +90,13 @@ void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& imag
                                 std::to_string(program.words.size()) + " words but " +
                                 std::to_string(program.stages.size()) + " stage codes");
   }
+}
+
+}  // namespace
+
+void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& image) {
+  const Geometry& g = impl_->geo;
+  check_program(g, program);
   for (Space s : isa::kAllSpaces) {
     const uint64_t size = g.bytes(s);
     for (const isa::MemorySegment& seg : segments(image, s)) {
@@ -107,6 +116,29 @@ void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& imag
   }
   top.matrix.reset();
   top.core.load(program, impl_->budget);
+  impl_->loaded = true;
+}
+
+isa::ArchState GoldenModel::save() const {
+  if (!impl_->loaded) throw std::logic_error("golden: save() before load()");
+  isa::ArchState s;
+  const Top& top = impl_->top;
+  top.core.save(s);
+  top.matrix.save(s);
+  for (Space sp : isa::kAllSpaces) s.mem[static_cast<size_t>(sp)] = top.memory(sp).bytes();
+  return s;
+}
+
+void GoldenModel::restore(const isa::Program& program, const isa::ArchState& state) {
+  check_program(impl_->geo, program);
+  isa::check_state_shape(state, impl_->preset);
+  if (state.instruction_budget == 0)
+    throw std::invalid_argument("golden: checkpoint state with instruction budget 0");
+  Top& top = impl_->top;
+  for (Space s : isa::kAllSpaces) top.memory(s).assign(state.mem[static_cast<size_t>(s)]);
+  top.matrix.restore(state);
+  top.core.restore(program, state);
+  impl_->loaded = true;
 }
 
 void GoldenModel::set_instruction_budget(uint64_t budget) {

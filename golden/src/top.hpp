@@ -20,6 +20,7 @@ class Top : public sc_core::sc_module {
 
   /// Storage of a space (backdoor: image load and result read-out).
   Memory& memory(isa::Space s);
+  const Memory& memory(isa::Space s) const { return const_cast<Top*>(this)->memory(s); }
 
   Memory vram_mem, mram_mem, fp_sram_mem, int_sram_mem, hbm_mem;
   MemoryTarget vram, mram, fp_sram, int_sram, hbm;

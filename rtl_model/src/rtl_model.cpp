@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "backend.hpp"
+#include "moesim/isa/checkpoint.hpp"
 #include "moesim/isa/geometry.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/rtl/model.hpp"
@@ -55,6 +56,12 @@ size_t storage_bytes(const VlWide<N>&) {
   return N * sizeof(EData);
 }
 
+/// Entries of a Verilated unpacked array.
+template <typename T, std::size_t N>
+constexpr std::size_t array_depth(const VlUnpacked<T, N>&) {
+  return N;
+}
+
 constexpr uint64_t kWatchdogCycles = 100000000;  ///< no retire for this long: the RTL hangs
 
 }  // namespace
@@ -79,12 +86,15 @@ struct Impl {
   isa::Program program;
   bool loaded = false;
   bool stopped = false;  ///< halted or trapped
+  bool trapped = false;
   uint64_t cycle = 0;
   uint64_t retired = 0;
   std::vector<isa::UnitSpan> instr_spans;  ///< spans of the instruction in flight
   std::vector<isa::UnitSpan> spans;        ///< spans of retired instructions, not yet taken
 
-  explicit Impl(const isa::Spec& s) : spec(s) {}
+  isa::MachinePreset preset;  ///< the preset the model was made for (checkpoint shapes)
+
+  Impl(const isa::Spec& s, const isa::MachinePreset& p) : spec(s), preset(p) {}
 
   cfg::VRoot& root() { return *top->rootp; }
   const cfg::VRoot& root() const { return *top->rootp; }
@@ -220,13 +230,20 @@ class Model final : public isa::Engine {
   std::vector<uint8_t> read(isa::Space space, uint64_t begin, uint64_t count) const override;
   uint64_t size(isa::Space space) const override;
   std::vector<isa::UnitSpan> take_unit_spans() override;
+  isa::ArchState save() const override;
+  void restore(const isa::Program& program, const isa::ArchState& state) override;
 
  private:
+  /// Checks the program, resets the RTL with no program (prog_len_i = 0 keeps the core halted),
+  /// zeroes every memory and the HBM store, and writes the program into imem.
+  void reset_with(const isa::Program& program);
+  /// Starts the run: budget and program length on the ports, counters from `retired`, `cycle`.
+  void start(const isa::Program& program, uint64_t budget, uint64_t retired, uint64_t cycle);
   std::unique_ptr<Impl> impl_;
 };
 
 Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts)
-    : impl_(std::make_unique<Impl>(spec)) {
+    : impl_(std::make_unique<Impl>(spec, preset)) {
   // The preset must be the one the RTL was Verilated for, parameter by parameter (run-time
   // parameters are ports, not Verilator parameters).
   std::ostringstream diff;
@@ -298,7 +315,7 @@ Model::~Model() {
 #endif
 }
 
-void Model::load(const isa::Program& program, const isa::MemoryImage& image) {
+void Model::reset_with(const isa::Program& program) {
   auto& m = *impl_;
   if (program.words.size() > m.imem_words) {
     std::ostringstream e;
@@ -323,6 +340,32 @@ void Model::load(const isa::Program& program, const isa::MemoryImage& image) {
   for (Space s : {Space::Vram, Space::Mram, Space::FpSram, Space::IntSram}) m.zero(s);
   std::fill(m.hbm.bytes.begin(), m.hbm.bytes.end(), 0);
   m.hbm.bytes_read = m.hbm.bytes_written = 0;
+  auto& imem = m.root().moe_top__DOT__imem;
+  for (uint64_t pc = 0; pc < m.imem_words; ++pc) imem[pc] = 0;
+  for (size_t pc = 0; pc < program.words.size(); ++pc)
+    imem[pc] = (static_cast<uint64_t>(program.stages[pc]) << 32) | program.words[pc];
+}
+
+void Model::start(const isa::Program& program, uint64_t budget, uint64_t retired, uint64_t cycle) {
+  auto& m = *impl_;
+  m.program = program;
+  m.top->instruction_budget_i = static_cast<uint32_t>(budget);
+  m.top->prog_len_i = static_cast<uint32_t>(program.words.size());
+  m.top->eval();
+  // A restored run's waveform shows the global cycle: 10 time units per cycle (clock()).
+  if (cycle != 0 && cycle * 10 > m.ctx->time()) m.ctx->time(cycle * 10);
+  m.loaded = true;
+  m.stopped = false;
+  m.trapped = false;
+  m.cycle = cycle;
+  m.retired = retired;
+  m.instr_spans.clear();
+  m.spans.clear();
+}
+
+void Model::load(const isa::Program& program, const isa::MemoryImage& image) {
+  auto& m = *impl_;
+  reset_with(program);
   const std::pair<Space, const std::vector<isa::MemorySegment>*> segs[] = {
       {Space::Vram, &image.vram},
       {Space::Mram, &image.mram},
@@ -331,22 +374,85 @@ void Model::load(const isa::Program& program, const isa::MemoryImage& image) {
       {Space::Hbm, &image.hbm}};
   for (const auto& [space, list] : segs)
     for (const auto& seg : *list) m.write_segment(space, seg);
+  start(program, m.budget, 0, 0);
+}
 
-  auto& imem = m.root().moe_top__DOT__imem;
-  for (uint64_t pc = 0; pc < m.imem_words; ++pc) imem[pc] = 0;
-  for (size_t pc = 0; pc < program.words.size(); ++pc)
-    imem[pc] = (static_cast<uint64_t>(program.stages[pc]) << 32) | program.words[pc];
+isa::ArchState Model::save() const {
+  const auto& m = *impl_;
+  if (!m.loaded) throw std::logic_error("RtlModel: save() before load()");
+  if (m.trapped) throw std::logic_error("RtlModel: no checkpoint of a trapped machine");
+  const auto& r = m.root();
+  isa::ArchState s;
+  s.pc = r.moe_top__DOT__pc_q;
+  s.retired = m.retired;
+  s.cycle = m.cycle;
+  s.instruction_budget = m.top->instruction_budget_i;
+  s.regs = regs();
+  for (uint32_t i = 0; i < r.moe_top__DOT__loop_depth_q; ++i)
+    s.loops.push_back({r.moe_top__DOT__loop_pc_q[i], r.moe_top__DOT__loop_brk_q[i] != 0});
+  const isa::StateShape shape = isa::state_shape(m.preset);
+  const size_t blen = static_cast<size_t>(cfg_param("BLEN"));
+  const size_t mlen = static_cast<size_t>(cfg_param("MLEN"));
+  for (size_t i = 0; i < blen; ++i)
+    for (size_t j = 0; j < blen; ++j) s.acc.push_back(r.moe_top__DOT__u_matrix__DOT__acc_q[i][j]);
+  for (size_t j = 0; j < shape.vacc; ++j)
+    s.vacc.push_back(r.moe_top__DOT__u_matrix__DOT__vacc_q[j]);
+  for (size_t i = 0; i < shape.hv; ++i) s.hv.push_back(r.moe_top__DOT__u_matrix__DOT__hv_q[i]);
+  // hm is a memory with a valid bit per row of MLEN words: a row whose bit is clear holds +0.0
+  // (moe_matrix_unit.sv), whatever its stale words say.
+  const uint8_t* live =
+      entry_bytes(const_cast<cfg::VRoot&>(r).moe_top__DOT__u_matrix__DOT__hm_live_q);
+  for (size_t i = 0; i < shape.hm; ++i) {
+    const size_t row = i / mlen;
+    const bool valid = ((live[row / 8] >> (row % 8)) & 1) != 0;
+    s.hm.push_back(valid ? r.moe_top__DOT__u_matrix__DOT__hm_q[i] : 0u);
+  }
+  for (Space sp : isa::kAllSpaces) s.mem[static_cast<size_t>(sp)] = read(sp, 0, m.units(sp));
+  return s;
+}
 
-  m.program = program;
-  m.top->instruction_budget_i = static_cast<uint32_t>(m.budget);
-  m.top->prog_len_i = static_cast<uint32_t>(program.words.size());
-  m.top->eval();
-  m.loaded = true;
-  m.stopped = false;
-  m.cycle = 0;
-  m.retired = 0;
-  m.instr_spans.clear();
-  m.spans.clear();
+void Model::restore(const isa::Program& program, const isa::ArchState& state) {
+  auto& m = *impl_;
+  isa::check_state_shape(state, m.preset);
+  const uint64_t budget = m.spec.checked_instruction_budget(state.instruction_budget);
+  if (state.retired > UINT32_MAX)
+    throw std::invalid_argument("RtlModel: retire count " + std::to_string(state.retired) +
+                                " does not fit retired_q (32 bits)");
+  reset_with(program);
+  for (Space sp : isa::kAllSpaces)
+    m.write_segment(sp, isa::MemorySegment{0, state.mem[static_cast<size_t>(sp)]});
+  auto& r = m.root();
+  r.moe_top__DOT__pc_q = state.pc;
+  r.moe_top__DOT__retired_q = static_cast<uint32_t>(state.retired);
+  for (size_t i = 1; i < state.regs.gp.size(); ++i) r.moe_top__DOT__gp_q[i] = state.regs.gp[i];
+  for (size_t i = 1; i < state.regs.fp.size(); ++i) r.moe_top__DOT__fp_q[i] = state.regs.fp[i];
+  for (size_t i = 0; i < state.regs.addr.size(); ++i)
+    r.moe_top__DOT__areg_q[i] = state.regs.addr[i];
+  r.moe_top__DOT__scale_q = state.regs.scale;
+  r.moe_top__DOT__stride_q = state.regs.stride;
+  r.moe_top__DOT__vmask_q = state.regs.v_mask;
+  r.moe_top__DOT__topk_policy_q = state.regs.topk_policy;
+  r.moe_top__DOT__topk_valid_q = state.regs.topk_valid ? 1 : 0;
+  // check_state_shape() has held the stack to LOOP_DEPTH, the arrays' depth.
+  for (size_t i = 0; i < state.loops.size() && i < array_depth(r.moe_top__DOT__loop_brk_q); ++i) {
+    r.moe_top__DOT__loop_pc_q[i] = state.loops[i].body;
+    r.moe_top__DOT__loop_brk_q[i] = state.loops[i].broken ? 1 : 0;
+  }
+  r.moe_top__DOT__loop_depth_q = static_cast<uint8_t>(state.loops.size());
+  const size_t blen = static_cast<size_t>(cfg_param("BLEN"));
+  const size_t mlen = static_cast<size_t>(cfg_param("MLEN"));
+  for (size_t i = 0; i < blen; ++i)
+    for (size_t j = 0; j < blen; ++j)
+      r.moe_top__DOT__u_matrix__DOT__acc_q[i][j] = state.acc[i * blen + j];
+  for (size_t j = 0; j < state.vacc.size(); ++j)
+    r.moe_top__DOT__u_matrix__DOT__vacc_q[j] = state.vacc[j];
+  for (size_t i = 0; i < state.hv.size(); ++i) r.moe_top__DOT__u_matrix__DOT__hv_q[i] = state.hv[i];
+  // Every hm row valid, holding the checkpoint's words (+0.0 where the row was clear).
+  for (size_t i = 0; i < state.hm.size(); ++i) r.moe_top__DOT__u_matrix__DOT__hm_q[i] = state.hm[i];
+  uint8_t* live = entry_bytes(r.moe_top__DOT__u_matrix__DOT__hm_live_q);
+  for (size_t row = 0; row < state.hm.size() / mlen; ++row)
+    live[row / 8] = static_cast<uint8_t>(live[row / 8] | (1u << (row % 8)));
+  start(program, budget, state.retired, state.cycle);
 }
 
 bool Model::step(isa::RetireRecord& out) {
@@ -378,6 +484,7 @@ bool Model::step(isa::RetireRecord& out) {
       rec.trap = isa::Trap{static_cast<uint8_t>(t.trap_cause_o), t.trap_pc_o, t.trap_word_o};
       rec.index = m.retired;
       m.stopped = true;
+      m.trapped = true;
       isa::normalize(rec);
       out = std::move(rec);
       return true;

@@ -1,5 +1,6 @@
 // `moesim cosim`: golden model and RTL in lockstep, compared per retire and at the end.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,6 +9,7 @@
 
 #include "cli_output.hpp"
 #include "command.hpp"
+#include "cosim_windows.hpp"
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/cosim/fault.hpp"
@@ -31,6 +33,7 @@ struct CosimFlags : OutputFlags {
   std::string dump;
   size_t history = 8;
   bool quiet = false;
+  WindowFlags windows;  ///< --windows, --from-retire ... (cosim_windows.hpp)
 };
 
 int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
@@ -39,40 +42,54 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
   check_outputs(f, f.program);
   check_dump_dir(f.dump);
+  check_window_flags(f.windows, f, f.flip_bit);
   Workload w = make_workload(spec, f.program);
   cli::check_rtl_preset(w.preset->name);
+  if (!f.windows.to_checkpoint.empty())
+    return run_window_process(spec, w, f.windows, f.history, flip);
+  const bool one_run = !f.windows.windowed() && !f.windows.focused();
 
-  auto golden = cosim::make_golden_engine(spec, *w.preset);
-  auto rtl = make_rtl(spec, *w.preset, f.trace_rtl);
+  std::unique_ptr<isa::Engine> golden, rtl;
+  if (one_run) {
+    golden = cosim::make_golden_engine(spec, *w.preset);
+    rtl = make_rtl(spec, *w.preset, f.trace_rtl);
+  }
   // Both engines load the one image; --flip-bit gives its engine a flipped copy.
   const isa::MemoryImage* gimg = &w.image();
   const isa::MemoryImage* rimg = &w.image();
   isa::MemoryImage flipped;
-  if (flip) {
+  if (flip && one_run) {
     isa::Engine& target = flip->engine == "golden" ? *golden : *rtl;
     flipped = w.image();
     cosim::apply_bit_flip(*flip, target.size(flip->space) * isa::unit_bytes(flip->space, *w.preset),
                           flipped);
     (flip->engine == "golden" ? gimg : rimg) = &flipped;
   }
-  if (w.budget) {  // --random-seed of a program built to exceed its budget
-    golden->set_instruction_budget(*w.budget);
-    rtl->set_instruction_budget(*w.budget);
+  if (one_run) {
+    if (w.budget) {  // --random-seed of a program built to exceed its budget
+      golden->set_instruction_budget(*w.budget);
+      rtl->set_instruction_budget(*w.budget);
+    }
+    golden->load(w.program, *gimg);
+    rtl->load(w.program, *rimg);
   }
-  golden->load(w.program, *gimg);
-  rtl->load(w.program, *rimg);
   std::ostringstream head;
   head << "moesim cosim: " << describe(w, f.program);
+  if (f.windows.focused())
+    head << ", retires from " << (f.windows.from_checkpoint.empty()
+                                      ? std::to_string(f.windows.from_retire)
+                                      : f.windows.from_checkpoint);
+  if (f.windows.windowed()) head << ", " << f.windows.windows << " windows";
   if (flip) head << ", planted fault --flip-bit " << f.flip_bit;
   if (!f.program.plant_fault.empty())
     head << ", planted fault --plant-fault " << f.program.plant_fault;
   // The run header comes first, before the simulation (the tables follow it at the end).
   if (!f.quiet) std::cout << head.str() << "\n\n" << std::flush;
-  auto vcd = open_vcd(spec, f.vcd, {golden->name(), rtl->name()});
-  auto trace = open_trace_json(spec, f.trace_json, {golden->name(), rtl->name()});
+  auto vcd = open_vcd(spec, f.vcd, {"golden", "rtl"});
+  auto trace = open_trace_json(spec, f.trace_json, {"golden", "rtl"});
   std::vector<std::string> log_header = report::provenance_lines(w.provenance);
   log_header.insert(log_header.begin(), head.str());
-  auto trace_log = open_trace_log(spec, f.trace_log, {golden->name(), rtl->name()}, log_header);
+  auto trace_log = open_trace_log(spec, f.trace_log, {"golden", "rtl"}, log_header);
 
   Progress progress(spec, f.program.progress, count_dynamic_instructions(spec, w.program));
   cosim::CosimOptions opts;
@@ -84,17 +101,30 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   opts.sinks.push_back(&progress);
   opts.work = w.program.work;
   const auto t_sim = Clock::now();
-  cosim::CosimResult res = cosim::run_cosim(spec, *golden, *rtl, opts);
+  WindowedRun win;
+  if (f.windows.windowed())
+    win = run_windowed(spec, w, f.windows, f.program.max_instructions, f.quiet);
+  else if (f.windows.focused())
+    win = run_focused(spec, w, f.windows, opts, f.trace_rtl, flip);
+  if (!one_run) {
+    golden = std::move(win.golden);
+    rtl = std::move(win.rtl);
+  }
+  cosim::CosimResult res = one_run ? cosim::run_cosim(spec, *golden, *rtl, opts) : win.result;
   const double sim_s = seconds_since(t_sim);
   progress.done();
 
   bool reference_ok = true;
   nlohmann::json reference_json = nullptr;
   std::ostringstream reference_text;
+  std::vector<const isa::Engine*> ends;
+  for (const isa::Engine* e : {golden.get(), rtl.get()})
+    if (e != nullptr) ends.push_back(e);
   if (f.reference && res.completed)
-    reference_json = reference_check(w, {golden.get(), rtl.get()}, reference_ok, reference_text);
-  const bool equal = res.equal() && reference_ok;
-  const std::string verdict = reference_ok ? report::cosim_verdict(res) : "MISMATCH";
+    reference_json = reference_check(w, ends, reference_ok, reference_text);
+  const bool equal = res.equal() && reference_ok && win.errors.empty();
+  const std::string verdict =
+      reference_ok && win.errors.empty() ? report::cosim_verdict(res) : "MISMATCH";
   const report::StageProfile gprof = report::make_profile(spec, res.stages, 0, res.engines[0]);
   const report::StageProfile rprof = report::make_profile(spec, res.stages, 1, res.engines[1]);
   const std::vector<std::string> prof_diffs = report::profile_differences(gprof, rprof);
@@ -118,6 +148,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     for (const std::string& d : prof_diffs) std::cout << "  " << d << '\n';
     std::cout << '\n' << reference_text.str();
   }
+  for (const std::string& e : win.errors) std::cout << "end state differs: " << e << '\n';
   std::cout << "VERDICT: " << verdict << ": ";
   if (res.limit_reached) {
     std::cout << "the program did not end within --max-instructions " << f.program.max_instructions;
@@ -142,9 +173,20 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     const auto& d = *res.divergence;
     const isa::RetireRecord& r = d.records[0] ? *d.records[0] : *d.records[1];
     std::cout << "; first divergence at retire #" << d.index << " pc " << r.pc << " "
-              << isa::disassemble(spec, r.word);
+              << isa::disassemble(spec, r.word) << " cycle " << r.start_cycle;
   }
   std::cout << std::endl;
+  if (!equal && !res.limit_reached) {
+    // The window to re-run alone (docs/checkpoints.md): the failing window, or the history
+    // before the first divergence of one run.
+    uint64_t from = win.failing_from.value_or(0), to = win.failing_to.value_or(0);
+    if (one_run && res.divergence) {
+      from = res.divergence->index - std::min<uint64_t>(res.divergence->index, f.history);
+      to = res.divergence->index + 1;
+    }
+    if (to > from)
+      std::cout << "re-run this window alone: " << rerun_command(f.windows, from, to) << '\n';
+  }
 
   auto path_or_null = [](const std::string& p) {
     return p.empty() ? nlohmann::json(nullptr) : nlohmann::json(p);
@@ -208,6 +250,7 @@ Subcommand add_cosim(CLI::App& app) {
                   "accumulator and HBM output, or with --program every memory space as raw "
                   "bytes (docs/images.md)");
   sub->add_flag("--quiet", cf.quiet, "print only the verdict line");
+  add_window_flags(sub, cf.windows);
   return {sub, [flags](const isa::Spec& spec) { return cmd_cosim(spec, *flags); }};
 }
 

@@ -72,6 +72,11 @@ class ScriptedEngine final : public isa::Engine {
   }
   uint64_t size(isa::Space) const override { return kUnits; }
   std::vector<isa::UnitSpan> take_unit_spans() override { return std::exchange(pending_, {}); }
+  /// Scripted engines have no machine state to checkpoint.
+  isa::ArchState save() const override { throw std::logic_error("ScriptedEngine: no checkpoints"); }
+  void restore(const isa::Program&, const isa::ArchState&) override {
+    throw std::logic_error("ScriptedEngine: no checkpoints");
+  }
 
   /// The index of `unit` in isa.yaml `units` (UnitSpan::unit).
   static uint8_t unit_index(const std::string& unit) {

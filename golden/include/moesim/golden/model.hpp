@@ -81,6 +81,14 @@ class GoldenModel final : public isa::Engine {
   /// record (isa::Engine::take_unit_spans).
   std::vector<isa::UnitSpan> take_unit_spans() override;
 
+  /// Checkpoint of the core (pc, counters, registers, loop stack), the matrix unit's
+  /// accumulators and the five memories' storage (docs/checkpoints.md). Throws std::logic_error
+  /// after a trap or before the first load().
+  isa::ArchState save() const override;
+  /// Checks the program and `state` against the preset, then restores the memories (their
+  /// traffic counters zeroed), the accumulators and the core (Core::restore).
+  void restore(const isa::Program& program, const isa::ArchState& state) override;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

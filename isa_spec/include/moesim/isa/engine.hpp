@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "moesim/isa/checkpoint.hpp"
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
@@ -51,9 +52,9 @@ class Engine {
   /// returned by step()).
   virtual uint64_t retired() const = 0;
 
-  /// HBM bytes read / written since load(), each engine counting its own traffic (golden: the
-  /// HBM memory target's bus transactions; RTL: bytes through the HBM DPI-C backing store). The
-  /// co-simulation bills each retire's increase to that instruction's stage.
+  /// HBM bytes read / written since load() or restore(), each engine counting its own traffic
+  /// (golden: the HBM memory target's bus transactions; RTL: bytes through the HBM DPI-C backing
+  /// store). The co-simulation bills each retire's increase to that instruction's stage.
   virtual uint64_t hbm_bytes_read() const = 0;
   virtual uint64_t hbm_bytes_written() const = 0;
 
@@ -74,6 +75,18 @@ class Engine {
   /// one span per instruction). Golden: the unit that executes the instruction, for its
   /// latency. RTL: the cycles in which the unit's own busy output is high.
   virtual std::vector<UnitSpan> take_unit_spans() = 0;
+
+  /// The architectural state at the current instruction boundary (docs/checkpoints.md): after
+  /// load(), restore() or a step() that retired an instruction. Throws std::logic_error after a
+  /// trap (a trapped machine has no state to continue from) or before any load().
+  virtual ArchState save() const = 0;
+
+  /// Loads `program` (words and stage codes, as load() does) and puts the machine in `state`:
+  /// memories, registers, control registers, loop stack, accumulators, pc, retire count, cycle
+  /// and instruction budget; the HBM byte counters and the unit busy spans start again from 0.
+  /// step() then continues as the run that saved `state` did. Throws std::invalid_argument if
+  /// `state` does not fit the machine (isa::check_state_shape) or the program does not fit.
+  virtual void restore(const Program& program, const ArchState& state) = 0;
 };
 
 }  // namespace moesim::isa

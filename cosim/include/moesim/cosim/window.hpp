@@ -1,0 +1,78 @@
+// Windowed co-simulation (docs/checkpoints.md): a run cut at instruction boundaries into windows
+// that co-simulate from golden checkpoints, each in its own process, and the merge of their
+// results into the result of one run.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/isa/engine.hpp"
+#include "moesim/isa/spec.hpp"
+
+namespace moesim::cosim {
+
+/// An engine that ends (step() returns false, halted() true) once `stop_at` instructions have
+/// retired: the end of a window. Everything else is the wrapped engine's.
+class StopAt final : public isa::Engine {
+ public:
+  StopAt(isa::Engine& inner, uint64_t stop_at) : inner_(inner), stop_at_(stop_at) {}
+  std::string name() const override { return inner_.name(); }
+  void load(const isa::Program& p, const isa::MemoryImage& i) override { inner_.load(p, i); }
+  void set_instruction_budget(uint64_t b) override { inner_.set_instruction_budget(b); }
+  bool step(isa::RetireRecord& out) override {
+    if (inner_.retired() >= stop_at_) return false;
+    return inner_.step(out);
+  }
+  bool halted() const override { return inner_.retired() >= stop_at_ || inner_.halted(); }
+  uint64_t cycles() const override { return inner_.cycles(); }
+  uint64_t retired() const override { return inner_.retired(); }
+  uint64_t hbm_bytes_read() const override { return inner_.hbm_bytes_read(); }
+  uint64_t hbm_bytes_written() const override { return inner_.hbm_bytes_written(); }
+  isa::ArchRegs regs() const override { return inner_.regs(); }
+  std::vector<uint8_t> read(isa::Space s, uint64_t b, uint64_t n) const override {
+    return inner_.read(s, b, n);
+  }
+  uint64_t size(isa::Space s) const override { return inner_.size(s); }
+  std::vector<isa::UnitSpan> take_unit_spans() override { return inner_.take_unit_spans(); }
+  isa::ArchState save() const override { return inner_.save(); }
+  void restore(const isa::Program& p, const isa::ArchState& s) override { inner_.restore(p, s); }
+
+ private:
+  isa::Engine& inner_;
+  uint64_t stop_at_;
+};
+
+/// Window boundaries of a run of `total` retires cut into `windows` (>= 1) windows of even
+/// size: b_0 = 0 < b_1 < ... < b_n = total, b_k = floor(k * total / windows), equal
+/// boundaries dropped (fewer windows than asked when total < windows; one window [0, 0] when
+/// total is 0).
+std::vector<uint64_t> window_bounds(uint64_t total, unsigned windows);
+
+/// What one window process reports: its co-simulation result (retire indices in records are
+/// global, Divergence::index is counted from the window's start) and the differences between
+/// each engine's end state and the next checkpoint ("golden: ...", "rtl: ..."; empty = equal).
+struct WindowResult {
+  uint64_t from = 0, to = 0;  ///< retires [from, to)
+  CosimResult result;
+  std::vector<std::string> end_state;
+  double wall_time_s = 0;
+  bool equal() const { return result.equal() && end_state.empty(); }
+};
+
+/// JSON text of a window result and back (the files window processes write). Throws
+/// std::runtime_error naming `name` for a malformed document.
+std::string window_result_json(const WindowResult& w);
+WindowResult parse_window_result(const std::string& text, const std::string& name);
+
+/// The result of one run from the results of its windows, in order: stage rows and unit busy
+/// totals summed, instructions compared summed, the first window that diverged, stopped early or
+/// did not complete ends the merge (its divergence index made global by adding its start), and
+/// the final totals, registers and memories are those of the last merged window. `last` gets
+/// the index of that window.
+CosimResult merge_windows(const isa::Spec& spec, const std::vector<WindowResult>& windows,
+                          size_t& last);
+
+}  // namespace moesim::cosim

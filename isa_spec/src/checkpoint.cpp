@@ -1,0 +1,520 @@
+// Checkpoint state, identity and file format (checkpoint.hpp, docs/checkpoints.md).
+#include "moesim/isa/checkpoint.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+
+#include "moesim/isa/file_output.hpp"
+#include "moesim/isa/format.hpp"
+#include "moesim/isa/geometry.hpp"
+
+namespace moesim::isa {
+namespace {
+
+constexpr char kMagic[8] = {'M', 'O', 'E', 'S', 'I', 'M', 'C', 'K'};
+constexpr uint32_t kPageBytes = 4096;  ///< memory sections store the non-zero pages of this size
+
+/// The memory section tag of each space, in isa::Space order.
+constexpr std::array<const char*, kAllSpaces.size()> kMemTags{"VRAM", "MRAM", "FPSR", "INTS",
+                                                              "HBM_"};
+
+uint64_t fnv_bytes(const void* p, size_t n, uint64_t seed) {
+  return fnv1a64(static_cast<const uint8_t*>(p), n, seed);
+}
+
+class Writer {
+ public:
+  void u8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
+  void u16(uint16_t v) { le(v, 2); }
+  void u32(uint32_t v) { le(v, 4); }
+  void u64(uint64_t v) { le(v, 8); }
+  void raw(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
+  std::string& str() { return out_; }
+
+ private:
+  void le(uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  }
+  std::string out_;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& b, size_t begin, size_t end, std::string what)
+      : b_(b), pos_(begin), end_(end), what_(std::move(what)) {}
+  uint8_t u8() { return static_cast<uint8_t>(le(1)); }
+  uint16_t u16() { return static_cast<uint16_t>(le(2)); }
+  uint32_t u32() { return static_cast<uint32_t>(le(4)); }
+  uint64_t u64() { return le(8); }
+  void raw(void* p, size_t n) {
+    need(n);
+    std::memcpy(p, b_.data() + pos_, n);
+    pos_ += n;
+  }
+  size_t pos() const { return pos_; }
+  void skip(uint64_t n) {
+    need(n);
+    pos_ += n;
+  }
+  size_t left() const { return end_ - pos_; }
+  void need(uint64_t n) const {
+    if (n > end_ - pos_)
+      throw CheckpointError(what_ + " ends after " + std::to_string(end_ - pos_) + " bytes where " +
+                            std::to_string(n) + " more are needed (truncated)");
+  }
+
+ private:
+  uint64_t le(int n) {
+    need(static_cast<uint64_t>(n));
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i)
+      v |= static_cast<uint64_t>(static_cast<uint8_t>(b_[pos_ + i])) << (8 * i);
+    pos_ += static_cast<size_t>(n);
+    return v;
+  }
+  const std::string& b_;
+  size_t pos_, end_;
+  std::string what_;
+};
+
+void section(Writer& w, const char* tag, const std::string& body) {
+  w.raw(tag, 4);
+  w.u64(body.size());
+  w.raw(body.data(), body.size());
+}
+
+std::string words_body(const std::vector<uint32_t>& v) {
+  Writer w;
+  w.u64(v.size());
+  for (uint32_t x : v) w.u32(x);
+  return w.str();
+}
+
+std::vector<uint32_t> read_words(Reader& r) {
+  const uint64_t n = r.u64();
+  r.need(n * 4);
+  std::vector<uint32_t> v(n);
+  for (auto& x : v) x = r.u32();
+  return v;
+}
+
+std::string mem_body(const std::vector<uint8_t>& m) {
+  Writer w;
+  w.u64(m.size());
+  w.u32(kPageBytes);
+  std::vector<uint64_t> pages;
+  for (uint64_t p = 0; p * kPageBytes < m.size(); ++p) {
+    const size_t n = std::min<size_t>(kPageBytes, m.size() - p * kPageBytes);
+    static const std::array<uint8_t, kPageBytes> kZero{};
+    if (std::memcmp(m.data() + p * kPageBytes, kZero.data(), n) != 0) pages.push_back(p);
+  }
+  w.u64(pages.size());
+  for (uint64_t p : pages) {
+    w.u64(p);
+    w.raw(m.data() + p * kPageBytes, std::min<size_t>(kPageBytes, m.size() - p * kPageBytes));
+  }
+  return w.str();
+}
+
+std::vector<uint8_t> read_mem(Reader& r, const std::string& where) {
+  const uint64_t size = r.u64();
+  const uint32_t page = r.u32();
+  if (page == 0) throw CheckpointError(where + ": page size 0");
+  if (size > (uint64_t{1} << 40)) throw CheckpointError(where + ": size " + std::to_string(size));
+  const uint64_t n = r.u64();
+  const uint64_t pages_total = (size + page - 1) / page;
+  if (n > pages_total)
+    throw CheckpointError(where + ": " + std::to_string(n) + " pages in a space of " +
+                          std::to_string(pages_total));
+  r.need(n * 8);  // at least the indices: no huge allocation from a corrupt count
+  std::vector<uint8_t> m(size, 0);
+  uint64_t prev = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t p = r.u64();
+    if (p >= pages_total || (i > 0 && p <= prev))
+      throw CheckpointError(where + ": page index " + std::to_string(p) + " out of order or range");
+    prev = p;
+    r.raw(m.data() + p * page, std::min<uint64_t>(page, size - p * page));
+  }
+  return m;
+}
+
+std::string ctrl_name(size_t i) {
+  for (const CtrlRegName& c : kCtrlRegNames)
+    if (static_cast<size_t>(c.reg) == i) return c.name;
+  return "ctrl" + std::to_string(i);
+}
+
+}  // namespace
+
+StateShape state_shape(const MachinePreset& preset) {
+  StateShape s;
+  const auto mlen = static_cast<size_t>(preset.get("MLEN"));
+  const auto blen = static_cast<size_t>(preset.get("BLEN"));
+  const auto hlen = static_cast<size_t>(preset.get("HLEN"));
+  s.acc = blen * blen;
+  s.vacc = blen;
+  s.hv = mlen / hlen * mlen;
+  s.hm = mlen / hlen * mlen * mlen;
+  for (Space sp : kAllSpaces)
+    s.mem_bytes[static_cast<size_t>(sp)] = space_geometry(sp, preset).bytes();
+  s.loop_depth = static_cast<uint64_t>(preset.get("LOOP_DEPTH"));
+  return s;
+}
+
+void check_state_shape(const ArchState& s, const MachinePreset& preset) {
+  const StateShape want = state_shape(preset);
+  auto check = [&](const char* what, uint64_t have, uint64_t need) {
+    if (have != need)
+      throw std::invalid_argument(std::string("checkpoint state: ") + what + " has " +
+                                  std::to_string(have) + " entries, machine preset '" +
+                                  preset.name + "' has " + std::to_string(need));
+  };
+  check("acc", s.acc.size(), want.acc);
+  check("vacc", s.vacc.size(), want.vacc);
+  check("hv", s.hv.size(), want.hv);
+  check("hm", s.hm.size(), want.hm);
+  for (Space sp : kAllSpaces)
+    check(space_name(sp), s.mem[static_cast<size_t>(sp)].size(),
+          want.mem_bytes[static_cast<size_t>(sp)]);
+  if (s.loops.size() > want.loop_depth)
+    throw std::invalid_argument("checkpoint state: " + std::to_string(s.loops.size()) +
+                                " active loops, LOOP_DEPTH is " + std::to_string(want.loop_depth));
+}
+
+std::vector<std::string> state_differences(const ArchState& a, const ArchState& b,
+                                           size_t max_lines) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& s) {
+    if (out.size() < max_lines) out.push_back(s);
+  };
+  auto num = [&](const std::string& name, uint64_t x, uint64_t y) {
+    if (x != y) add(name + ": " + hex(x) + " vs " + hex(y));
+  };
+  num("pc", a.pc, b.pc);
+  num("retired", a.retired, b.retired);
+  num("cycle", a.cycle, b.cycle);
+  num("instruction_budget", a.instruction_budget, b.instruction_budget);
+  for (size_t i = 0; i < a.regs.gp.size(); ++i)
+    num("gp" + std::to_string(i), a.regs.gp[i], b.regs.gp[i]);
+  for (size_t i = 0; i < a.regs.fp.size(); ++i)
+    num("f" + std::to_string(i), a.regs.fp[i], b.regs.fp[i]);
+  for (size_t i = 0; i < a.regs.addr.size(); ++i)
+    num("a" + std::to_string(i), a.regs.addr[i], b.regs.addr[i]);
+  const std::array<uint32_t, 4> ca{a.regs.scale, a.regs.stride, a.regs.v_mask, a.regs.topk_policy};
+  const std::array<uint32_t, 4> cb{b.regs.scale, b.regs.stride, b.regs.v_mask, b.regs.topk_policy};
+  static_assert(kNumCtrlRegs == 4, "isa.yaml control_registers: update ArchRegs and this");
+  for (size_t i = 0; i < ca.size(); ++i) num(ctrl_name(i), ca[i], cb[i]);
+  num("TOPK_VALID", a.regs.topk_valid, b.regs.topk_valid);
+  if (a.loops != b.loops) {
+    auto show = [](const std::vector<LoopEntry>& l) {
+      std::string s = "[";
+      for (const LoopEntry& e : l)
+        s += (s.size() > 1 ? " " : "") + std::to_string(e.body) + (e.broken ? "b" : "");
+      return s + "]";
+    };
+    add("loop stack: " + show(a.loops) + " vs " + show(b.loops));
+  }
+  auto acc = [&](const char* name, const std::vector<uint32_t>& x, const std::vector<uint32_t>& y) {
+    if (x.size() != y.size()) {
+      add(std::string(name) + ": " + std::to_string(x.size()) + " vs " + std::to_string(y.size()) +
+          " words");
+      return;
+    }
+    size_t n = 0, first = 0;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i] != y[i] && n++ == 0) first = i;
+    if (n != 0)
+      add(std::string(name) + ": " + std::to_string(n) + " words differ, first [" +
+          std::to_string(first) + "] " + hex(x[first]) + " vs " + hex(y[first]));
+  };
+  acc("acc", a.acc, b.acc);
+  acc("vacc", a.vacc, b.vacc);
+  acc("hv", a.hv, b.hv);
+  acc("hm", a.hm, b.hm);
+  for (Space sp : kAllSpaces) {
+    const auto& x = a.mem[static_cast<size_t>(sp)];
+    const auto& y = b.mem[static_cast<size_t>(sp)];
+    if (x.size() != y.size()) {
+      add(std::string(space_name(sp)) + ": " + std::to_string(x.size()) + " vs " +
+          std::to_string(y.size()) + " bytes");
+      continue;
+    }
+    if (x == y) continue;
+    size_t n = 0, first = 0;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i] != y[i] && n++ == 0) first = i;
+    add(std::string(space_name(sp)) + ": " + std::to_string(n) + " bytes differ, first byte " +
+        std::to_string(first) + " " + hex(x[first]) + " vs " + hex(y[first]));
+  }
+  return out;
+}
+
+uint64_t program_identity(const Program& p) {
+  uint64_t h = fnv1a64(nullptr, 0);
+  const uint64_t n = p.words.size();
+  h = fnv_bytes(&n, sizeof n, h);
+  for (size_t i = 0; i < p.words.size(); ++i) {
+    const uint32_t w = p.words[i];
+    const uint8_t s = i < p.stages.size() ? p.stages[i] : 0;
+    h = fnv_bytes(&w, sizeof w, h);
+    h = fnv_bytes(&s, sizeof s, h);
+  }
+  return h;
+}
+
+uint64_t image_identity(const MemoryImage& image) {
+  uint64_t h = fnv1a64(nullptr, 0);
+  for (const auto* segs : {&image.vram, &image.mram, &image.fp_sram, &image.int_sram, &image.hbm}) {
+    const uint64_t n = segs->size();
+    h = fnv_bytes(&n, sizeof n, h);
+    for (const MemorySegment& s : *segs) {
+      const uint64_t len = s.bytes.size();
+      h = fnv_bytes(&s.base, sizeof s.base, h);
+      h = fnv_bytes(&len, sizeof len, h);
+      h = fnv_bytes(s.bytes.data(), s.bytes.size(), h);
+    }
+  }
+  return h;
+}
+
+namespace {
+
+uint64_t file_identity(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error(p.string() + ": cannot read (checkpoint identity)");
+  const std::string b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  return fnv_bytes(b.data(), b.size(), fnv1a64(nullptr, 0));
+}
+
+}  // namespace
+
+CheckpointId checkpoint_id(const Spec& spec, const MachinePreset& preset, const Program& program,
+                           const MemoryImage& image) {
+  CheckpointId id;
+  id.preset = preset.name;
+  id.isa_yaml = file_identity(spec.dir / "isa.yaml");
+  id.machine_yaml = file_identity(spec.dir / "machine.yaml");
+  id.program = program_identity(program);
+  id.image = image_identity(image);
+  return id;
+}
+
+std::string encode_checkpoint(const Checkpoint& c) {
+  const ArchState& s = c.state;
+  Writer id;
+  id.u64(c.id.isa_yaml);
+  id.u64(c.id.machine_yaml);
+  id.u64(c.id.program);
+  id.u64(c.id.image);
+  id.u16(static_cast<uint16_t>(c.id.preset.size()));
+  id.raw(c.id.preset.data(), c.id.preset.size());
+
+  Writer payload;
+  {
+    Writer w;
+    w.u32(s.pc);
+    w.u64(s.retired);
+    w.u64(s.cycle);
+    w.u64(s.instruction_budget);
+    section(payload, "CORE", w.str());
+  }
+  {
+    Writer w;
+    w.u32(static_cast<uint32_t>(s.regs.gp.size()));
+    for (uint32_t v : s.regs.gp) w.u32(v);
+    w.u32(static_cast<uint32_t>(s.regs.fp.size()));
+    for (uint16_t v : s.regs.fp) w.u16(v);
+    w.u32(static_cast<uint32_t>(s.regs.addr.size()));
+    for (uint64_t v : s.regs.addr) w.u64(v);
+    w.u32(s.regs.scale);
+    w.u32(s.regs.stride);
+    w.u32(s.regs.v_mask);
+    w.u32(s.regs.topk_policy);
+    w.u8(s.regs.topk_valid ? 1 : 0);
+    section(payload, "REGS", w.str());
+  }
+  {
+    Writer w;
+    w.u32(static_cast<uint32_t>(s.loops.size()));
+    for (const LoopEntry& l : s.loops) {
+      w.u32(l.body);
+      w.u8(l.broken ? 1 : 0);
+    }
+    section(payload, "LOOP", w.str());
+  }
+  {
+    std::string body = words_body(s.acc) + words_body(s.vacc) + words_body(s.hv) + words_body(s.hm);
+    section(payload, "MACC", body);
+  }
+  for (Space sp : kAllSpaces)
+    section(payload, kMemTags[static_cast<size_t>(sp)], mem_body(s.mem[static_cast<size_t>(sp)]));
+
+  Writer out;
+  out.raw(kMagic, sizeof kMagic);
+  out.u32(kCheckpointVersion);
+  out.u32(static_cast<uint32_t>(id.str().size()));
+  out.raw(id.str().data(), id.str().size());
+  out.u64(payload.str().size());
+  uint64_t sum = fnv_bytes(id.str().data(), id.str().size(), fnv1a64(nullptr, 0));
+  sum = fnv_bytes(payload.str().data(), payload.str().size(), sum);
+  out.u64(sum);
+  out.raw(payload.str().data(), payload.str().size());
+  return std::move(out.str());
+}
+
+Checkpoint decode_checkpoint(const std::string& b, const std::string& name) {
+  Reader r(b, 0, b.size(), name);
+  char magic[8];
+  if (b.size() < sizeof magic || std::memcmp(b.data(), kMagic, sizeof magic) != 0)
+    throw CheckpointError(name + ": not a moesim checkpoint (no MOESIMCK magic)");
+  r.raw(magic, sizeof magic);
+  const uint32_t version = r.u32();
+  if (version != kCheckpointVersion)
+    throw CheckpointError(name + ": checkpoint format version " + std::to_string(version) +
+                          ", this moesim reads version " + std::to_string(kCheckpointVersion));
+  const uint32_t id_len = r.u32();
+  r.need(id_len);
+  const size_t id_begin = r.pos();
+  Checkpoint c;
+  {
+    Reader ir(b, id_begin, id_begin + id_len, name + " (identity block)");
+    c.id.isa_yaml = ir.u64();
+    c.id.machine_yaml = ir.u64();
+    c.id.program = ir.u64();
+    c.id.image = ir.u64();
+    const uint16_t n = ir.u16();
+    c.id.preset.resize(n);
+    ir.raw(c.id.preset.data(), n);
+  }
+  Reader after(b, id_begin + id_len, b.size(), name);
+  const uint64_t payload_len = after.u64();
+  const uint64_t sum = after.u64();
+  if (payload_len != after.left())
+    throw CheckpointError(name + ": payload of " + std::to_string(after.left()) +
+                          " bytes, the header says " + std::to_string(payload_len) +
+                          (payload_len > after.left() ? " (truncated)" : " (trailing bytes)"));
+  const size_t pay = after.pos();
+  uint64_t got = fnv_bytes(b.data() + id_begin, id_len, fnv1a64(nullptr, 0));
+  got = fnv_bytes(b.data() + pay, payload_len, got);
+  if (got != sum)
+    throw CheckpointError(name + ": checksum " + hex(got) + " differs from the header's " +
+                          hex(sum) + " (corrupt file)");
+
+  std::map<std::string, std::pair<size_t, size_t>> sections;
+  Reader sr(b, pay, b.size(), name);
+  while (sr.left() > 0) {
+    char tag[4];
+    sr.raw(tag, 4);
+    const uint64_t len = sr.u64();
+    sr.need(len);
+    const std::string t(tag, 4);
+    if (!sections.emplace(t, std::make_pair(sr.pos(), sr.pos() + len)).second)
+      throw CheckpointError(name + ": section " + t + " appears twice");
+    sr.skip(len);
+  }
+  auto open = [&](const std::string& tag) {
+    auto it = sections.find(tag);
+    if (it == sections.end()) throw CheckpointError(name + ": section " + tag + " missing");
+    return Reader(b, it->second.first, it->second.second, name + " section " + tag);
+  };
+  std::vector<std::string> known{"CORE", "REGS", "LOOP", "MACC"};
+  for (const char* t : kMemTags) known.emplace_back(t);
+  for (const auto& [t, range] : sections)
+    if (std::find(known.begin(), known.end(), t) == known.end())
+      throw CheckpointError(name + ": unknown section '" + t + "'");
+
+  ArchState& s = c.state;
+  {
+    Reader x = open("CORE");
+    s.pc = x.u32();
+    s.retired = x.u64();
+    s.cycle = x.u64();
+    s.instruction_budget = x.u64();
+  }
+  {
+    Reader x = open("REGS");
+    auto count = [&](size_t want, const char* what) {
+      const uint32_t n = x.u32();
+      if (n != want)
+        throw CheckpointError(name + ": " + std::to_string(n) + " " + what +
+                              " registers, this build has " + std::to_string(want));
+    };
+    count(s.regs.gp.size(), "gp");
+    for (auto& v : s.regs.gp) v = x.u32();
+    count(s.regs.fp.size(), "fp");
+    for (auto& v : s.regs.fp) v = x.u16();
+    count(s.regs.addr.size(), "addr");
+    for (auto& v : s.regs.addr) v = x.u64();
+    s.regs.scale = x.u32();
+    s.regs.stride = x.u32();
+    s.regs.v_mask = x.u32();
+    s.regs.topk_policy = x.u32();
+    s.regs.topk_valid = x.u8() != 0;
+  }
+  {
+    Reader x = open("LOOP");
+    const uint32_t n = x.u32();
+    x.need(uint64_t{n} * 5);
+    for (uint32_t i = 0; i < n; ++i) {
+      LoopEntry l;
+      l.body = x.u32();
+      l.broken = x.u8() != 0;
+      s.loops.push_back(l);
+    }
+  }
+  {
+    Reader x = open("MACC");
+    s.acc = read_words(x);
+    s.vacc = read_words(x);
+    s.hv = read_words(x);
+    s.hm = read_words(x);
+  }
+  for (Space sp : kAllSpaces) {
+    const char* tag = kMemTags[static_cast<size_t>(sp)];
+    Reader x = open(tag);
+    s.mem[static_cast<size_t>(sp)] = read_mem(x, name + " section " + tag);
+  }
+  return c;
+}
+
+void write_checkpoint(const Checkpoint& c, const std::filesystem::path& path) {
+  write_file(path, encode_checkpoint(c));
+}
+
+Checkpoint read_checkpoint(const std::filesystem::path& path, const CheckpointId* expected,
+                           const MachinePreset* preset) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw CheckpointError(path.string() + ": cannot read checkpoint");
+  const std::string b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  Checkpoint c = decode_checkpoint(b, path.string());
+  if (expected != nullptr) {
+    const std::string n = path.string();
+    if (c.id.preset != expected->preset)
+      throw CheckpointError(n + ": made for machine preset '" + c.id.preset + "', this run uses '" +
+                            expected->preset + "'");
+    auto same = [&](const char* what, uint64_t have, uint64_t want) {
+      if (have != want)
+        throw CheckpointError(n + ": made with another " + what + " (FNV-1a " + hex(have) +
+                              ", this run's " + hex(want) + ")");
+    };
+    same("isa.yaml", c.id.isa_yaml, expected->isa_yaml);
+    same("machine.yaml", c.id.machine_yaml, expected->machine_yaml);
+    same("program", c.id.program, expected->program);
+    same("initial memory image", c.id.image, expected->image);
+  }
+  if (preset != nullptr) {
+    try {
+      check_state_shape(c.state, *preset);
+    } catch (const std::invalid_argument& e) {
+      throw CheckpointError(path.string() + ": " + e.what());
+    }
+  }
+  return c;
+}
+
+}  // namespace moesim::isa

@@ -1,0 +1,194 @@
+// Windowed co-simulation and the focused debug loop through the moesim CLI
+// (docs/checkpoints.md): the merged report of --windows equals one run's, a window that
+// disagrees is a named mismatch whose printed re-run command reproduces it, --from-retire /
+// --to-retire co-simulate a range, and checkpoint files that cannot be trusted are refused.
+#define BOOST_TEST_MODULE checkpoint_cli
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "moesim_test/cli.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using moesim::test::moesim_cli;
+using moesim::test::slurp;
+using moesim::test::workdir;
+using nlohmann::json;
+
+const std::string kDemo = "--model gpt-oss-20b --tokens 4 --hidden 128 --intermediate 128";
+const std::string kShared =
+    "--model qwen1.5-moe-a2.7b --shared --tokens 2 --hidden 64 --intermediate 64";
+
+json read_json(const fs::path& p) { return json::parse(slurp(p)); }
+
+/// The report without the fields that measure time.
+json untimed(json j) {
+  for (const char* timing : {"simulation_time_s", "wall_time_s"}) {
+    BOOST_TEST(j.contains(timing));
+    j.erase(timing);
+  }
+  return j;
+}
+
+/// The first JSON pointer at which `a` and `b` differ ("" when they are equal).
+std::string first_difference(const json& a, const json& b, const std::string& at = "") {
+  if (a.type() != b.type()) return at + " (type)";
+  if (a.is_object()) {
+    for (const auto& [k, v] : a.items()) {
+      if (!b.contains(k)) return at + "/" + k + " (only in the first)";
+      if (std::string d = first_difference(v, b[k], at + "/" + k); !d.empty()) return d;
+    }
+    for (const auto& [k, v] : b.items())
+      if (!a.contains(k)) return at + "/" + k + " (only in the second)";
+    return "";
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return at + " (length)";
+    for (size_t i = 0; i < a.size(); ++i)
+      if (std::string d = first_difference(a[i], b[i], at + "/" + std::to_string(i)); !d.empty())
+        return d;
+    return "";
+  }
+  return a == b ? "" : at;
+}
+
+/// The line of `out` that starts with `prefix` (without it), "" if none.
+std::string line_after(const std::string& out, const std::string& prefix) {
+  const size_t at = out.find(prefix);
+  if (at == std::string::npos) return "";
+  const size_t b = at + prefix.size();
+  return out.substr(b, out.find('\n', b) - b);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(windowed_report_equals_one_run) {
+  for (const auto& [name, flags] : {std::pair{"demo", kDemo}, std::pair{"shared", kShared}}) {
+    BOOST_TEST_CONTEXT(name) {
+      const fs::path dir = workdir(std::string("windows_") + name);
+      const auto one = moesim_cli("cosim " + flags + " --report one.json --quiet", dir);
+      BOOST_TEST(one.code == 0);
+      const auto win = moesim_cli(
+          "cosim " + flags + " --windows 4 --jobs 2 --checkpoint-dir ck --report win.json", dir);
+      BOOST_TEST(win.code == 0);
+      BOOST_TEST(win.out.find("VERDICT: EQUAL") != std::string::npos);
+      const json a = untimed(read_json(dir / "one.json"));
+      const json b = untimed(read_json(dir / "win.json"));
+      BOOST_TEST(first_difference(a, b).empty(),
+                 "windowed report differs from one run's at " << first_difference(a, b));
+      // Four windows ran, each from a kept checkpoint.
+      for (int k = 0; k < 4; ++k)
+        BOOST_TEST(fs::exists(dir / "ck" / ("window_" + std::to_string(k) + ".json")));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(window_mismatch_is_named_and_its_rerun_command_reproduces_it) {
+  const fs::path dir = workdir("windows_mismatch");
+  // One bit of the RTL's initial VRAM, in a row the demo never touches: every record agrees,
+  // so only the end state of window 0 tells.
+  const auto r =
+      moesim_cli("cosim " + kDemo + " --windows 3 --jobs 2 --flip-bit rtl:vram:1000000:3", dir);
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.find("VERDICT: MISMATCH") != std::string::npos);
+  BOOST_TEST(r.out.find("end state differs: window 0 (retires 0..") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("rtl VRAM: 1 bytes differ, first byte 1000000") != std::string::npos,
+             r.out);
+  const std::string rerun = line_after(r.out, "re-run this window alone: moesim ");
+  BOOST_TEST(rerun.find("--from-retire 0 --to-retire ") != std::string::npos, rerun);
+  const auto again = moesim_cli(rerun, dir);
+  BOOST_TEST(again.code == 1);
+  BOOST_TEST(again.out.find("VERDICT: MISMATCH") != std::string::npos);
+
+  // A fault the records show: the first divergence keeps its global retire number.
+  const auto one = moesim_cli("cosim " + kDemo + " --flip-bit golden:hbm:0:6 --quiet", dir);
+  const auto win =
+      moesim_cli("cosim " + kDemo + " --flip-bit golden:hbm:0:6 --windows 4 --jobs 2 --quiet", dir);
+  BOOST_TEST(one.code == 1);
+  BOOST_TEST(win.code == 1);
+  const std::string at = line_after(one.out, "first divergence at retire #");
+  BOOST_TEST(!at.empty(), one.out);
+  BOOST_TEST(line_after(win.out, "first divergence at retire #") == at, win.out);
+}
+
+BOOST_AUTO_TEST_CASE(focused_range_and_its_checkpoint) {
+  const fs::path dir = workdir("focused");
+  const auto r = moesim_cli("cosim " + kDemo +
+                                " --from-retire 5000 --to-retire 5300 --checkpoint-dir ck "
+                                "--trace-rtl w.fst --report r.json",
+                            dir);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out.find("retires 5000..5300") != std::string::npos, r.out);
+  const json j = read_json(dir / "r.json");
+  BOOST_TEST(j["instructions"] == 300);
+  BOOST_TEST(fs::exists(dir / "w.fst"));
+  BOOST_TEST(fs::exists(dir / "ck" / "retire_5000.ckpt"));
+  // The same range from the kept checkpoint.
+  const auto c = moesim_cli("cosim " + kDemo +
+                                " --from-checkpoint ck/retire_5000.ckpt --to-retire 5300 "
+                                "--report c.json --quiet",
+                            dir);
+  BOOST_TEST(c.code == 0);
+  const json a = untimed(read_json(dir / "r.json")), b = untimed(read_json(dir / "c.json"));
+  BOOST_TEST(a["stages"] == b["stages"]);
+  BOOST_TEST(a["final_state"] == b["final_state"]);
+  // Bad ranges.
+  const auto bad = moesim_cli("cosim " + kDemo + " --from-retire 300 --to-retire 200", dir);
+  BOOST_TEST(bad.code == 2);
+  BOOST_TEST(bad.err.find("--to-retire 200 must be greater than --from-retire 300") !=
+             std::string::npos);
+  const auto past = moesim_cli("cosim " + kDemo + " --from-retire 99999999", dir);
+  BOOST_TEST(past.code == 2);
+  BOOST_TEST(past.err.find("--from-retire 99999999: the program ends after") != std::string::npos,
+             past.err);
+}
+
+BOOST_AUTO_TEST_CASE(untrusted_checkpoint_files_are_refused) {
+  const fs::path dir = workdir("bad_checkpoints");
+  std::ofstream(dir / "p.asm") << "S_ADDI_INT gp1, gp0, 1\nS_ADDI_INT gp2, gp1, 2\n"
+                                  "S_ADDI_INT gp3, gp2, 3\nS_ADDI_INT gp4, gp3, 4\n";
+  std::ofstream(dir / "q.asm") << "S_ADDI_INT gp1, gp0, 7\nS_ADDI_INT gp2, gp1, 2\n";
+  const auto made =
+      moesim_cli("cosim --program p.asm --from-retire 2 --checkpoint-dir ck --quiet", dir);
+  BOOST_REQUIRE(made.code == 0);
+  const std::string good = slurp(dir / "ck" / "retire_2.ckpt");
+  BOOST_REQUIRE(good.size() > 64);
+  auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+  };
+  std::string corrupt = good;
+  corrupt[good.size() / 2] = static_cast<char>(corrupt[good.size() / 2] ^ 0x10);
+  write("corrupt.ckpt", corrupt);
+  write("short.ckpt", good.substr(0, good.size() - 7));
+  std::string v9 = good;
+  v9[8] = 9;
+  write("v9.ckpt", v9);
+  write("text.ckpt", "hello\n");
+  const struct {
+    std::string args, want;
+  } cases[] = {
+      {"--program p.asm --from-checkpoint corrupt.ckpt", "corrupt.ckpt: checksum"},
+      {"--program p.asm --from-checkpoint short.ckpt", "short.ckpt: payload of"},
+      {"--program p.asm --from-checkpoint v9.ckpt", "v9.ckpt: checkpoint format version 9"},
+      {"--program p.asm --from-checkpoint text.ckpt", "text.ckpt: not a moesim checkpoint"},
+      {"--program q.asm --from-checkpoint ck/retire_2.ckpt", "made with another program"},
+      {"--program p.asm --machine tiny --from-checkpoint ck/retire_2.ckpt",
+       "made for machine preset 'default'"},
+      {"--program p.asm --from-checkpoint missing.ckpt", "missing.ckpt: cannot read"},
+  };
+  for (const auto& c : cases) {
+    const auto r = moesim_cli("cosim " + c.args, dir);
+    BOOST_TEST(r.code == 2, c.args);
+    BOOST_TEST(r.err.find("moesim: error: --from-checkpoint ") == 0, r.err);
+    BOOST_TEST(r.err.find(c.want) != std::string::npos, r.err << " (wanted " << c.want << ")");
+  }
+  // A good one continues: retires 2..4 of p.asm.
+  const auto ok =
+      moesim_cli("cosim --program p.asm --from-checkpoint ck/retire_2.ckpt --report r.json", dir);
+  BOOST_TEST(ok.code == 0);
+  BOOST_TEST(read_json(dir / "r.json")["instructions"] == 2);
+}

@@ -1,0 +1,442 @@
+// Windowed and focused co-simulation (cosim_windows.hpp, docs/checkpoints.md).
+#include "cosim_windows.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli_output.hpp"
+#include "command.hpp"
+#include "moesim/cosim/engines.hpp"
+#include "moesim/isa/file_output.hpp"
+
+extern char** environ;
+
+namespace moesim::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Flags of `moesim cosim` that a window process or a re-run does not repeat: outputs, the
+/// window flags themselves, faults planted in one engine, and console-only flags.
+const std::set<std::string> kNotRepeated = {
+    "help",          "report",         "html",        "profile",   "vcd",
+    "trace-json",    "trace-rtl",      "reference",   "quiet",     "windows",
+    "jobs",          "checkpoint-dir", "from-retire", "to-retire", "from-checkpoint",
+    "to-checkpoint", "window-result",  "window-last", "asm-out",   "progress-after"};
+
+/// This run's program flags as parsed (so a window builds the same program and image).
+std::vector<std::string> repeated_args(const CLI::App& app) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->count() == 0 || o->get_lnames().empty()) continue;
+    const std::string& name = o->get_lnames().front();
+    if (kNotRepeated.count(name) != 0) continue;
+    if (o->get_type_size_max() == 0) {
+      out.push_back("--" + name);
+      continue;
+    }
+    for (const std::string& v : o->results()) {
+      out.push_back("--" + name);
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789-_./=:,+") == std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+isa::CheckpointId run_id(const isa::Spec& spec, const Workload& w) {
+  return isa::checkpoint_id(spec, *w.preset, w.program, w.image());
+}
+
+isa::Checkpoint read_ckpt(const fs::path& p, const isa::CheckpointId& id,
+                          const isa::MachinePreset& preset, const std::string& flag) {
+  try {
+    return isa::read_checkpoint(p, &id, &preset);
+  } catch (const isa::CheckpointError& e) {
+    throw UsageError(flag + " " + e.what());
+  }
+}
+
+/// "golden: VRAM: 3 bytes differ ..." for each difference of each engine's state from `want`.
+std::vector<std::string> end_state_differences(const isa::ArchState& want,
+                                               const std::vector<const isa::Engine*>& engines) {
+  std::vector<std::string> out;
+  for (const isa::Engine* e : engines)
+    for (const std::string& d : isa::state_differences(want, e->save()))
+      out.push_back(e->name() + " " + d);
+  return out;
+}
+
+/// --flip-bit in a window: the bit flips in that engine's state at the start of the window.
+isa::ArchState flipped(const isa::ArchState& s, const cosim::BitFlip& f) {
+  isa::ArchState out = s;
+  std::vector<uint8_t>& m = out.mem[static_cast<size_t>(f.space)];
+  if (f.byte >= m.size())
+    throw UsageError("--flip-bit: byte " + std::to_string(f.byte) + " is past the end of " +
+                     isa::space_name(f.space) + " (" + std::to_string(m.size()) + " bytes)");
+  m[f.byte] = static_cast<uint8_t>(m[f.byte] ^ (1u << f.bit));
+  return out;
+}
+
+/// Restores both engines from `s`, the one `flip` names from the flipped state.
+void restore_both(isa::Engine& g, isa::Engine& r, const isa::Program& p, const isa::ArchState& s,
+                  const std::optional<cosim::BitFlip>& flip) {
+  g.restore(p, flip && flip->engine == g.name() ? flipped(s, *flip) : s);
+  r.restore(p, flip && flip->engine == r.name() ? flipped(s, *flip) : s);
+}
+
+pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, args[0].c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0)
+    throw std::runtime_error("cannot start a window process " + args[0] + ": " + std::strerror(rc));
+  return pid;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+/// A directory for checkpoints: --checkpoint-dir (created, kept) or a fresh temporary one
+/// (removed by the destructor).
+class WorkDir {
+ public:
+  explicit WorkDir(const std::string& keep) {
+    if (!keep.empty()) {
+      path_ = keep;
+      std::error_code ec;
+      fs::create_directories(path_, ec);
+      if (!fs::is_directory(path_))
+        throw UsageError("--checkpoint-dir " + keep + ": cannot create the directory");
+      return;
+    }
+    std::string t = (fs::temp_directory_path() / "moesim-windows-XXXXXX").string();
+    if (mkdtemp(t.data()) == nullptr)
+      throw std::runtime_error("cannot create a temporary directory in " +
+                               fs::temp_directory_path().string());
+    path_ = t;
+    remove_ = true;
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    if (remove_) fs::remove_all(path_, ec);
+  }
+  WorkDir(const WorkDir&) = delete;
+  WorkDir& operator=(const WorkDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+  bool remove_ = false;
+};
+
+}  // namespace
+
+void add_window_flags(CLI::App* sub, WindowFlags& wf) {
+  wf.app = sub;
+  sub->add_option("--windows", wf.windows,
+                  "cut the run into W windows at even retire counts: the golden model runs "
+                  "first and leaves a checkpoint at each boundary, then each window co-simulates "
+                  "from its checkpoint in its own process and its end state is compared with the "
+                  "next checkpoint (docs/checkpoints.md)")
+      ->check(CLI::Range(1u, 100000u));
+  sub->add_option("--jobs", wf.jobs, "window processes at a time (with --windows)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
+  sub->add_option("--checkpoint-dir", wf.checkpoint_dir,
+                  "keep the checkpoints (and window results and logs) of --windows or "
+                  "--from-retire in DIR (default: a temporary directory, removed)");
+  wf.from_opt = sub->add_option("--from-retire", wf.from_retire,
+                                "co-simulate only from retire A on: the golden model runs to A "
+                                "alone and both engines start from its checkpoint")
+                    ->check(kNotNegative);
+  wf.to_opt = sub->add_option("--to-retire", wf.to_retire,
+                              "co-simulate only until B instructions have retired")
+                  ->check(kNotNegative);
+  sub->add_option("--from-checkpoint", wf.from_checkpoint,
+                  "start both engines from checkpoint FILE (made for this program, image, "
+                  "preset and YAML) instead of retire 0");
+  // Internal: the window processes of --windows.
+  sub->add_option("--to-checkpoint", wf.to_checkpoint)->group("");
+  sub->add_option("--window-result", wf.window_result)->group("");
+  sub->add_flag("--window-last", wf.window_last)->group("");
+}
+
+void check_window_flags(const WindowFlags& wf, const OutputFlags& o, const std::string& flip) {
+  const bool from = wf.from_opt && *wf.from_opt;
+  const bool to = wf.to_opt && *wf.to_opt;
+  if (wf.windowed() && (wf.focused() || !wf.to_checkpoint.empty()))
+    throw UsageError(
+        "--windows runs the whole program; it does not combine with --from-retire, "
+        "--to-retire or --from-checkpoint");
+  if (from && !wf.from_checkpoint.empty())
+    throw UsageError("--from-retire and --from-checkpoint both name the start: give one");
+  if (from && to && wf.to_retire <= wf.from_retire)
+    throw UsageError("--to-retire " + std::to_string(wf.to_retire) +
+                     " must be greater than --from-retire " + std::to_string(wf.from_retire));
+  (void)flip;
+  if (wf.windowed() && (!o.vcd.empty() || !o.trace_json.empty() || !o.trace_rtl.empty() ||
+                        !o.trace_log.empty()))
+    throw UsageError(
+        "--windows: --vcd, --trace-json, --trace-rtl and --trace-log need one process; re-run "
+        "a window with --from-retire A --to-retire B to trace it");
+  if (wf.focused() && o.reference)
+    throw UsageError(
+        "--reference checks the layer's output at the end of the whole program; "
+        "it does not combine with --from-retire, --to-retire or --from-checkpoint");
+  if (!wf.to_checkpoint.empty() && (wf.from_checkpoint.empty() || wf.window_result.empty()))
+    throw UsageError("--to-checkpoint needs --from-checkpoint and --window-result");
+}
+
+std::string rerun_command(const WindowFlags& wf, uint64_t from, uint64_t to) {
+  std::string cmd = "moesim cosim";
+  for (const std::string& a : repeated_args(*wf.app)) cmd += " " + shell_quote(a);
+  cmd += " --from-retire " + std::to_string(from) + " --to-retire " + std::to_string(to);
+  return cmd;
+}
+
+WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
+                         uint64_t max_instructions, bool quiet) {
+  const auto t0 = Clock::now();
+  const isa::MachinePreset& preset = *w.preset;
+  WindowedRun out;
+  out.golden = cosim::make_golden_engine(spec, preset);
+  isa::Engine& g = *out.golden;
+  // Pass 1: the golden model alone, to learn the retire count.
+  g.load(w.program, w.image());
+  isa::RetireRecord r;
+  while (g.step(r)) {
+    if (max_instructions != 0 && g.retired() >= max_instructions && !g.halted())
+      throw UsageError("the program did not end within --max-instructions " +
+                       std::to_string(max_instructions) + " (golden model alone)");
+  }
+  const uint64_t total = g.retired();
+  const std::vector<uint64_t> bounds = cosim::window_bounds(total, wf.windows);
+
+  // Pass 2: the checkpoints at the boundaries.
+  WorkDir dir(wf.checkpoint_dir);
+  const isa::CheckpointId id = run_id(spec, w);
+  std::vector<fs::path> ckpt;
+  auto save = [&] {
+    const fs::path p = dir.path() / ("retire_" + std::to_string(g.retired()) + ".ckpt");
+    isa::write_checkpoint({id, g.save()}, p);
+    ckpt.push_back(p);
+  };
+  g.load(w.program, w.image());
+  size_t next = 0;
+  auto save_due = [&] {
+    for (; next < bounds.size() && bounds[next] == g.retired(); ++next) save();
+  };
+  save_due();
+  while (next < bounds.size() && g.step(r)) {
+    if (!r.trap) save_due();
+  }
+  while (g.step(r)) {  // past the last boundary only a trapping instruction is left
+  }
+  if (ckpt.size() != bounds.size())
+    throw std::logic_error("golden pass 2 saved " + std::to_string(ckpt.size()) +
+                           " checkpoints for " + std::to_string(bounds.size()) + " boundaries");
+  out.golden_s = seconds_since(t0);
+
+  // The windows, J processes at a time.
+  const size_t n = bounds.size() - 1;
+  const std::vector<std::string> base = repeated_args(*wf.app);
+  const std::string exe = fs::read_symlink("/proc/self/exe").string();
+  std::vector<std::optional<int>> codes(n);
+  std::map<pid_t, size_t> running;
+  size_t started = 0;
+  auto result_path = [&](size_t k) {
+    return dir.path() / ("window_" + std::to_string(k) + ".json");
+  };
+  auto log_path = [&](size_t k) { return dir.path() / ("window_" + std::to_string(k) + ".log"); };
+  while (started < n || !running.empty()) {
+    while (started < n && running.size() < wf.jobs) {
+      std::vector<std::string> args{exe, "cosim"};
+      args.insert(args.end(), base.begin(), base.end());
+      for (const std::string& a :
+           {std::string("--from-checkpoint"), ckpt[started].string(),
+            std::string("--to-checkpoint"), ckpt[started + 1].string(),
+            std::string("--window-result"), result_path(started).string(), std::string("--quiet")})
+        args.push_back(a);
+      if (started + 1 == n) args.emplace_back("--window-last");
+      std::error_code ec;
+      fs::remove(result_path(started), ec);
+      running[spawn(args, log_path(started))] = started;
+      ++started;
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    codes[it->second] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    running.erase(it);
+  }
+
+  std::vector<cosim::WindowResult> results;
+  for (size_t k = 0; k < n; ++k) {
+    const fs::path rp = result_path(k);
+    if (!fs::exists(rp)) {
+      const std::string log = slurp(log_path(k));
+      throw std::runtime_error("window " + std::to_string(k) + " (retires " +
+                               std::to_string(bounds[k]) + ".." + std::to_string(bounds[k + 1]) +
+                               ") ended with exit code " + std::to_string(*codes[k]) +
+                               " and no result: " + log.substr(0, 2000));
+    }
+    results.push_back(cosim::parse_window_result(slurp(rp), rp.string()));
+  }
+  size_t last = 0;
+  out.result = cosim::merge_windows(spec, results, last);
+  for (size_t k = 0; k <= last && k < results.size(); ++k) {
+    const cosim::WindowResult& wr = results[k];
+    for (const std::string& d : wr.end_state)
+      out.errors.push_back("window " + std::to_string(k) + " (retires " + std::to_string(wr.from) +
+                           ".." + std::to_string(wr.to) + "): " + d);
+  }
+  if (!results[last].equal()) {
+    out.failing_from = results[last].from;
+    out.failing_to = results[last].result.divergence
+                         ? results[last].from + results[last].result.divergence->index + 1
+                         : results[last].to;
+  }
+  if (!quiet) {
+    std::cout << "windows: golden pass " << out.golden_s << " s; " << n << " windows, --jobs "
+              << wf.jobs << "\n";
+    for (size_t k = 0; k < results.size(); ++k)
+      std::cout << "  window " << k << ": retires " << results[k].from << ".." << results[k].to
+                << ", " << (results[k].equal() ? "EQUAL" : "MISMATCH") << ", "
+                << results[k].wall_time_s << " s\n";
+    std::cout << '\n';
+  }
+  // The RTL's end state for --reference: the last checkpoint, which the last window's RTL
+  // matched bit for bit (and a trapped run ends where its last checkpoint was taken).
+  if (out.errors.empty() && out.result.equal()) {
+    out.rtl = cosim::make_rtl_engine(spec, preset);
+    out.rtl->restore(w.program, read_ckpt(ckpt.back(), id, preset, "checkpoint").state);
+  }
+  return out;
+}
+
+WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
+                        const cosim::CosimOptions& opts, const std::string& trace_rtl,
+                        const std::optional<cosim::BitFlip>& flip) {
+  const isa::MachinePreset& preset = *w.preset;
+  const isa::CheckpointId id = run_id(spec, w);
+  WindowedRun out;
+  out.golden = cosim::make_golden_engine(spec, preset);
+  isa::Engine& g = *out.golden;
+  isa::ArchState start;
+  const auto t0 = Clock::now();
+  if (!wf.from_checkpoint.empty()) {
+    start = read_ckpt(wf.from_checkpoint, id, preset, "--from-checkpoint").state;
+  } else {
+    const uint64_t a = wf.from_opt && *wf.from_opt ? wf.from_retire : 0;
+    g.load(w.program, w.image());
+    isa::RetireRecord r;
+    while (g.retired() < a) {
+      if (!g.step(r) || r.trap)
+        throw UsageError("--from-retire " + std::to_string(a) + ": the program " +
+                         (r.trap ? "traps" : "ends") + " after " + std::to_string(g.retired()) +
+                         " retires");
+    }
+    start = g.save();
+    if (!wf.checkpoint_dir.empty()) {
+      WorkDir dir(wf.checkpoint_dir);
+      isa::write_checkpoint({id, start},
+                            dir.path() / ("retire_" + std::to_string(start.retired) + ".ckpt"));
+    }
+  }
+  out.golden_s = seconds_since(t0);
+  out.first_retire = start.retired;
+  const bool to = wf.to_opt && *wf.to_opt;
+  if (to && wf.to_retire <= start.retired)
+    throw UsageError("--to-retire " + std::to_string(wf.to_retire) +
+                     " must be greater than the start, retire " + std::to_string(start.retired));
+  out.rtl = make_rtl(spec, preset, trace_rtl);
+  restore_both(g, *out.rtl, w.program, start, flip);
+  cosim::StopAt ga(g, to ? wf.to_retire : UINT64_MAX), ra(*out.rtl, to ? wf.to_retire : UINT64_MAX);
+  out.result = cosim::run_cosim(spec, ga, ra, opts);
+  if (out.result.divergence) out.result.divergence->index += start.retired;
+  if (out.result.completed && !out.result.divergence && !out.result.trap) {
+    for (const std::string& d : end_state_differences(g.save(), {out.rtl.get()}))
+      out.errors.push_back("retires " + std::to_string(start.retired) + ".." +
+                           std::to_string(g.retired()) + ": " + d + " (vs golden)");
+  }
+  if (!out.result.equal() || !out.errors.empty()) {
+    out.failing_from = start.retired;
+    out.failing_to = out.result.divergence ? out.result.divergence->index + 1 : g.retired();
+  }
+  return out;
+}
+
+int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
+                       size_t history, const std::optional<cosim::BitFlip>& flip) {
+  const auto t0 = Clock::now();
+  const isa::MachinePreset& preset = *w.preset;
+  const isa::CheckpointId id = run_id(spec, w);
+  const isa::Checkpoint a = read_ckpt(wf.from_checkpoint, id, preset, "--from-checkpoint");
+  const isa::Checkpoint b = read_ckpt(wf.to_checkpoint, id, preset, "--to-checkpoint");
+  if (b.state.retired < a.state.retired)
+    throw UsageError("--to-checkpoint " + wf.to_checkpoint + " (retire " +
+                     std::to_string(b.state.retired) + ") lies before --from-checkpoint " +
+                     wf.from_checkpoint + " (retire " + std::to_string(a.state.retired) + ")");
+  auto golden = cosim::make_golden_engine(spec, preset);
+  auto rtl = cosim::make_rtl_engine(spec, preset);
+  // --flip-bit plants its fault in the initial image: in the window that starts at retire 0.
+  restore_both(*golden, *rtl, w.program, a.state,
+               a.state.retired == 0 ? flip : std::optional<cosim::BitFlip>());
+  // The last window runs to the program's end (a trapping instruction after the last
+  // checkpoint included); the others stop at the next checkpoint.
+  const uint64_t stop = wf.window_last ? UINT64_MAX : b.state.retired;
+  cosim::StopAt ga(*golden, stop), ra(*rtl, stop);
+  cosim::CosimOptions opts;
+  opts.history = history;
+  cosim::WindowResult wr;
+  wr.from = a.state.retired;
+  wr.to = b.state.retired;
+  wr.result = cosim::run_cosim(spec, ga, ra, opts);
+  if (wr.result.completed && !wr.result.divergence && !wr.result.trap) {
+    for (const std::string& d : end_state_differences(b.state, {golden.get(), rtl.get()}))
+      wr.end_state.push_back(d + " (vs the checkpoint at retire " +
+                             std::to_string(b.state.retired) + ")");
+  }
+  wr.wall_time_s = seconds_since(t0);
+  isa::write_file(wf.window_result, cosim::window_result_json(wr));
+  std::cout << "window retires " << wr.from << ".." << wr.to << ": "
+            << (wr.equal() ? "EQUAL" : "MISMATCH") << '\n';
+  return wr.equal() ? kExitEqual : kExitMismatch;
+}
+
+}  // namespace moesim::cli

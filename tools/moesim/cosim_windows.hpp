@@ -1,0 +1,78 @@
+// `moesim cosim --windows W [--jobs J]` (windowed co-simulation in W processes from golden
+// checkpoints) and `--from-retire A [--to-retire B]` / `--from-checkpoint F` (one window in this
+// process): docs/checkpoints.md. Internal to the moesim executable; cmd_cosim.cpp calls it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "moesim/cosim/cosim.hpp"
+#include "moesim/cosim/fault.hpp"
+#include "moesim/cosim/window.hpp"
+#include "moesim/isa/checkpoint.hpp"
+#include "moesim/isa/engine.hpp"
+#include "output_flags.hpp"
+#include "program_flags.hpp"
+
+namespace moesim::cli {
+
+struct WindowFlags {
+  unsigned windows = 0;  ///< 0 or 1: one process
+  unsigned jobs = 1;
+  std::string checkpoint_dir;  ///< keep checkpoints and window results here
+  uint64_t from_retire = 0, to_retire = 0;
+  std::string from_checkpoint, to_checkpoint, window_result;
+  bool window_last = false;
+  CLI::Option* from_opt = nullptr;
+  CLI::Option* to_opt = nullptr;
+  CLI::App* app = nullptr;  ///< the cosim subcommand (its parsed flags repeat in windows)
+
+  bool windowed() const { return windows > 1; }
+  bool focused() const {
+    return (from_opt && *from_opt) || !from_checkpoint.empty() || (to_opt && *to_opt);
+  }
+};
+
+void add_window_flags(CLI::App* sub, WindowFlags& wf);
+
+/// Refuses combinations that windows cannot honour (exit 2 naming the flags).
+void check_window_flags(const WindowFlags& wf, const OutputFlags& o, const std::string& flip_bit);
+
+/// What cmd_cosim needs after a windowed or focused run: the (merged) result, errors of window
+/// end states, and the engines at the end of the run (for --reference; the RTL's end state is
+/// the last checkpoint, which its window matched bit for bit).
+struct WindowedRun {
+  cosim::CosimResult result;
+  std::vector<std::string> errors;  ///< "window K (retires A..B): ENGINE end state ..."
+  std::unique_ptr<isa::Engine> golden, rtl;
+  uint64_t first_retire = 0;                         ///< the run starts at this retire (focused: A)
+  std::optional<uint64_t> failing_from, failing_to;  ///< the window to re-run
+  double golden_s = 0;
+};
+
+/// The windowed run (W processes of this executable, J at a time).
+WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
+                         uint64_t max_instructions, bool quiet);
+
+/// One window in this process: from --from-retire A (the golden model runs to A first) or
+/// --from-checkpoint F, to --to-retire B or the end, with `sinks` and the RTL's FST.
+/// --flip-bit flips its bit in that engine's state at the start of the range.
+WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
+                        const cosim::CosimOptions& opts, const std::string& trace_rtl,
+                        const std::optional<cosim::BitFlip>& flip);
+
+/// The internal window process (--from-checkpoint A --to-checkpoint B --window-result R):
+/// writes R and returns the exit code.
+/// --flip-bit applies in the window that starts at retire 0 (the initial image).
+int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
+                       size_t history, const std::optional<cosim::BitFlip>& flip);
+
+/// "moesim cosim <this run's program flags> --from-retire A --to-retire B": the command that
+/// co-simulates retires [A, B) of this run alone.
+std::string rerun_command(const WindowFlags& wf, uint64_t from, uint64_t to);
+
+}  // namespace moesim::cli

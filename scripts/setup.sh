@@ -14,6 +14,7 @@ MOESIM_PACKAGES=(
   verilator libsystemc-dev zlib1g-dev
   libboost-test-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libmpfr-dev
   gtkwave python3
+  xvfb x11-apps imagemagick
 )
 
 moesim_install_packages() {

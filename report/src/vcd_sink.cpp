@@ -74,7 +74,7 @@ waveforms::GtkwView VcdSink::view(uint64_t end_cycle) const {
     v.markers.push_back({*mismatch_, "first divergence"});
   } else {
     v.begin = 0;
-    v.end = std::max<uint64_t>(end_cycle, 1);
+    v.end = std::max<uint64_t>(end_cycle + end_cycle / 16, 1);  // the whole run, a little spare
   }
   for (const waveforms::GtkwMarker& m : stage_entries_)
     if (v.markers.size() < 26) v.markers.push_back(m);

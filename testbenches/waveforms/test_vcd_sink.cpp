@@ -279,18 +279,21 @@ BOOST_AUTO_TEST_CASE(vcd_sink_gtkw_opens_on_the_divergence) {
 
   // Without a divergence: the whole run, stage markers only.
   const fs::path whole = workdir("view_whole");
+  uint64_t end = 0;
   {
     report::VcdSink sink(spec(), whole / "t.vcd", {"golden", "rtl"});
     run_sink(sink, 0);
     const waveforms::GtkwView v = sink.view(120);
     BOOST_TEST(v.begin == 0u);
-    BOOST_TEST(v.end == 120u);
+    BOOST_TEST(v.end >= 120u);
+    BOOST_TEST(v.end <= 128u);
+    end = v.end;
     BOOST_TEST(!v.marker.has_value());
     BOOST_TEST(v.markers.size() == 2u);
   }
   const std::string g2 = slurp(whole / "t.gtkw");
   char zoom[64];
-  std::snprintf(zoom, sizeof zoom, "*%.6f -1 0 50 -1", waveforms::gtkw_zoom(120));
+  std::snprintf(zoom, sizeof zoom, "*%.6f -1 0 50 -1", waveforms::gtkw_zoom(end));
   BOOST_TEST(g2.find(zoom) != std::string::npos, g2);
   BOOST_TEST(g2.find("[timestart] 0\n") != std::string::npos);
 }

@@ -302,9 +302,10 @@ BOOST_AUTO_TEST_CASE(gtkw_names_only_signals_of_the_vcd) {
         --open_groups;
       }
     } else {
-      if (line[0] == '+') {  // +{alias} name: the alias is scope.name
-        const std::string alias = line.substr(2, line.find('}') - 2);
+      if (line[0] == '+') {  // +{alias} name: the alias is "scope name"
+        std::string alias = line.substr(2, line.find('}') - 2);
         line = line.substr(line.find("} ") + 2);
+        alias[alias.find(' ')] = '.';
         BOOST_TEST(line.rfind(alias, 0) == 0u, alias << " is not the name of " << line);
       }
       traces.push_back(line);

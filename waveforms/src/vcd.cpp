@@ -380,7 +380,7 @@ std::vector<std::string> write_gtkw(const std::filesystem::path& path,
     }
     traces.push_back(s.gtkwave_name());
     // GTKWave shows only the last level of a name: the alias keeps the scope in sight.
-    if (!s.scope.empty()) out << "+{" << s.scope << '.' << s.name << "} ";
+    if (!s.scope.empty()) out << "+{" << s.scope << ' ' << s.name << "} ";
     out << traces.back() << '\n';
   };
   out << "[*] moesim stage timeline: gtkwave <file>.vcd <file>.gtkw (1 ns = 1 machine cycle)\n"

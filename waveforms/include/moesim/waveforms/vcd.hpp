@@ -181,10 +181,11 @@ struct GtkwView {
 /// Window size written to save files ([size]) and the wave area's width in pixels assumed for
 /// the zoom: GTKWave 3.3.118 on a 1600-pixel window with the signal pane of these files draws
 /// about 1070-1140 pixels of waves (measured with gtkwave::getWindowStartTime/EndTime under
-/// Xvfb); the zoom assumes fewer so that the whole range fits.
+/// Xvfb); the zoom assumes more, so that the window never runs past the end of the dump
+/// (GTKWave then moves it back to time 0).
 inline constexpr int kGtkwWidth = 1600;
 inline constexpr int kGtkwHeight = 1000;
-inline constexpr int kGtkwWavePixels = 950;
+inline constexpr int kGtkwWavePixels = 1200;
 
 /// GTKWave's zoom value (the `*` line of a save file) that shows `span` time units across
 /// kGtkwWavePixels pixels: GTKWave shows 2^-zoom time units per frame of 200 pixels.
@@ -197,8 +198,8 @@ inline constexpr uint64_t kFstPsPerCycle = 1000;
 /// Writes a GTKWave save file for a VCD with variables `signals` (VcdWriter::signals()):
 /// top-level signals first, then the scopes' signals of the same name next to each other
 /// (golden.stage, rtl.stage, golden.stage_code, ...) in the first scope's declaration order,
-/// each with the alias `scope.name` (`+{golden.stage} golden.stage`: GTKWave shows only a
-/// name's last level);
+/// each with the alias `scope name` (`+{golden stage} golden.stage`: GTKWave shows only a
+/// name's last level, and cuts an alias at a dot too);
 /// `stage_code` shown in hex through the translate filter `filter_path` (`^1 <path>`), 32-bit
 /// wires in decimal; opening on `view`. `vcd_path` and `filter_path` are written as absolute
 /// paths so the file works from any directory. Returns the trace names it references

@@ -66,6 +66,8 @@ void emit(const fs::path& path, const std::string& text) {
   ++g_written;
 }
 
+// Not isa::hex (moesim/isa/format.hpp): the generator is compiled before the tables that header
+// includes exist.
 std::string hex(unsigned v, int digits) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%0*X", digits, v);

@@ -2,77 +2,19 @@
 // multiply-accumulate, M_MM_WO / M_MV_WO / M_BMV_WO / M_BMM_WO accumulator write-back).
 
 /**
- * Matrix unit of the moesim accelerator (isa.yaml M_MM, M_TMM, M_MM_WO, M_MV, M_TMV, M_MV_WO,
- * M_BMV, M_BTMV, M_BMV_WO, M_BMM, M_BTMM, M_BMM_WO; docs/numerics.md).
+ * Matrix unit (isa.yaml M_* instructions; numerics: docs/numerics.md; the cycle-by-cycle
+ * schedule of every instruction, which the latency formulas of isa.yaml describe: docs/rtl.md,
+ * Matrix unit).
  *
- * State: an FP32 accumulator of BLEN x BLEN (acc[i][j], activation row i, output column j),
- * kept across M_MM / M_TMM and cleared to +0.0 by M_MM_WO; an FP32 vector accumulator of BLEN (vacc[j])
- * kept across M_MV / M_TMV and cleared by M_MV_WO; operand registers holding BLEN weight tile
- * rows (MLEN E4M3 codes + MLEN/MX_BLOCK E8M0 scales each), BLEN activation rows, and for M_TMV
- * / M_TMM the BLEN codes and scales of columns [col, col+BLEN) of all MLEN tile rows.
+ * State: the FP32 accumulators acc_q (BLEN x BLEN, M_MM / M_TMM, cleared by M_MM_WO), vacc_q (BLEN,
+ * M_MV / M_TMV, cleared by M_MV_WO), hv_q (B x MLEN, M_BMV / M_BTMV) and the memory hm_q with its
+ * row valid bits (B*MLEN x MLEN, M_BMM / M_BTMM), plus operand registers for the weight tile
+ * rows, activation rows and head columns of the instruction in flight.
  *
- * M_MM (latency BLEN + MLEN / MX_BLOCK + 1 cycles, start cycle included):
- *   cycles 0 .. BLEN-1        read MRAM row mat_row_i + t and VRAM row act_row_i + t (one
- *                             synchronous read port each);
- *   cycles 1 .. BLEN          capture the returning rows into operand register slot t-1;
- *   cycles BLEN+1 ..          one MX block per cycle, b = 0 .. MLEN/MX_BLOCK-1 in K order: the
- *     BLEN+MLEN/MX_BLOCK      BLEN x BLEN array of moe_mx_dot #(MX_BLOCK) forms the block dots
- *                             of every (i, j) and BLEN x BLEN moe_fp32_add add them into
- *                             acc[i][j]; the last block's cycle raises done_o.
- * M_MV (latency BLEN + MLEN / MX_BLOCK + 1): as M_MM with one activation row (VRAM read in the
- *   start cycle only); the MAC cycles use row 0 of the dot array and accumulate into vacc.
- * M_TMV (latency MLEN + MLEN / MX_BLOCK + 1):
- *   cycles 0 .. MLEN-1        read MRAM tile row mat_row_i + t (VRAM activation row in cycle 0);
- *   cycles 1 .. MLEN          capture codes [mat_col_i, +BLEN) of the returning row and the
- *                             scale of each of those columns;
- *   cycles MLEN+1 ..          one K block of MX_BLOCK tile rows per cycle, b in order: BLEN
- *     MLEN+MLEN/MX_BLOCK      moe_mx_dot #(MX_BLOCK, PER_ELEM_SCALE) (each product scaled by its
- *                             own row's scale) and BLEN moe_fp32_add into vacc[j]; the last
- *                             raises done_o.
- * M_TMM (latency MLEN + BLEN * MLEN / MX_BLOCK + 1): M_TMV's load, which also reads VRAM rows
- *   act_row_i + t in cycles 0 .. BLEN-1 (captured in 1 .. BLEN); then cycles MLEN+1 .. are
- *   BLEN * MLEN/MX_BLOCK MAC cycles, activation row i = n / (MLEN/MX_BLOCK) and K block
- *   b = n mod (MLEN/MX_BLOCK) in cycle MLEN+1+n: M_TMV's BLEN column dots of row i added into
- *   acc[i][j] (the same adders, their first operand switched from vacc to acc row i).
- * M_BMV (latency HLEN + B * MLEN + 1, B = MLEN / HLEN heads): cycles 0 .. HLEN-1 read MRAM rows
- *   mat_row_i + t (tile rows r0 + t) and, in cycle 0, the VRAM activation row; cycles 1 .. HLEN
- *   capture each column's HLEN codes and scales (h_codes_q / h_scales_q) and, in cycle 1, each
- *   head's HLEN activations (h_act_q: element d*B + b of the row); then B * MLEN MAC cycles, one
- *   output per cycle, n = b * MLEN + c in order: moe_mx_dot #(HLEN, PER_ELEM_SCALE) over the
- *   HLEN products, times FP32_BMM_SCALE (moesim_isa_pkg), added into hv_q[n]; the last raises
- *   done_o.
- * M_BTMV (latency MLEN + B * MLEN + 1): as M_BMV, but the load reads all MLEN tile rows (row c
- *   gives column c's codes [mat_col_i, +HLEN) and their scales) and head b's activations are
- *   elements b*HLEN .. b*HLEN+HLEN-1.
- * M_BMV_WO (latency B): cycle b writes bf16_rne(hv[b][0..MLEN)) to VRAM row wo_row_i + b (every
- *   element) and clears those hv words at its clock edge; the last raises done_o.
- * M_BMM / M_BTMM (latency HLEN / MLEN + B * MLEN * MLEN + 1): M_BMV's / M_BTMV's load and MAC
- *   datapath (the same moe_mx_dot head instance u_hdot, BMM_SCALE multiplier and adder) run
- *   over MLEN activation rows:
- *   MAC cycle n = (m * B + b) * MLEN + c adds the head dot of activation row m into
- *   hm[b*MLEN + m][c]. Row 0 is read in the start cycle as M_BMV's; row m+1 is read in the
- *   second-to-last MAC cycle of row m and captured into h_act_q in its last, so the row change
- *   costs no cycle. hm (B*MLEN rows of MLEN FP32 words) is a memory, hm_q, one word written per
- *   MAC cycle, with a valid bit per row (hm_live_q): a row whose bit is clear reads +0.0, and a
- *   row's bit is set by the MAC cycle of its last column (each row is one run of MLEN
- *   consecutive MAC cycles of one instruction), so clearing hm clears only B*MLEN bits.
- * M_BMM_WO (latency B * MLEN + 1): the issue cycle only latches the destination and writes
- *   nothing (so op_i stays off the rounders' inputs: their row index is the flop cnt_q); cycle i+1
- *   writes bf16_rne(hm[i][0..MLEN)) to VRAM row wo_row_i + i and clears row i's valid bit at its
- *   clock edge; the last raises done_o.
- * M_MV_WO (latency 1): the start cycle writes bf16_rne(vacc) to VRAM row wo_row_i elements
- *   [wo_col_i, +BLEN), raises done_o and clears vacc at its clock edge.
- * M_MM_WO (latency BLEN cycles): cycle i writes bf16_rne(acc[i][0..BLEN)) to VRAM row
- *   wo_row_i + i * wo_stride_i at elements [wo_col_i, wo_col_i + BLEN) (element enables set only
- *   there; the data word carries the BLEN values replicated in every BLEN-wide group); the last
- *   row's cycle raises done_o and clears the accumulator at its clock edge.
- *
- * Handshake: start_i is a one-cycle pulse while the unit is idle (the core issues one
- * instruction at a time); start_i in a busy cycle is ignored. busy_o is high from the start
- * cycle to the done cycle inclusive; done_o is high in the last of them (the retire cycle).
- * Addresses are VRAM / MRAM row indices, already checked by the core. The block dots are
- * moe_mx_dot #(N = MX_BLOCK) (a power of two dividing MLEN: 8 by default, 32 selectable by
- * preset); K = MLEN = VLEN.
+ * Handshake: start_i is a one-cycle pulse while the unit is idle; start_i in a busy cycle is
+ * ignored. busy_o is high from the start cycle to the done cycle inclusive; done_o is high in the
+ * last of them (the retire cycle). Addresses are VRAM / MRAM row indices, already checked by the
+ * core. Block dots are moe_mx_dot #(N = MX_BLOCK); K = MLEN = VLEN.
  */
 module moe_matrix_unit
   import moesim_isa_pkg::*;

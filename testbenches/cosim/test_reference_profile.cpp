@@ -36,8 +36,9 @@ workload::BuiltProgram build(const std::string& model, unsigned tokens, unsigned
   o.seed = seed;
   o.shared = shared;
   o.lowering = lowering;
-  o.fault = fault;
-  return workload::build_moe_layer(spec(), machine(), o);
+  workload::BuiltProgram b = workload::build_moe_layer(spec(), machine(), o);
+  if (fault) workload::plant_program_fault(spec(), machine(), *fault, b);
+  return b;
 }
 
 /// The process's golden model (SystemC allows one elaboration per process).

@@ -23,12 +23,14 @@
 
 #include "Vmoe_units_tb_top.h"
 #include "Vmoe_units_tb_top___024root.h"
+#include "moesim/isa/format.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim_test/mx_oracle.hpp"
 #include "moesim_test/sqrt_oracle.hpp"
 #include "verilated.h"
 
 namespace num = moesim::num;
+using moesim::isa::hex;
 
 namespace {
 
@@ -62,12 +64,6 @@ class Mismatches {
   std::string what_;
   uint64_t count_ = 0;
 };
-
-std::string hex(uint64_t v, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // ---------------------------------------------------------------- FP32 operand generators
 

@@ -13,6 +13,7 @@
 #include "moesim/isa/trace.hpp"
 #include "moesim/workload/builder.hpp"
 #include "moesim/workload/presets.hpp"
+#include "moesim/workload/program_fault.hpp"
 
 using namespace moesim;
 
@@ -64,6 +65,21 @@ uint64_t image_digest(const isa::MemoryImage& img) {
   return h;
 }
 
+/// The build options of a Case or FaultCase.
+template <class C>
+workload::BuildOptions options_of(const C& c) {
+  workload::BuildOptions o;
+  o.model = &workload::find_model(c.model);
+  o.tokens = c.tokens;
+  o.hidden = c.hidden;
+  o.intermediate = c.intermediate;
+  o.shared = c.shared;
+  o.topk = c.topk;
+  o.lowering = c.lowering;
+  o.seed = c.seed;
+  return o;
+}
+
 using workload::Lowering;
 using workload::TopkEncoding;
 constexpr auto kAuto = TopkEncoding::automatic;
@@ -94,16 +110,7 @@ BOOST_AUTO_TEST_CASE(builder_output_matches_digests_of_main_6df0e6d) {
   const auto& spec = isa::Spec::builtin();
   const bool print = std::getenv("MOESIM_PRINT_BUILD_DIGESTS") != nullptr;
   for (const Case& c : kCases) {
-    workload::BuildOptions o;
-    o.model = &workload::find_model(c.model);
-    o.tokens = c.tokens;
-    o.hidden = c.hidden;
-    o.intermediate = c.intermediate;
-    o.shared = c.shared;
-    o.topk = c.topk;
-    o.lowering = c.lowering;
-    o.seed = c.seed;
-    const auto b = workload::build_moe_layer(spec, spec.preset(c.machine), o);
+    const auto b = workload::build_moe_layer(spec, spec.preset(c.machine), options_of(c));
     const uint64_t pd = program_digest(b), id = image_digest(b.image);
     if (print)
       std::cout << std::hex << "    {\"" << c.label << "\", ... 0x" << pd << "ull, 0x" << id
@@ -111,5 +118,57 @@ BOOST_AUTO_TEST_CASE(builder_output_matches_digests_of_main_6df0e6d) {
                 << std::dec;
     BOOST_TEST(pd == c.program_digest, c.label << ": program digest 0x" << std::hex << pd);
     BOOST_TEST(id == c.image_digest, c.label << ": image digest 0x" << std::hex << id);
+  }
+}
+
+namespace {
+
+struct FaultCase {
+  const char* fault;  ///< --plant-fault name
+  const char* model;
+  unsigned tokens, hidden, intermediate;
+  bool shared;
+  workload::TopkEncoding topk;
+  workload::Lowering lowering;
+  uint64_t seed;
+  uint64_t program_digest;  ///< at main ad7d919 (score-scales-output planted while lowering)
+};
+
+// clang-format off
+const FaultCase kFaultCases[] = {
+    {"topk-shift-7", "gpt-oss-20b", 4, 128, 128, false, kReg, kPair, 1, 0x8bb61e058f77083dull},
+    {"no-stage-markers", "gpt-oss-20b", 4, 128, 128, false, kAuto, kPair, 1, 0x3082d4e71b8d8b0eull},
+    {"shared-gate-dropped", "qwen1.5-moe-a2.7b", 4, 128, 128, true, kAuto, kPair, 1, 0x7790d46890f70fc3ull},
+    {"shared-as-routed", "qwen1.5-moe-a2.7b", 4, 128, 128, true, kAuto, kExpert, 1, 0xbb62f0c809ca02e3ull},
+    {"correction-bias-dropped", "deepseek-v3", 4, 64, 64, false, kAuto, kPair, 5, 0xf099a06a2d7135dbull},
+    {"group-mask-dropped", "deepseek-v3", 4, 64, 64, false, kAuto, kPair, 5, 0x4fd7f6acd9be43b3ull},
+    {"weights-from-biased-scores", "deepseek-v3", 4, 64, 64, false, kAuto, kExpert, 5, 0x57c4f9d0eb703a09ull},
+    {"score-scales-output", "llama-4-scout", 4, 64, 64, false, kAuto, kPair, 5, 0x9542e04be01b9c49ull},
+    {"score-scales-output", "llama-4-scout", 4, 64, 64, false, kAuto, kExpert, 5, 0x316834d8c6ba87b0ull},
+    {"score-scales-output", "llama-4-scout", 5, 128, 128, true, kAuto, kPair, 2, 0x4643ffb5aa50ae16ull},
+    {"score-scales-output", "llama-4-scout", 5, 128, 128, true, kAuto, kExpert, 2, 0xdc05b46cd569198full},
+};
+// clang-format on
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(planted_faults_match_digests_of_main_ad7d919) {
+  // Each planted fault, now a rewrite applied after the build, yields the program the builder
+  // planted before the split (main ad7d919), where score-scales-output was planted while
+  // lowering: the same words, stages, lines, work tags and text.
+  const auto& spec = isa::Spec::builtin();
+  const auto& machine = spec.preset("default");
+  const bool print = std::getenv("MOESIM_PRINT_BUILD_DIGESTS") != nullptr;
+  for (const FaultCase& c : kFaultCases) {
+    auto b = workload::build_moe_layer(spec, machine, options_of(c));
+    const uint64_t clean = program_digest(b);
+    workload::plant_program_fault(spec, machine, workload::parse_program_fault(c.fault), b);
+    const uint64_t pd = program_digest(b);
+    if (print)
+      std::cout << std::hex << "    {\"" << c.fault << "\", ... 0x" << pd << "ull},\n" << std::dec;
+    BOOST_TEST(pd != clean, c.fault << " " << c.model << ": the rewrite changed nothing");
+    BOOST_TEST(pd == c.program_digest, c.fault << " " << c.model << " lowering "
+                                               << static_cast<int>(c.lowering)
+                                               << ": program digest 0x" << std::hex << pd);
   }
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli_output.hpp"
@@ -122,8 +123,10 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
   o.hidden = f.hidden_opt->count() != 0 ? f.hidden : w.model->hidden;
   o.intermediate = f.intermediate_opt->count() != 0 ? f.intermediate : w.model->intermediate;
   o.seed = f.seed;
-  if (!f.plant_fault.empty()) o.fault = workload::parse_program_fault(f.plant_fault);
+  std::optional<workload::ProgramFault> fault;  // a bad name is refused before the build
+  if (!f.plant_fault.empty()) fault = workload::parse_program_fault(f.plant_fault);
   w.built = workload::build_moe_layer(spec, *w.preset, o);
+  if (fault) workload::plant_program_fault(spec, *w.preset, *fault, *w.built);
   if (!w.ignored_config_keys.empty()) {
     std::string keys;
     for (const auto& k : w.ignored_config_keys) keys += (keys.empty() ? "" : ", ") + k;

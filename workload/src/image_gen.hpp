@@ -1,5 +1,5 @@
-// The image generator's building blocks (internal to moesim_workload; builder.cpp uses them,
-// testbenches/cosim/test_image_gen.cpp checks them against std::mt19937_64 and
+// The image generator's building blocks (internal to moesim_workload; build_image.cpp uses them,
+// testbenches/workload/test_image_gen.cpp checks them against std::mt19937_64 and
 // num::mx_quantize).
 #pragma once
 

@@ -1,8 +1,8 @@
-// Planted lowering bugs (program_fault.hpp): the names, and the text rewrites build_moe_layer
-// applies to the program it emitted (program_fault_rewrite.hpp).
+// Planted lowering bugs (program_fault.hpp): the names, and the rewrites of a built program.
 #include "moesim/workload/program_fault.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "layer_builder.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/tables.hpp"
 #include "moesim/workload/presets.hpp"
-#include "program_fault_rewrite.hpp"
 
 namespace moesim::workload {
 namespace {
@@ -122,6 +122,107 @@ size_t weights_from_biased(std::vector<std::string>& lines, const Layout& L) {
   return n;
 }
 
+/// One `li` of the builder's Emitter at lines[i]: `S_ADDI_INT gpR, gp0, V`, or `S_LUI_INT gpR, H`
+/// and an optional `S_ADDI_INT gpR, gpR, L`.
+struct LoadImmediate {
+  std::string reg;
+  uint64_t value = 0;
+  size_t lines = 0;
+};
+
+std::optional<LoadImmediate> load_immediate_at(const std::vector<std::string>& lines, size_t i) {
+  static const std::regex addi_re(R"(^S_ADDI_INT (gp\d+), gp0, (\d+)$)");
+  static const std::regex lui_re(R"(^S_LUI_INT (gp\d+), (\d+)$)");
+  static const std::regex low_re(R"(^S_ADDI_INT (gp\d+), (gp\d+), (\d+)$)");
+  std::smatch m, lo;
+  if (std::regex_match(lines[i], m, addi_re)) return LoadImmediate{m[1], std::stoull(m[2]), 1};
+  if (!std::regex_match(lines[i], m, lui_re)) return std::nullopt;
+  LoadImmediate li{m[1], std::stoull(m[2]) << 12, 1};
+  if (i + 1 < lines.size() && std::regex_match(lines[i + 1], lo, low_re) && lo[1] == m[1] &&
+      lo[2] == m[1]) {
+    li.value += std::stoull(lo[3]);
+    li.lines = 2;
+  }
+  return li;
+}
+
+/// `lines` with every li of `reg` whose value lies in [from, from + size) loading
+/// to + (value - from) instead; adds the number replaced to `n`.
+std::vector<std::string> relocated(const std::vector<std::string>& lines, const std::string& reg,
+                                   uint64_t from, uint64_t size, uint64_t to, size_t& n) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < lines.size();) {
+    const std::optional<LoadImmediate> li = load_immediate_at(lines, i);
+    if (!li || li->reg != reg || li->value < from || li->value - from >= size) {
+      out.push_back(lines[i++]);
+      continue;
+    }
+    detail::Emitter em;
+    em.li(static_cast<unsigned>(std::stoul(reg.substr(2))), to + (li->value - from));
+    for (const std::string& l : lines_of(em.text())) out.push_back(l);
+    i += li->lines;
+    ++n;
+  }
+  return out;
+}
+
+/// Llama-4 routing scaled on the wrong side: the input-scaling block of each pair or expert
+/// (`; @stage=expert_route_weight`, its comment and its instructions, before the gate/up
+/// projection) moves to just before the pair's or expert's `; @stage=scatter_combine`, where it
+/// scales the output rows instead. Pair-major: the same block on the output slot (v_out for
+/// v_in). Expert-major: the gate/up projection reads X (v_x for v_ein) and the route rows scale
+/// the expert output in place. Returns the number of blocks moved.
+size_t scale_output(std::vector<std::string>& lines, const Layout& L, uint64_t vlen) {
+  const std::string marker = "; @stage=expert_route_weight";
+  std::vector<std::string> out;
+  size_t n = 0;
+  for (size_t i = 0; i < lines.size();) {
+    if (lines[i] != marker) {
+      out.push_back(lines[i++]);
+      continue;
+    }
+    size_t j = i + 1;
+    if (j < lines.size() && lines[j].rfind("; ", 0) == 0) ++j;  // the block's comment
+    std::vector<std::string> block;
+    for (; j < lines.size() && !lines[j].empty() && lines[j][0] != ';'; ++j)
+      block.push_back(lines[j]);
+    size_t k = j;
+    while (k < lines.size() && lines[k] != "; @stage=scatter_combine") ++k;
+    if (block.empty() || k == lines.size())
+      throw std::logic_error("--plant-fault score-scales-output: the route-weight block at line " +
+                             std::to_string(i + 1) + " is not followed by a scatter_combine");
+    std::vector<std::string> rest(lines.begin() + static_cast<std::ptrdiff_t>(j),
+                                  lines.begin() + static_cast<std::ptrdiff_t>(k));
+    size_t moved = 0;
+    std::vector<std::string> scale;
+    if (L.lowering == Lowering::pair) {
+      scale = relocated(block, "gp4", L.v_in, 1, L.v_out, moved);
+      scale.insert(scale.begin(), marker);
+    } else {
+      rest = relocated(rest, "gp14", L.v_ein, uint64_t{L.tokens_padded} * L.hidden, L.v_x, moved);
+      const std::optional<LoadImmediate> li = load_immediate_at(block, 0);  // gp4 = fp_dense + e
+      if (!li || li->reg != "gp4" || li->value < L.fp_dense || li->value - L.fp_dense >= L.experts)
+        throw std::logic_error("--plant-fault score-scales-output: line " + std::to_string(i + 3) +
+                               " does not load R[t][e]'s address");
+      const auto e = static_cast<unsigned>(li->value - L.fp_dense);
+      detail::Emitter em;
+      em.stage("expert_route_weight");
+      em.comment("row t *= R[t][" + std::to_string(e) + "] (+0 unless t routed to it)");
+      detail::emit_route_rows(em, L, vlen, e, L.v_eout, L.v_eout);
+      scale = lines_of(em.text());
+    }
+    if (moved == 0)
+      throw std::logic_error("--plant-fault score-scales-output: the pair or expert at line " +
+                             std::to_string(i + 1) + " does not address the scaled input");
+    out.insert(out.end(), rest.begin(), rest.end());
+    out.insert(out.end(), scale.begin(), scale.end());
+    i = k;
+    ++n;
+  }
+  lines = out;
+  return n;
+}
+
 }  // namespace
 
 std::vector<std::string> program_fault_names() {
@@ -139,16 +240,22 @@ ProgramFault parse_program_fault(const std::string& name) {
   throw UsageError("unknown --plant-fault '" + name + "' (known: " + known + ")");
 }
 
-void rewrite_with_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram& b) {
+void plant_program_fault(const isa::Spec& spec, const isa::MachinePreset& preset,
+                         ProgramFault fault, BuiltProgram& b) {
   std::vector<std::string> lines = lines_of(b.asm_text);
   size_t changed = 0;
+  std::string note;
+  // Throws the usage error of a program that has nothing the fault applies to.
+  const auto require = [&](bool applies, const std::string& missing) {
+    if (!applies)
+      throw UsageError("--plant-fault " + program_fault_names()[static_cast<size_t>(fault)] +
+                       ": the program has " + missing);
+  };
+  const Layout::Routing routing = b.layout.routing;
   switch (fault) {
     case ProgramFault::topk_shift_7:
       changed = repack_topk(lines);
-      if (changed == 0)
-        throw UsageError(
-            "--plant-fault topk-shift-7: the program has no C_SET_TOPK_REG (its "
-            "router shape uses a hardwired V_TOPK policy)");
+      require(changed != 0, "no C_SET_TOPK_REG (its router shape uses a hardwired V_TOPK policy)");
       break;
     case ProgramFault::no_stage_markers: {
       const auto end = std::remove_if(lines.begin(), lines.end(), [](const std::string& l) {
@@ -160,44 +267,41 @@ void rewrite_with_fault(const isa::Spec& spec, ProgramFault fault, BuiltProgram&
     }
     case ProgramFault::shared_gate_dropped:
       changed = drop_gate_multiply(lines);
-      if (changed == 0)
-        throw UsageError(
-            "--plant-fault shared-gate-dropped: the program has no gated shared "
-            "expert (use --shared with a model that has a shared gate)");
+      require(changed != 0,
+              "no gated shared expert (use --shared with a model that has a shared gate)");
       break;
     case ProgramFault::shared_as_routed:
       changed = mark_shared_as_routed(lines);
-      if (changed == 0)
-        throw UsageError(
-            "--plant-fault shared-as-routed: the program has no shared expert (use "
-            "--shared with a model that has one)");
+      require(changed != 0, "no shared expert (use --shared with a model that has one)");
       break;
     case ProgramFault::correction_bias_dropped:
     case ProgramFault::group_mask_dropped:
     case ProgramFault::weights_from_biased_scores:
-      if (b.layout.routing != Layout::Routing::sigmoid_biased)
-        throw UsageError("--plant-fault " + program_fault_names()[static_cast<size_t>(fault)] +
-                         ": the program has no DeepSeek-V3 (sigmoid, noaux_tc) routing");
+      require(routing == Layout::Routing::sigmoid_biased,
+              "no DeepSeek-V3 (sigmoid, noaux_tc) routing");
       if (fault == ProgramFault::correction_bias_dropped)
         changed = replace_lines(lines, "S_ADD_FP f2, f1, f2", "S_ADD_FP f2, f1, f0");
       else if (fault == ProgramFault::group_mask_dropped)
         changed = replace_lines(lines, "S_ADD_FP f1, f1, f3", "S_ADD_FP f1, f1, f0");
       else
         changed = weights_from_biased(lines, b.layout);
-      if (changed == 0)
-        throw UsageError("--plant-fault " + program_fault_names()[static_cast<size_t>(fault)] +
-                         ": the program has no such step (group-mask-dropped needs n_group > "
-                         "topk_group, weights-from-biased-scores needs a renormalised or "
-                         "scaled weight)");
+      require(changed != 0,
+              "no such step (group-mask-dropped needs n_group > topk_group, "
+              "weights-from-biased-scores needs a renormalised or scaled weight)");
       break;
     case ProgramFault::score_scales_output:
-      throw std::logic_error("score-scales-output is planted while lowering, not by a rewrite");
+      require(routing == Layout::Routing::input_scaled,
+              "no route weight that scales the expert input (Llama-4's does)");
+      scale_output(lines, b.layout, static_cast<uint64_t>(preset.vlen()));
+      note = "the score scales the expert output (bf16(score * e)) instead of its input";
+      break;
   }
   std::string text;
   for (const std::string& l : lines) text += l + '\n';
   b.asm_text = text;
   b.program = isa::assemble(spec, b.asm_text, b.name);
-  b.notes.push_back("planted fault: " + std::to_string(changed) + " line(s) changed");
+  b.notes.push_back("planted fault: " +
+                    (note.empty() ? std::to_string(changed) + " line(s) changed" : note));
 }
 
 }  // namespace moesim::workload

@@ -3,7 +3,7 @@
 // initial memory image from a seeded generator.
 //
 // build_moe_layer() takes the ISA spec, a machine preset and BuildOptions (model, scaled sizes,
-// --shared, V_TOPK encoding, lowering, seed, planted fault); it returns a BuiltProgram (the text,
+// --shared, V_TOPK encoding, lowering, seed); it returns a BuiltProgram (the text,
 // the assembled program, the image, the Layout of every address, notes and per-part
 // utilisation) and throws UsageError for what the machine or the builder cannot hold or lower
 // (see its declaration). The layer's math, the differences from the float model, the memory
@@ -11,14 +11,12 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/workload/presets.hpp"
-#include "moesim/workload/program_fault.hpp"
 
 namespace moesim::workload {
 
@@ -49,11 +47,6 @@ struct BuildOptions {
   TopkEncoding topk = TopkEncoding::automatic;
   Lowering lowering = Lowering::pair;
   uint64_t seed = 1;
-  /// A lowering bug to plant (`--plant-fault`, program_fault.hpp); both engines run the program
-  /// alike and the independent reference or the stage profile must catch it. UsageError if the
-  /// layer has nothing the fault applies to (score-scales-output on a model whose router does
-  /// not scale the expert input, topk-shift-7 on a hardwired V_TOPK policy, ...).
-  std::optional<ProgramFault> fault;
 };
 
 /// Matrix-unit work of one part of the layer (routed experts or the shared expert), counted

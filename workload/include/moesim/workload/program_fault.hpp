@@ -1,15 +1,19 @@
-// Planted lowering bugs for negative tests (moesim cosim|run --plant-fault NAME): the generated
-// MoE program is built wrong on purpose (BuildOptions::fault) and both engines run it alike, so
-// golden-vs-RTL comparison cannot see it; the independent reference (--reference) or the stage
-// profile must catch it (issue 4's negative tests, docs/workloads.md).
+// Planted lowering bugs for negative tests (moesim cosim|run --plant-fault NAME): a rewrite of a
+// built MoE program (plant_program_fault, applied after build_moe_layer; the builder knows
+// nothing of them). Both engines run the rewritten program alike, so golden-vs-RTL comparison
+// cannot see the bug; the independent reference (--reference) or the stage profile must catch
+// it (docs/workloads.md, Planted lowering faults).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "moesim/isa/spec.hpp"
+#include "moesim/workload/builder.hpp"
+
 namespace moesim::workload {
 
-/// One lowering bug build_moe_layer can plant.
+/// One lowering bug plant_program_fault can plant.
 enum class ProgramFault {
   /// The C_SET_TOPK_REG operand packed as (E << 7) | k instead of (E << 8) | k.
   topk_shift_7,
@@ -30,8 +34,8 @@ enum class ProgramFault {
   group_mask_dropped,
   /// DeepSeek-V3 routing: the route weights read the biased s' instead of the unbiased s.
   weights_from_biased_scores,
-  /// Llama-4 routing: the score scales the expert output instead of its input (planted while
-  /// lowering; the others are rewrites of the emitted program).
+  /// Llama-4 routing: the score scales the expert output instead of its input (the input-scaling
+  /// block of each pair or expert moved after its down projection, onto the output rows).
   score_scales_output,
 };
 
@@ -42,5 +46,13 @@ std::vector<std::string> program_fault_names();
 
 /// Parses a --plant-fault name. Throws UsageError listing the names.
 ProgramFault parse_program_fault(const std::string& name);
+
+/// Plants `fault` in `b`, built by build_moe_layer for `preset`: rewrites b.asm_text,
+/// re-assembles b.program and adds a note (the image and the Layout stay). Throws UsageError
+/// naming the fault if the program has nothing it applies to (topk-shift-7 on a hardwired
+/// V_TOPK policy, shared-gate-dropped without a gated shared expert, score-scales-output on a
+/// router that does not scale the expert input, ...).
+void plant_program_fault(const isa::Spec& spec, const isa::MachinePreset& preset,
+                         ProgramFault fault, BuiltProgram& b);
 
 }  // namespace moesim::workload

@@ -1,0 +1,230 @@
+// MoE program builder: emitters the parts share (transfers, zeroing, projections, activation,
+// row adds).
+#include <string>
+
+#include "layer_builder.hpp"
+
+namespace moesim::workload::detail {
+
+/// HBM matrix `mm` (rows a multiple of HBM_V_ROWS, cols a multiple of VLEN) to or from VRAM
+/// at `vram`, column-block-major; one H_PREFETCH_V/H_STORE_V per HBM_V_ROWS rows of a block.
+void LayerBuilder::emit_matrix_transfer(const std::string& mnemonic, const MxMatrix& mm,
+                                        uint64_t vram, unsigned areg) {
+  e_.li(4, mm.scale_offset);
+  e_.op("C_SET_SCALE_REG gp4");
+  e_.li(4, mm.cols);
+  e_.op("C_SET_STRIDE_REG gp4");
+  e_.li(5, mm.base);
+  e_.op("C_SET_ADDR_REG " + ar(areg) + ", gp0, gp5");
+  e_.li(6, vram);
+  e_.li(7, 0);
+  e_.loop_start(kL1, mm.cols / vlen_);
+  e_.mov(8, 7);
+  e_.loop_start(kL2, mm.rows / vrows_);
+  e_.op(mnemonic + " gp6, gp8, " + ar(areg) + ", 1, 0");
+  e_.addi(6, 6, vrows_ * vlen_);
+  e_.addi(8, 8, vrows_ * mm.cols);
+  e_.loop_end(kL2);
+  e_.addi(7, 7, vlen_);
+  e_.loop_end(kL1);
+}
+
+void LayerBuilder::emit_input_loads() {
+  e_.stage("residual_setup");
+  e_.comment("inputs: HBM MXFP8 -> VRAM, column-block-major");
+  struct Load {
+    const char* what;
+    const MxMatrix& mm;
+    uint64_t vram;
+  };
+  const Load loads[] = {{"X", L_.x, L_.v_x},
+                        {"router weight W_r", L_.wr, L_.v_wr},
+                        {"router bias", L_.br, L_.v_br},
+                        {"expert biases b1", L_.b1, L_.v_b1},
+                        {"expert biases b2", L_.b2, L_.v_b2},
+                        {"shared gate weight w_g", L_.wg, L_.v_wg}};
+  for (const Load& l : loads) {
+    if (l.mm.rows == 0) continue;  // the model has no such tensor
+    e_.comment(std::string(l.what) + ": " + std::to_string(l.mm.rows) + " x " +
+               std::to_string(l.mm.cols) + " at HBM " + std::to_string(l.mm.base) +
+               " -> VRAM row " + std::to_string(l.vram / vlen_));
+    emit_matrix_transfer("H_PREFETCH_V", l.mm, l.vram, kAIn);
+  }
+  e_.blank();
+}
+
+/// f[fd] = sigmoid(f[fd]) on the scalar FP unit: 1 / (1 + e^(0 - x)), each step BF16 (f5 = 1).
+void LayerBuilder::emit_scalar_sigmoid(unsigned fd) {
+  e_.op("S_SUB_FP " + fr(fd) + ", f0, " + fr(fd));
+  e_.op("S_EXP_FP " + fr(fd) + ", " + fr(fd));
+  e_.op("S_ADD_FP " + fr(fd) + ", " + fr(fd) + ", " + fr(kFOne));
+  e_.op("S_RECI_FP " + fr(fd) + ", " + fr(fd));
+}
+
+/// Zeroes `rows` VRAM rows from row address `base` in groups: for each of `groups` groups,
+/// `rows` rows, then skip `skip` rows.
+void LayerBuilder::emit_zero_rows(uint64_t base, uint64_t groups, uint64_t rows, uint64_t skip) {
+  e_.li(4, base);
+  e_.loop_start(kL1, groups);
+  e_.loop_start(kL2, rows);
+  e_.op("S_MAP_V_FP gp4, gp0, " + std::to_string(L_.fp_zero));
+  e_.addi(4, 4, vlen_);
+  e_.loop_end(kL2);
+  if (skip != 0) e_.addi(4, 4, skip * vlen_);
+  e_.loop_end(kL1);
+}
+
+void LayerBuilder::emit_accumulator_init() {
+  const uint64_t hb = L_.hidden / vlen_, ib = L_.intermediate / vlen_;
+  e_.stage("accumulator_init");
+  e_.comment("output accumulator (T_pad x H) = +0");
+  emit_zero_rows(L_.v_acc, 1, uint64_t{L_.tokens_padded} * hb, 0);
+  if (L_.lowering == Lowering::pair) {
+    e_.comment("rows 1..BLEN-1 of the input and activation slots = +0 (row 0 is written per pair)");
+    emit_zero_rows(L_.v_in + vlen_, hb, blen_ - 1, 1);
+    emit_zero_rows(L_.v_act + vlen_, ib, blen_ - 1, 1);
+  }
+  if (L_.v_ein != 0 && L_.tokens_padded != L_.tokens) {
+    e_.comment("padded rows of the scaled input (expert-major, input-scaled routing) = +0");
+    emit_zero_rows(L_.v_ein + uint64_t{L_.tokens} * vlen_, hb, L_.tokens_padded - L_.tokens,
+                   L_.tokens);
+  }
+  if (L_.shared_gate) {
+    e_.comment("a zero row under the broadcast shared gate");
+    emit_zero_rows(L_.v_zero, 1, 1, 0);
+  }
+  e_.blank();
+}
+
+/// out (R rows x N, column-block-major) = in (R rows x K) . W^T, W = N x K MXFP8 at
+/// a[kAExpert], R = BLEN * groups: per MLEN-column output tile, prefetch its K/MLEN tiles
+/// (stage `prefetch_stage`), then per BLEN-row group (unrolled) and BLEN-column group M_MM
+/// over the K tiles in K order and M_MM_WO (stage `mm_stage`).
+void LayerBuilder::emit_projection(uint64_t n, uint64_t k, uint64_t in_slot, uint64_t out_slot,
+                                   uint64_t groups, const std::string& prefetch_stage,
+                                   const std::string& mm_stage) {
+  const uint64_t k_tiles = k / mlen_, rows = blen_ * groups;
+  e_.stage(prefetch_stage);
+  e_.li(7, 0);
+  e_.li(8, out_slot);
+  e_.loop_start(kL1, n / mlen_);
+  e_.li(9, 0);
+  e_.mov(10, 7);
+  e_.loop_start(kL2, k_tiles);
+  e_.op("H_PREFETCH_M gp9, gp10, " + ar(kAExpert) + ", 1, 0");
+  e_.addi(9, 9, mlen_ * mlen_);
+  e_.addi(10, 10, mlen_);
+  e_.loop_end(kL2);
+  e_.stage(mm_stage);
+  for (uint64_t g = 0; g < groups; ++g) {
+    e_.li(11, 0);
+    e_.addi(12, 8, g * blen_ * vlen_);
+    e_.loop_start(kL2, mlen_ / blen_);
+    e_.mov(13, 11);
+    e_.li(14, in_slot + g * blen_ * vlen_);
+    e_.loop_start(kL3, k_tiles);
+    e_.op("M_MM 0, gp13, gp14");
+    e_.addi(13, 13, mlen_ * mlen_);
+    e_.addi(14, 14, rows * vlen_);
+    e_.loop_end(kL3);
+    e_.op("M_MM_WO gp12, gp0, 0");
+    e_.addi(11, 11, blen_ * mlen_);
+    e_.addi(12, 12, blen_);
+    e_.loop_end(kL2);
+  }
+  e_.addi(7, 7, mlen_ * k);
+  e_.addi(8, 8, rows * vlen_);
+  e_.loop_end(kL1);
+}
+
+/// The model's activation on rows [0, active) of every block of a column-block-major
+/// [g, u] matrix with `rows` rows per block (I/VLEN gate blocks, then I/VLEN up blocks) into
+/// the activation matrix (I/VLEN blocks of `rows` rows). Needs the constants loaded by
+/// emit_constants.
+void LayerBuilder::emit_activation(uint64_t ib, uint64_t rows, uint64_t active, uint64_t h1,
+                                   uint64_t act, bool clamped) {
+  if (clamped)
+    e_.comment(
+        "g = min(g, limit); u = clamp(u, -limit, limit); h = (u + 1) * (g * sigmoid(alpha g))");
+  else
+    e_.comment("h = u * (g * sigmoid(g))");
+  e_.li(4, h1);
+  e_.li(5, h1 + ib * rows * vlen_);
+  e_.li(6, act);
+  e_.li(7, L_.v_tmp);
+  e_.loop_start(kL1, ib);
+  e_.loop_start(kL2, active);
+  if (clamped) {
+    e_.op("V_MIN_VF gp4, gp4, " + fr(kFLimit) + ", 0");
+    e_.op("V_MIN_VF gp5, gp5, " + fr(kFLimit) + ", 0");
+    e_.op("V_MAX_VF gp5, gp5, " + fr(kFNegLimit) + ", 0");
+  }
+  e_.op("V_MUL_VF gp7, gp4, " + fr(clamped ? kFNegAlpha : kFNegOne) + ", 0");
+  e_.op("V_EXP_V gp7, gp7, 0");
+  e_.op("V_ADD_VF gp7, gp7, " + fr(kFOne) + ", 0");
+  e_.op("V_RECI_V gp7, gp7, 0");
+  e_.op("V_MUL_VV gp7, gp4, gp7, 0");
+  if (clamped) e_.op("V_ADD_VF gp5, gp5, " + fr(kFOne) + ", 0");
+  e_.op("V_MUL_VV gp6, gp5, gp7, 0");
+  e_.addi(4, 4, vlen_);
+  e_.addi(5, 5, vlen_);
+  e_.addi(6, 6, vlen_);
+  e_.loop_end(kL2);
+  if (rows != active) {
+    e_.addi(4, 4, (rows - active) * vlen_);
+    e_.addi(5, 5, (rows - active) * vlen_);
+    e_.addi(6, 6, (rows - active) * vlen_);
+  }
+  e_.loop_end(kL1);
+}
+
+/// f2..f5, f7: limit, -limit, -alpha, 1, -1 from FP SRAM (once, at the first activation).
+void LayerBuilder::emit_constants() {
+  if (constants_loaded_) return;
+  constants_loaded_ = true;
+  e_.comment("activation constants: limit, -limit, -alpha, 1, -1");
+  e_.op("S_LD_FP " + fr(kFLimit) + ", gp0, " + std::to_string(L_.fp_limit));
+  e_.op("S_LD_FP " + fr(kFNegLimit) + ", gp0, " + std::to_string(L_.fp_neg_limit));
+  e_.op("S_LD_FP " + fr(kFNegAlpha) + ", gp0, " + std::to_string(L_.fp_neg_alpha));
+  e_.op("S_LD_FP " + fr(kFOne) + ", gp0, " + std::to_string(L_.fp_one));
+  e_.op("S_LD_FP " + fr(kFNegOne) + ", gp0, " + std::to_string(L_.fp_neg_one));
+}
+
+/// C_SET_ADDR_REG a[kAExpert] / SCALE / STRIDE for a static N x K MXFP8 matrix.
+void LayerBuilder::emit_static_weight_address(const MxMatrix& w) {
+  e_.li(6, w.base);
+  e_.op("C_SET_ADDR_REG " + ar(kAExpert) + ", gp0, gp6");
+  e_.li(5, w.scale_offset);
+  e_.op("C_SET_SCALE_REG gp5");
+  e_.li(5, w.cols);
+  e_.op("C_SET_STRIDE_REG gp5");
+}
+
+/// dst[b][t] += src[b][t] (src_per_row) or src[b] for blocks b < `blocks` and the token rows
+/// t < T; dst (and a per-row src) column-block-major with T_pad rows per block, a per-block
+/// src one row per block.
+void LayerBuilder::emit_add_rows(uint64_t dst, uint64_t src, uint64_t blocks, bool src_per_row) {
+  const uint64_t tp = L_.tokens_padded, skip = tp - L_.tokens;
+  e_.li(4, dst);
+  e_.li(5, src);
+  e_.loop_start(kL1, blocks);
+  e_.loop_start(kL2, L_.tokens);
+  e_.op("V_ADD_VV gp4, gp4, gp5, 0");
+  e_.addi(4, 4, vlen_);
+  if (src_per_row) e_.addi(5, 5, vlen_);
+  e_.loop_end(kL2);
+  if (skip != 0) e_.addi(4, 4, skip * vlen_);
+  if (src_per_row && skip != 0) e_.addi(5, 5, skip * vlen_);
+  if (!src_per_row) e_.addi(5, 5, vlen_);
+  e_.loop_end(kL1);
+}
+
+void LayerBuilder::emit_output_store() {
+  e_.pair({});
+  e_.stage("non_moe");
+  e_.comment("output: accumulator -> HBM MXFP8 (T_pad x H at HBM " + std::to_string(L_.y.base) +
+             ")");
+  emit_matrix_transfer("H_STORE_V", L_.y, L_.v_acc, kAOut);
+}
+
+}  // namespace moesim::workload::detail

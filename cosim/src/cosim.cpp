@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <deque>
 #include <map>
 #include <sstream>
@@ -10,6 +11,7 @@
 
 #include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/encoding.hpp"
 #include "moesim/isa/format.hpp"
 #include "moesim/isa/usage_error.hpp"
 
@@ -115,9 +117,188 @@ void feed(const CosimOptions& options, UnitTable& units, size_t side, isa::Engin
   }
 }
 
+/// Last writer of every memory unit one engine's retire records named, per space, as disjoint
+/// intervals [begin, end) -> writer. Also the set of units the program wrote.
+class WriteMap {
+ public:
+  void write(const isa::RetireRecord& r) {
+    for (const isa::MemWrite& m : r.mems) assign(m.space, m.begin, m.end, {r.index, r.pc, r.word});
+  }
+  std::optional<Writer> writer(isa::Space space, uint64_t unit) const {
+    const auto& m = spaces_[static_cast<size_t>(space)];
+    auto it = m.upper_bound(unit);
+    if (it == m.begin()) return std::nullopt;
+    --it;
+    if (unit < it->second.first) return it->second.second;
+    return std::nullopt;
+  }
+
+ private:
+  void assign(isa::Space space, uint64_t begin, uint64_t end, const Writer& w) {
+    if (end <= begin) return;
+    auto& m = spaces_[static_cast<size_t>(space)];
+    auto it = m.lower_bound(begin);
+    if (it != m.begin()) {
+      auto prev = std::prev(it);
+      if (prev->second.first > begin) {  // cut the interval that straddles `begin`
+        const auto old = prev->second;
+        prev->second.first = begin;
+        if (old.first > end) m.emplace(end, old);  // and keep its part past `end`
+      }
+    }
+    while (it != m.end() && it->first < end) {
+      if (it->second.first > end) {  // keep the part past `end`
+        const auto tail = it->second;
+        m.erase(it);
+        m.emplace(end, tail);
+        break;
+      }
+      it = m.erase(it);
+    }
+    m[begin] = {end, w};
+  }
+  std::array<std::map<uint64_t, std::pair<uint64_t, Writer>>, isa::kAllSpaces.size()> spaces_;
+};
+
+/// One engine's registers as its retire records left them (reset values first): the values an
+/// instruction's operands held at issue.
+class ShadowRegs {
+ public:
+  ShadowRegs() {
+    const isa::ArchRegs reset;
+    const std::array<uint32_t, isa::kNumCtrlRegs> ctrl{reset.scale, reset.stride, reset.v_mask,
+                                                       reset.topk_policy};
+    for (size_t i = 0; i < ctrl.size(); ++i)
+      values_[static_cast<size_t>(isa::RegFile::Ctrl)][i] = ctrl[i];
+  }
+  void retire(const isa::RetireRecord& r) {
+    for (const isa::RegWrite& w : r.regs)
+      values_[static_cast<size_t>(w.file) & 3][w.index] = w.value;
+  }
+  uint64_t value(isa::RegFile file, uint8_t index) const {
+    return values_[static_cast<size_t>(file) & 3][index];
+  }
+
+ private:
+  std::array<std::array<uint64_t, 256>, 4> values_{};
+};
+
+/// The operands of `r`'s instruction with their values at issue (see OperandValue).
+std::vector<OperandValue> operand_values(const isa::Spec& spec, const ShadowRegs& regs,
+                                         const isa::RetireRecord& r) {
+  std::vector<OperandValue> out;
+  const isa::Decoded d = isa::decode(spec, r.word);
+  if (d.spec == nullptr) return out;
+  std::vector<OperandValue> imms;
+  for (const isa::OperandSpec& op : d.spec->operands) {
+    const uint32_t v = isa::extract(r.word, spec.field(op.field));
+    switch (op.kind) {
+      case isa::OperandKind::Gp:
+      case isa::OperandKind::Fp:
+      case isa::OperandKind::Addr: {
+        const isa::RegFile file = op.kind == isa::OperandKind::Gp   ? isa::RegFile::Gp
+                                  : op.kind == isa::OperandKind::Fp ? isa::RegFile::Fp
+                                                                    : isa::RegFile::Addr;
+        out.push_back({op.name, reg_name(file, static_cast<uint8_t>(v)),
+                       regs.value(file, static_cast<uint8_t>(v))});
+        break;
+      }
+      case isa::OperandKind::Imm:
+        imms.push_back({op.name, "", v});
+        break;
+      case isa::OperandKind::Zero:
+        break;
+    }
+  }
+  out.insert(out.end(), imms.begin(), imms.end());
+  for (const isa::CtrlRegName& c : isa::kCtrlRegNames) {
+    const std::string name = c.name;
+    const size_t at = d.spec->semantics.find(name);
+    if (at == std::string::npos) continue;
+    // A whole word: not STRIDE inside "rstride" nor V_MASK inside another name.
+    auto word_char = [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+    };
+    const std::string& t = d.spec->semantics;
+    if ((at > 0 && word_char(t[at - 1])) ||
+        (at + name.size() < t.size() && word_char(t[at + name.size()])))
+      continue;
+    out.push_back({name, name, regs.value(isa::RegFile::Ctrl, static_cast<uint8_t>(c.reg))});
+  }
+  return out;
+}
+
+/// Bytes of one element of `space` (the unit of comparison of ElementDiff).
+uint64_t element_bytes(isa::Space space) {
+  switch (space) {
+    case isa::Space::Vram:
+    case isa::Space::FpSram:
+      return 2;
+    case isa::Space::IntSram:
+      return 4;
+    case isa::Space::Mram:
+    case isa::Space::Hbm:
+      break;
+  }
+  return 1;
+}
+
+/// The written ranges of the divergent records whose bytes differ between the engines, decoded.
+std::vector<MemDiff> mem_diffs(const std::array<isa::Engine*, 2>& eng,
+                               const std::array<WriteMap, 2>& writers, uint64_t mlen,
+                               const isa::RetireRecord& a, const isa::RetireRecord& b) {
+  // Every range either record wrote, once.
+  std::vector<isa::MemWrite> ranges;
+  for (const auto* list : {&a.mems, &b.mems})
+    for (const isa::MemWrite& m : *list)
+      if (std::none_of(ranges.begin(), ranges.end(), [&](const isa::MemWrite& x) {
+            return x.space == m.space && x.begin == m.begin && x.end == m.end;
+          }))
+        ranges.push_back(m);
+  std::vector<MemDiff> out;
+  for (const isa::MemWrite& m : ranges) {
+    const uint64_t n = m.end - m.begin;
+    if (n == 0 || m.end > eng[0]->size(m.space) || m.end > eng[1]->size(m.space)) continue;
+    const auto ba = eng[0]->read(m.space, m.begin, n);
+    const auto bb = eng[1]->read(m.space, m.begin, n);
+    if (ba == bb || ba.size() != bb.size()) continue;
+    const uint64_t ub = ba.size() / n;
+    const uint64_t eb = element_bytes(m.space);
+    const uint64_t ml = mlen != 0 ? mlen : ub;
+    MemDiff d;
+    d.space = m.space;
+    d.begin = m.begin;
+    d.end = m.end;
+    std::optional<uint64_t> last_element;
+    for (size_t i = 0; i < ba.size(); ++i) {
+      if (ba[i] == bb[i]) continue;
+      ++d.differing_bytes;
+      const uint64_t unit = m.begin + i / ub, byte = i % ub;
+      const uint64_t first = i - byte % eb;  // element start, offset in the range
+      if (last_element && *last_element == first) continue;
+      last_element = first;
+      ++d.differing_elements;
+      if (d.elements.size() >= MemDiff::kMaxElements) continue;
+      ElementDiff e;
+      e.unit = unit;
+      e.byte = byte - byte % eb;
+      e.element = isa::element_name(m.space, ml, e.byte);
+      const uint8_t* ua = ba.data() + (i - byte);
+      const uint8_t* ubp = bb.data() + (i - byte);
+      e.values = {isa::element_value(m.space, ua, ml, e.byte),
+                  isa::element_value(m.space, ubp, ml, e.byte)};
+      if (d.elements.empty())
+        for (size_t s = 0; s < 2; ++s) d.previous_writer[s] = writers[s].writer(m.space, unit);
+      d.elements.push_back(std::move(e));
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 std::string mem_text(const isa::MemWrite& m) {
   return std::string(isa::space_name(m.space)) + "[" + std::to_string(m.begin) + "," +
-         std::to_string(m.end) + ")#" + hex(m.digest);
+         std::to_string(m.end) + ")#" + hex(m.digest, 16);
 }
 
 /// Readable lines for each difference between the two divergent records.
@@ -193,7 +374,8 @@ void compare_regs(const isa::ArchRegs& a, const isa::ArchRegs& b, std::vector<Re
     if (ra[i].second != rb[i].second) out.push_back({ra[i].first, {ra[i].second, rb[i].second}});
 }
 
-SpaceDiff compare_space(const isa::Engine& a, const isa::Engine& b, isa::Space space) {
+SpaceDiff compare_space(const isa::Engine& a, const isa::Engine& b, isa::Space space,
+                        const std::array<WriteMap, 2>& writers) {
   SpaceDiff d;
   d.space = space;
   const uint64_t sa = a.size(space), sb = b.size(space);
@@ -215,11 +397,16 @@ SpaceDiff compare_space(const isa::Engine& a, const isa::Engine& b, isa::Space s
     for (size_t i = 0; i < ba.size(); ++i) {
       if (ba[i] == bb[i]) continue;
       const uint64_t at = u * d.unit_bytes + i;
+      const uint64_t unit = at / d.unit_bytes;
+      const std::array<std::optional<Writer>, 2> w{writers[0].writer(space, unit),
+                                                   writers[1].writer(space, unit)};
       if (!d.first_byte) {
         d.first_byte = at;
         d.first_values = {ba[i], bb[i]};
+        d.first_writer = w;
       }
       ++d.differing_bytes;
+      if (!w[0] && !w[1]) ++d.unwritten_differing_bytes;
       if (!d.ranges.empty() && d.ranges.back().second == at) {
         d.ranges.back().second = at + 1;
       } else if (d.ranges.size() < SpaceDiff::kMaxDiffRanges) {
@@ -304,7 +491,13 @@ std::vector<std::string> differing_fields(const isa::RetireRecord& a, const isa:
 bool CosimResult::outputs_bit_exact() const {
   if (!completed || divergence) return false;
   if (!reg_diffs.empty()) return false;
-  return std::all_of(spaces.begin(), spaces.end(), [](const SpaceDiff& s) { return s.equal(); });
+  return std::all_of(spaces.begin(), spaces.end(),
+                     [](const SpaceDiff& s) { return s.outputs_equal(); });
+}
+
+bool CosimResult::final_state_equal() const {
+  return reg_diffs.empty() &&
+         std::all_of(spaces.begin(), spaces.end(), [](const SpaceDiff& s) { return s.equal(); });
 }
 
 bool CosimResult::cycles_match() const {
@@ -328,6 +521,8 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
   StageTable table;
   UnitTable units(spec);
   std::array<std::deque<isa::RetireRecord>, 2> history;
+  std::array<WriteMap, 2> writers;   // last writer per memory unit, per engine
+  std::array<ShadowRegs, 2> shadow;  // registers as the records left them, per engine
   uint64_t index = 0;
   for (;;) {
     std::array<isa::RetireRecord, 2> rec;
@@ -358,8 +553,14 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
         if (got[s]) d.records[s] = rec[s];
         d.history[s].assign(history[s].begin(), history[s].end());
       }
+      for (size_t s = 0; s < 2; ++s) {
+        if (!got[s]) continue;
+        d.operands[s] = operand_values(spec, shadow[s], rec[s]);
+        d.work[s] = work_item(options.work, *eng[s], rec[s]);
+      }
       if (got[0] && got[1]) {
         d.details = explain(spec, eng, rec[0], rec[1]);
+        d.mem_diffs = mem_diffs(eng, writers, options.mlen, rec[0], rec[1]);
       } else {
         const size_t stopped = got[0] ? 1 : 0;
         d.details.push_back(eng[stopped]->name() + " stopped after " +
@@ -372,10 +573,14 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
         if (got[s]) t = std::min(t, rec[s].start_cycle);
       for (TimelineSink* sink : options.sinks) sink->mismatch(t);
       res.divergence = std::move(d);
+      for (size_t s = 0; s < 2; ++s)
+        if (got[s]) writers[s].write(rec[s]);  // the final comparison sees these writes too
       break;
     }
     if (rec[0].trap) res.trap = rec[0].trap;
     for (size_t s = 0; s < 2; ++s) {
+      writers[s].write(rec[s]);
+      shadow[s].retire(rec[s]);
       history[s].push_back(std::move(rec[s]));
       if (history[s].size() > options.history) history[s].pop_front();
     }
@@ -400,7 +605,7 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
     res.retired[s] = eng[s]->retired();
   }
   compare_regs(a.regs(), b.regs(), res.reg_diffs);
-  for (isa::Space sp : isa::kAllSpaces) res.spaces.push_back(compare_space(a, b, sp));
+  for (isa::Space sp : isa::kAllSpaces) res.spaces.push_back(compare_space(a, b, sp, writers));
   finish_sinks(options, std::max(res.total_cycles[0], res.total_cycles[1]));
   return res;
 }

@@ -13,9 +13,13 @@ std::unique_ptr<isa::Engine> make_golden_engine(const isa::Spec& spec,
 
 std::unique_ptr<isa::Engine> make_rtl_engine(const isa::Spec& spec,
                                              const isa::MachinePreset& preset,
-                                             const std::string& fst_path) {
+                                             const std::string& fst_path,
+                                             const TraceWindow& window) {
   rtl::RtlOptions opts;
   opts.fst_path = fst_path;
+  opts.trace_begin = window.begin;
+  opts.trace_end = window.end;
+  opts.trace_retires = window.retires;
   return rtl::make_rtl_model(spec, preset, opts);
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -25,6 +26,7 @@ constexpr int kValueWidth = 110;
 constexpr int kBarHeight = 14;
 constexpr int kGroupGap = 10;
 constexpr int kLegendHeight = 24;
+constexpr int kAxisHeight = 36;
 
 /// What both kinds of run have in common; `cosim` is set for a co-simulation.
 struct View {
@@ -104,30 +106,86 @@ void write_head(std::ostream& os, const View& v) {
      << ".verdict{font-size:1.3em;font-weight:bold}\n"
      << "svg text{font-family:sans-serif;font-size:12px}\n"
      << ".e0{fill:#4e79a7}.e1{fill:#f28e2b}\n"
+     << ".axis line{stroke:#ddd}.axis text{fill:#555;font-size:11px}\n"
+     << ".log,.logbar{display:none}\n"
+     << "body:has(#log-scale:checked) .log,body:has(#log-scale:checked) .logbar{display:inline}\n"
+     << "body:has(#log-scale:checked) .lin,body:has(#log-scale:checked) .bar{display:none}\n"
+     << "details{margin:1em 0}summary{cursor:pointer;font-weight:bold}\n"
+     << "#verdict-detail a{color:inherit}\n"
      << "</style>\n</head>\n<body>\n<h1>" << html_escape(v.title) << "</h1>\n";
 }
 
-void write_context(std::ostream& os, const isa::Spec& spec, const View& v,
-                   const nlohmann::json& context) {
+void write_verdict(std::ostream& os, const isa::Spec& spec, const View& v) {
   const bool good = v.verdict == "EQUAL" || v.verdict == "COMPLETED";
   os << "<p class=\"verdict " << (good ? "ok" : "bad") << "\" id=\"verdict\">"
-     << html_escape(v.verdict) << "</p>\n<p>";
+     << html_escape(v.verdict) << "</p>\n";
+  if (v.cosim != nullptr) {
+    const cosim::CosimResult& r = *v.cosim;
+    os << "<ul id=\"verdict-detail\">\n";
+    auto item = [&](bool ok, const std::string& text) {
+      os << "<li class=\"" << (ok ? "ok" : "bad") << "\">" << html_escape(text) << "</li>\n";
+    };
+    if (r.divergence) {
+      const cosim::Divergence& d = *r.divergence;
+      const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
+      os << "<li class=\"bad\"><a href=\"#divergence\">First divergence at retire #" << d.index
+         << ", pc " << ref.pc << " " << html_escape(isa::disassemble(spec, ref.word)) << " ["
+         << html_escape(spec.stage_name(ref.stage)) << "]</a>: ";
+      for (size_t i = 0; i < d.fields.size(); ++i)
+        os << (i ? ", " : "") << html_escape(d.fields[i]);
+      os << " differ</li>\n";
+    } else if (r.limit_reached) {
+      item(false, "The program did not end within --max-instructions.");
+    } else {
+      item(r.outputs_bit_exact(),
+           std::string("Outputs ") + (r.outputs_bit_exact() ? "bit-exact" : "NOT bit-exact"));
+      item(r.cycles_match(),
+           std::string("Cycles ") + (r.cycles_match() ? "match" : "DO NOT match"));
+      item(r.profiles_match(),
+           std::string("Stage profiles ") + (r.profiles_match() ? "equal" : "DIFFER"));
+    }
+    if (!r.final_state_equal())
+      os << "<li class=\"bad\"><a href=\"#final-state\">Final state differs</a>"
+         << (r.outputs_bit_exact() ? " outside the outputs (memory the program never wrote)" : "")
+         << "</li>\n";
+    os << "</ul>\n";
+  }
+  os << "<p>";
   for (size_t e = 0; e < v.engines.size(); ++e)
     os << (e ? "; " : "") << html_escape(v.engines[e]) << ": " << v.retired[e]
        << " instructions retired, " << v.total_cycles[e] << " cycles";
   os << "</p>\n";
   if (v.trap) os << "<p>Trap: " << html_escape(trap_text(spec, *v.trap)) << "</p>\n";
+}
+
+void write_context(std::ostream& os, const nlohmann::json& context) {
   std::vector<std::pair<std::string, std::string>> rows;
   if (!context.is_null()) flatten(context, "", rows);
   if (rows.empty()) return;
-  os << "<h2>Run context</h2>\n<table id=\"context\">\n";
+  os << "<details id=\"settings\">\n<summary>Run settings (" << rows.size()
+     << " entries)</summary>\n<table id=\"context\">\n";
   for (const auto& [key, value] : rows)
     os << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(value) << "</td></tr>\n";
-  os << "</table>\n";
+  os << "</table>\n</details>\n";
+}
+
+/// Tick values of a linear axis from 0 to at least `max`: steps of 1, 2 or 5 times a power of
+/// ten, about five of them.
+std::vector<uint64_t> linear_ticks(uint64_t max) {
+  uint64_t step = 1;
+  for (;;) {
+    for (uint64_t m : {1u, 2u, 5u})
+      if (max / (step * m) <= 5) {
+        std::vector<uint64_t> t;
+        for (uint64_t x = 0; x <= max; x += step * m) t.push_back(x);
+        return t;
+      }
+    step *= 10;
+  }
 }
 
 void write_chart(std::ostream& os, const View& v) {
-  os << "<h2>Cycles per stage</h2>\n";
+  os << "<h2 id=\"chart\">Cycles per stage</h2>\n";
   const auto& stages = *v.stages;
   if (stages.empty()) {
     os << "<p>No instruction retired.</p>\n";
@@ -136,17 +194,50 @@ void write_chart(std::ostream& os, const View& v) {
   uint64_t max = 1;
   for (const auto& s : stages)
     for (size_t e = 0; e < v.engines.size(); ++e) max = std::max(max, s.cycles[e]);
+  const std::vector<uint64_t> ticks = linear_ticks(max);
+  const double lin_max = static_cast<double>(std::max<uint64_t>(ticks.back(), max));
+  const double log_max = std::log10(static_cast<double>(max) + 1.0);
+  auto lin = [&](uint64_t c) {
+    int w = static_cast<int>(static_cast<double>(c) / lin_max * kBarArea);
+    return c > 0 && w == 0 ? 1 : w;
+  };
+  auto logw = [&](uint64_t c) {
+    int w = static_cast<int>(std::log10(static_cast<double>(c) + 1.0) / log_max * kBarArea);
+    return c > 0 && w == 0 ? 1 : w;
+  };
   const int n = static_cast<int>(v.engines.size());
   const int group = n * kBarHeight + kGroupGap;
   const int width = kLabelWidth + kBarArea + kValueWidth;
-  const int height = kLegendHeight + static_cast<int>(stages.size()) * group;
-  os << "<svg id=\"stage-chart\" width=\"" << width << "\" height=\"" << height
+  const int plot = kLegendHeight + static_cast<int>(stages.size()) * group;
+  const int height = plot + kAxisHeight;
+  os << "<p class=\"chart-scale\"><input type=\"checkbox\" id=\"log-scale\">"
+     << "<label for=\"log-scale\">log scale (log10 of cycles + 1), to see small stages</label>"
+     << "</p>\n<svg id=\"stage-chart\" width=\"" << width << "\" height=\"" << height
      << "\" role=\"img\" aria-label=\"cycles per stage\">\n";
   for (int e = 0; e < n; ++e) {
     const int x = kLabelWidth + e * 150;
     os << "<rect class=\"e" << e << "\" x=\"" << x << "\" y=\"4\" width=\"12\" height=\"12\"/>"
        << "<text x=\"" << x + 16 << "\" y=\"15\">" << html_escape(v.engines[e]) << "</text>\n";
   }
+  // Axes: grid lines and tick labels, linear and log (one shown at a time).
+  os << "<g class=\"axis lin\">";
+  for (uint64_t t : ticks) {
+    const int x = kLabelWidth + static_cast<int>(static_cast<double>(t) / lin_max * kBarArea);
+    os << "<line x1=\"" << x << "\" x2=\"" << x << "\" y1=\"" << kLegendHeight - 4 << "\" y2=\""
+       << plot << "\"/><text x=\"" << x << "\" y=\"" << plot + 14 << "\" text-anchor=\"middle\">"
+       << t << "</text>";
+  }
+  os << "<text x=\"" << kLabelWidth + kBarArea / 2 << "\" y=\"" << plot + 30
+     << "\" text-anchor=\"middle\">cycles</text></g>\n<g class=\"axis log\">";
+  for (uint64_t t = 1;; t *= 10) {
+    const int x = kLabelWidth + logw(t - 1);
+    os << "<line x1=\"" << x << "\" x2=\"" << x << "\" y1=\"" << kLegendHeight - 4 << "\" y2=\""
+       << plot << "\"/><text x=\"" << x << "\" y=\"" << plot + 14 << "\" text-anchor=\"middle\">"
+       << t - 1 << "</text>";
+    if (t > max) break;
+  }
+  os << "<text x=\"" << kLabelWidth + kBarArea / 2 << "\" y=\"" << plot + 30
+     << "\" text-anchor=\"middle\">cycles (log scale)</text></g>\n";
   for (size_t i = 0; i < stages.size(); ++i) {
     const cosim::StageRow& s = stages[i];
     const int y = kLegendHeight + static_cast<int>(i) * group;
@@ -154,15 +245,18 @@ void write_chart(std::ostream& os, const View& v) {
        << y + n * kBarHeight / 2 + 4 << "\">" << html_escape(s.name) << "</text>\n";
     for (int e = 0; e < n; ++e) {
       const uint64_t c = s.cycles[static_cast<size_t>(e)];
-      int w = static_cast<int>(static_cast<double>(c) / static_cast<double>(max) * kBarArea);
-      if (c > 0 && w == 0) w = 1;
+      const std::string engine = html_escape(v.engines[static_cast<size_t>(e)]);
       const int by = y + e * kBarHeight;
-      os << "<rect class=\"bar e" << e << "\" data-engine=\""
-         << html_escape(v.engines[static_cast<size_t>(e)]) << "\" data-cycles=\"" << c << "\" x=\""
-         << kLabelWidth << "\" y=\"" << by << "\" width=\"" << w << "\" height=\"" << kBarHeight - 2
-         << "\"><title>" << html_escape(s.name) << ", "
-         << html_escape(v.engines[static_cast<size_t>(e)]) << ": " << c
-         << " cycles</title></rect><text x=\"" << kLabelWidth + w + 4 << "\" y=\""
+      const std::string title = "<title>" + html_escape(s.name) + ", " + engine + ": " +
+                                std::to_string(c) + " cycles</title>";
+      const int w = lin(c), lw = logw(c);
+      os << "<rect class=\"bar e" << e << "\" data-engine=\"" << engine << "\" data-cycles=\"" << c
+         << "\" x=\"" << kLabelWidth << "\" y=\"" << by << "\" width=\"" << w << "\" height=\""
+         << kBarHeight - 2 << "\">" << title << "</rect><text class=\"lin\" x=\""
+         << kLabelWidth + w + 4 << "\" y=\"" << by + kBarHeight - 3 << "\">" << c << "</text>\n"
+         << "<rect class=\"logbar e" << e << "\" x=\"" << kLabelWidth << "\" y=\"" << by
+         << "\" width=\"" << lw << "\" height=\"" << kBarHeight - 2 << "\">" << title
+         << "</rect><text class=\"log\" x=\"" << kLabelWidth + lw + 4 << "\" y=\""
          << by + kBarHeight - 3 << "\">" << c << "</text>\n";
     }
     os << "</g>\n";
@@ -262,10 +356,52 @@ void write_records(std::ostream& os, const isa::Spec& spec, const cosim::CosimRe
          << "</td>";
     os << "</tr>\n";
   }
-  os << "</table>\n";
+  // Decoded: the work item and the operands with their values at issue.
+  os << "<tr><th>work</th>";
+  for (size_t e = 0; e < 2; ++e)
+    os << "<td>" << (d.records[e] ? html_escape(work_text(d.work[e])) : "(stopped)") << "</td>";
+  os << "</tr>\n<tr><th>operands at issue</th>";
+  for (size_t e = 0; e < 2; ++e) {
+    os << "<td>";
+    if (d.records[e])
+      for (const cosim::OperandValue& o : d.operands[e])
+        os << "<div>" << html_escape(operands_text({o})) << "</div>";
+    else
+      os << "(stopped)";
+    os << "</td>";
+  }
+  os << "</tr>\n</table>\n";
 }
 
-void write_divergence(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r) {
+void write_mem_diffs(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
+                     const cosim::Divergence& d) {
+  for (const cosim::MemDiff& m : d.mem_diffs) {
+    const std::string noun = isa::unit_noun(m.space);
+    os << "<h3>" << isa::space_name(m.space) << " " << noun << "s [" << m.begin << ", " << m.end
+       << ") written: " << m.differing_elements
+       << (m.differing_elements == 1 ? " element differs" : " elements differ") << " ("
+       << m.differing_bytes << (m.differing_bytes == 1 ? " byte" : " bytes") << ")</h3>\n"
+       << "<table class=\"elements\">\n<tr><th>" << noun << "</th><th>element</th><th>"
+       << html_escape(r.engines[0]) << "</th><th>" << html_escape(r.engines[1]) << "</th></tr>\n";
+    for (const cosim::ElementDiff& e : m.elements)
+      os << "<tr class=\"diff\">" << text_cell(std::to_string(e.unit)) << "<td>"
+         << html_escape(e.element) << "</td>" << text_cell(e.values[0]) << text_cell(e.values[1])
+         << "</tr>\n";
+    if (m.differing_elements > m.elements.size())
+      os << "<tr><td colspan=\"4\">... " << m.differing_elements - m.elements.size()
+         << " more</td></tr>\n";
+    os << "</table>\n";
+    if (!m.elements.empty())
+      os << "<p>Previous writer of " << noun << " " << m.elements.front().unit << ": "
+         << html_escape(r.engines[0]) << " <code>"
+         << html_escape(writer_text(spec, m.previous_writer[0])) << "</code>; "
+         << html_escape(r.engines[1]) << " <code>"
+         << html_escape(writer_text(spec, m.previous_writer[1])) << "</code></p>\n";
+  }
+}
+
+void write_divergence(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
+                      const nlohmann::json& context) {
   if (!r.divergence) return;
   const cosim::Divergence& d = *r.divergence;
   os << "<h2 id=\"divergence\">First divergence: retire #" << d.index << "</h2>\n<p>Differing "
@@ -275,6 +411,10 @@ void write_divergence(std::ostream& os, const isa::Spec& spec, const cosim::Cosi
   for (const auto& line : d.details) os << "<li>" << html_escape(line) << "</li>\n";
   os << "</ul>\n";
   write_records(os, spec, r, d);
+  write_mem_diffs(os, spec, r, d);
+  if (context.is_object() && context.contains("rerun") && context["rerun"].is_string())
+    os << "<p>Re-run just the failing part:</p>\n<pre id=\"rerun\">"
+       << html_escape(context["rerun"].get<std::string>()) << "</pre>\n";
   for (size_t e = 0; e < 2; ++e) {
     os << "<h3>Last " << d.history[e].size() << " retired by " << html_escape(r.engines[e])
        << "</h3>\n<pre>";
@@ -283,8 +423,9 @@ void write_divergence(std::ostream& os, const isa::Spec& spec, const cosim::Cosi
   }
 }
 
-void write_final_state(std::ostream& os, const cosim::CosimResult& r) {
-  os << "<h2>Final state" << (r.divergence ? " (at the stop)" : "") << "</h2>\n";
+void write_final_state(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r) {
+  os << "<h2 id=\"final-state\">Final state" << (r.divergence ? " (at the stop)" : "")
+     << "</h2>\n<p class=\"note\">" << html_escape(kOutputsDefinition) << ".</p>\n";
   if (r.reg_diffs.empty()) {
     os << "<p>Registers equal.</p>\n";
   } else {
@@ -296,17 +437,22 @@ void write_final_state(std::ostream& os, const cosim::CosimResult& r) {
     os << "</table>\n";
   }
   os << "<table id=\"memories\">\n<tr><th>space</th><th>compared bytes</th><th>unit bytes</th>"
-     << "<th>differing bytes</th><th>first difference</th><th>differing ranges</th></tr>\n";
+     << "<th>differing bytes</th><th>of them never written (not outputs)</th>"
+     << "<th>first difference</th><th>differing ranges</th></tr>\n";
   for (const auto& s : r.spaces) {
     const std::string name = isa::space_name(s.space);
     os << "<tr data-space=\"" << html_escape(name) << "\"" << (s.equal() ? "" : " class=\"diff\"")
        << "><td>" << html_escape(name) << "</td>" << text_cell(std::to_string(s.size_bytes))
        << text_cell(std::to_string(s.unit_bytes)) << text_cell(std::to_string(s.differing_bytes))
-       << "<td>";
+       << text_cell(std::to_string(s.unwritten_differing_bytes)) << "<td>";
     if (s.first_byte)
       os << "byte " << *s.first_byte << " (unit " << *s.first_byte / s.unit_bytes
          << "): " << html_escape(r.engines[0]) << ' ' << hex(s.first_values[0], 2) << ", "
-         << html_escape(r.engines[1]) << ' ' << hex(s.first_values[1], 2);
+         << html_escape(r.engines[1]) << ' ' << hex(s.first_values[1], 2)
+         << "<div>last writer: " << html_escape(r.engines[0]) << " <code>"
+         << html_escape(writer_text(spec, s.first_writer[0])) << "</code>; "
+         << html_escape(r.engines[1]) << " <code>"
+         << html_escape(writer_text(spec, s.first_writer[1])) << "</code></div>";
     if (s.size_differs) os << (s.first_byte ? "; " : "") << "sizes differ";
     os << "</td><td>";
     uint64_t listed = 0;
@@ -324,15 +470,19 @@ void write_final_state(std::ostream& os, const cosim::CosimResult& r) {
 
 std::string render(const isa::Spec& spec, const View& v, const nlohmann::json& context) {
   std::ostringstream os;
+  // Top down: verdict, the first divergence and the final state, the stage chart, the tables,
+  // the run settings folded away.
   write_head(os, v);
-  write_context(os, spec, v, context);
+  write_verdict(os, spec, v);
+  if (v.cosim) write_divergence(os, spec, *v.cosim, context);
+  if (v.cosim && (v.cosim->divergence || !v.cosim->final_state_equal()))
+    write_final_state(os, spec, *v.cosim);
   write_chart(os, v);
   write_stage_table(os, v);
   write_unit_table(os, v);
-  if (v.cosim) {
-    write_divergence(os, spec, *v.cosim);
-    write_final_state(os, *v.cosim);
-  }
+  if (v.cosim && !v.cosim->divergence && v.cosim->final_state_equal())
+    write_final_state(os, spec, *v.cosim);
+  write_context(os, context);
   os << "</body>\n</html>\n";
   return os.str();
 }

@@ -32,16 +32,46 @@ uint64_t listed_bytes(const cosim::SpaceDiff& d) {
   return n;
 }
 
-nlohmann::json space_json(const cosim::SpaceDiff& d) {
+nlohmann::json writer_json(const isa::Spec& spec, const std::optional<cosim::Writer>& w) {
+  if (!w) return nullptr;
+  return {{"index", w->index},
+          {"pc", w->pc},
+          {"word", hex(w->word, 8)},
+          {"disassembly", isa::disassemble(spec, w->word)}};
+}
+
+nlohmann::json operands_json(const std::vector<cosim::OperandValue>& ops) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const cosim::OperandValue& o : ops)
+    j.push_back({{"operand", o.operand},
+                 {"reg", o.reg.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.reg)},
+                 {"value", hex(o.value)},
+                 {"decoded",
+                  o.reg.empty() ? std::to_string(o.value) : isa::register_value(o.reg, o.value)}});
+  return j;
+}
+
+nlohmann::json work_json(const cosim::WorkItem& w) {
+  auto v = [](int32_t x) { return x < 0 ? nlohmann::json(nullptr) : nlohmann::json(x); };
+  return {{"token", v(w.token)}, {"slot", v(w.slot)}, {"expert", v(w.expert)}};
+}
+
+nlohmann::json space_json(const isa::Spec& spec, const std::array<std::string, 2>& engines,
+                          const cosim::SpaceDiff& d) {
   nlohmann::json j = {{"equal", d.equal()},
                       {"size_bytes", d.size_bytes},
                       {"unit_bytes", d.unit_bytes},
                       {"differing_bytes", d.differing_bytes},
-                      {"size_differs", d.size_differs}};
+                      {"size_differs", d.size_differs},
+                      {"outputs_equal", d.outputs_equal()},
+                      {"unwritten_differing_bytes", d.unwritten_differing_bytes}};
   if (d.first_byte) {
     j["first_difference"] = {{"byte", *d.first_byte},
                              {"unit", *d.first_byte / d.unit_bytes},
-                             {"values", {hex(d.first_values[0], 2), hex(d.first_values[1], 2)}}};
+                             {"values", {hex(d.first_values[0], 2), hex(d.first_values[1], 2)}},
+                             {"last_writer",
+                              {{engines[0], writer_json(spec, d.first_writer[0])},
+                               {engines[1], writer_json(spec, d.first_writer[1])}}}};
   } else {
     j["first_difference"] = nullptr;
   }
@@ -119,6 +149,95 @@ nlohmann::json record_json(const isa::Spec& spec, const isa::RetireRecord& r) {
           {"trap", trap_json(spec, r.trap)}};
 }
 
+std::string writer_text(const isa::Spec& spec, const std::optional<cosim::Writer>& w) {
+  if (!w) return "the initial image (never written)";
+  return "#" + std::to_string(w->index) + " pc " + std::to_string(w->pc) + " " +
+         isa::disassemble(spec, w->word);
+}
+
+std::string work_text(const cosim::WorkItem& w) {
+  auto v = [](int32_t x) { return x < 0 ? std::string("-") : std::to_string(x); };
+  return "token " + v(w.token) + " slot " + v(w.slot) + " expert " + v(w.expert);
+}
+
+std::string operands_text(const std::vector<cosim::OperandValue>& ops) {
+  std::string t;
+  for (const cosim::OperandValue& o : ops) {
+    t += t.empty() ? "" : ", ";
+    if (o.reg.empty())
+      t += o.operand + "=" + std::to_string(o.value);
+    else if (o.reg == o.operand)
+      t += o.reg + "=" + isa::register_value(o.reg, o.value);
+    else
+      t += o.operand + "=" + o.reg + "=" + isa::register_value(o.reg, o.value);
+  }
+  return t.empty() ? "none" : t;
+}
+
+std::vector<std::string> mem_diff_lines(const isa::Spec& spec,
+                                        const std::array<std::string, 2>& engines,
+                                        const cosim::MemDiff& m) {
+  std::vector<std::string> out;
+  const std::string space = isa::space_name(m.space);
+  out.push_back(space + " " + isa::unit_noun(m.space) + "s [" + std::to_string(m.begin) + ", " +
+                std::to_string(m.end) + ") written: " + std::to_string(m.differing_elements) +
+                (m.differing_elements == 1 ? " element differs" : " elements differ") + " (" +
+                std::to_string(m.differing_bytes) +
+                (m.differing_bytes == 1 ? " byte)" : " bytes)"));
+  for (const cosim::ElementDiff& e : m.elements)
+    out.push_back("  " + std::string(isa::unit_noun(m.space)) + " " + std::to_string(e.unit) +
+                  (e.element.empty() ? "" : " " + e.element) + ": " + engines[0] + " " +
+                  e.values[0] + ", " + engines[1] + " " + e.values[1]);
+  if (m.differing_elements > m.elements.size())
+    out.push_back("  ... " + std::to_string(m.differing_elements - m.elements.size()) + " more");
+  if (!m.elements.empty())
+    out.push_back("  previous writer of " + std::string(isa::unit_noun(m.space)) + " " +
+                  std::to_string(m.elements.front().unit) + ": " + engines[0] + " " +
+                  writer_text(spec, m.previous_writer[0]) + "; " + engines[1] + " " +
+                  writer_text(spec, m.previous_writer[1]));
+  return out;
+}
+
+std::string rerun_command(const std::vector<std::string>& argv, const cosim::Divergence& d,
+                          const std::string& stem) {
+  // Flags of the original run that the re-run replaces or leaves out (its outputs).
+  static const std::vector<std::string> kDropped = {
+      "--max-instructions", "--trace-rtl", "--trace-window", "--vcd", "--report", "--html",
+      "--trace-json",       "--profile",   "--history"};
+  auto quote = [](const std::string& a) {
+    if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./:=,@+%") == std::string::npos)
+      return a;
+    std::string q = "'";
+    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  std::string cmd;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    const std::string name = a.substr(0, a.find('='));
+    if (i > 0 && std::find(kDropped.begin(), kDropped.end(), name) != kDropped.end()) {
+      if (name == a) ++i;  // "--flag value": skip the value too
+      continue;
+    }
+    cmd += (cmd.empty() ? "" : " ") + quote(a);
+  }
+  // The cycles of the last history record before the divergence through the divergent one.
+  uint64_t first = UINT64_MAX, last = 0;
+  for (size_t s = 0; s < 2; ++s) {
+    if (d.records[s]) {
+      first = std::min(first, d.records[s]->start_cycle);
+      last = std::max(last, d.records[s]->end_cycle);
+    }
+    if (!d.history[s].empty()) first = std::min(first, d.history[s].front().start_cycle);
+  }
+  if (first == UINT64_MAX) first = 0;
+  cmd += " --max-instructions " + std::to_string(d.index + 1) + " --vcd " + quote(stem + ".vcd") +
+         " --trace-rtl " + quote(stem + ".fst") + " --trace-window " + std::to_string(first) + ":" +
+         std::to_string(std::max(last, first + 1));
+  return cmd;
+}
+
 double utilisation(uint64_t busy_cycles, uint64_t total_cycles) {
   return total_cycles == 0 ? 0.0
                            : static_cast<double>(busy_cycles) / static_cast<double>(total_cycles);
@@ -176,7 +295,37 @@ nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r) {
     for (size_t s = 0; s < 2; ++s)
       for (const auto& h : d.history[s]) hist[r.engines[s]].push_back(record_json(spec, h));
     const std::string dis = isa::disassemble(spec, ref.word);
+    nlohmann::json mem_diffs = nlohmann::json::array();
+    for (const cosim::MemDiff& m : d.mem_diffs) {
+      nlohmann::json elements = nlohmann::json::array();
+      for (const cosim::ElementDiff& e : m.elements)
+        elements.push_back({{"unit", e.unit},
+                            {"byte", e.byte},
+                            {"element", e.element},
+                            {na, e.values[0]},
+                            {nb, e.values[1]}});
+      mem_diffs.push_back({{"space", isa::space_name(m.space)},
+                           {"units", {m.begin, m.end}},
+                           {"differing_bytes", m.differing_bytes},
+                           {"differing_elements", m.differing_elements},
+                           {"elements", elements},
+                           {"previous_writer",
+                            {{na, writer_json(spec, m.previous_writer[0])},
+                             {nb, writer_json(spec, m.previous_writer[1])}}}});
+    }
+    nlohmann::json why = nlohmann::json::object();
+    for (size_t s = 0; s < 2; ++s) {
+      if (!d.records[s]) {
+        why[r.engines[s]] = nullptr;
+        continue;
+      }
+      why[r.engines[s]] = {{"operands_at_issue", operands_json(d.operands[s])},
+                           {"work", work_json(d.work[s])},
+                           {"cycles", {d.records[s]->start_cycle, d.records[s]->end_cycle}}};
+    }
     j["first_divergence"] = {
+        {"decoded", why},
+        {"memory_differences", mem_diffs},
         {"index", d.index},
         {"pc", ref.pc},
         {"word", hex(ref.word, 8)},
@@ -196,9 +345,12 @@ nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r) {
   for (const auto& d : r.reg_diffs)
     regs.push_back({{"reg", d.name}, {na, hex(d.values[0])}, {nb, hex(d.values[1])}});
   nlohmann::json mems = nlohmann::json::object();
-  for (const auto& s : r.spaces) mems[isa::space_name(s.space)] = space_json(s);
-  j["final_state"] = {
-      {"registers_equal", r.reg_diffs.empty()}, {"register_differences", regs}, {"memories", mems}};
+  for (const auto& s : r.spaces) mems[isa::space_name(s.space)] = space_json(spec, r.engines, s);
+  j["final_state_equal"] = r.final_state_equal();
+  j["final_state"] = {{"registers_equal", r.reg_diffs.empty()},
+                      {"register_differences", regs},
+                      {"memories", mems},
+                      {"outputs", kOutputsDefinition}};
   return j;
 }
 
@@ -305,7 +457,8 @@ void print_unit_table(std::ostream& os, const std::vector<cosim::UnitRow>& rows,
   }
 }
 
-void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r) {
+void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
+                         const std::string& rerun) {
   if (r.divergence) {
     const cosim::Divergence& d = *r.divergence;
     const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
@@ -315,11 +468,17 @@ void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::C
     for (const auto& f : d.fields) os << ' ' << f;
     os << '\n';
     for (const auto& line : d.details) os << "  " << line << '\n';
+    for (const cosim::MemDiff& m : d.mem_diffs)
+      for (const std::string& line : mem_diff_lines(spec, r.engines, m)) os << "  " << line << '\n';
     for (size_t s = 0; s < 2; ++s) {
       os << "  " << r.engines[s] << ": "
          << (d.records[s] ? record_line(spec, *d.records[s]) : std::string("(no record: stopped)"))
          << '\n';
+      if (!d.records[s]) continue;
+      os << "    cycles " << d.records[s]->start_cycle << ".." << d.records[s]->end_cycle << ", "
+         << work_text(d.work[s]) << "; operands at issue: " << operands_text(d.operands[s]) << '\n';
     }
+    if (!rerun.empty()) os << "  re-run just the failing part:\n    " << rerun << '\n';
     for (size_t s = 0; s < 2; ++s) {
       os << "  last " << d.history[s].size() << " retired by " << r.engines[s] << ":\n";
       for (const auto& h : d.history[s]) os << "    " << record_line(spec, h) << '\n';
@@ -342,12 +501,19 @@ void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::C
       continue;
     }
     os << "DIFFER: " << s.differing_bytes << (s.differing_bytes == 1 ? " byte" : " bytes");
+    if (s.unwritten_differing_bytes != 0)
+      os << " (" << s.unwritten_differing_bytes << (s.outputs_equal() ? "" : " of them")
+         << " never written by the program: not outputs)";
     if (s.first_byte)
       os << ", first at byte " << *s.first_byte << " (unit " << *s.first_byte / s.unit_bytes
          << "): " << r.engines[0] << ' ' << hex(s.first_values[0], 2) << ", " << r.engines[1] << ' '
          << hex(s.first_values[1], 2);
     if (s.size_differs) os << "; sizes differ";
     os << '\n';
+    if (s.first_byte)
+      os << "    last writer of byte " << *s.first_byte << ": " << r.engines[0] << ' '
+         << writer_text(spec, s.first_writer[0]) << "; " << r.engines[1] << ' '
+         << writer_text(spec, s.first_writer[1]) << '\n';
     for (const auto& range : s.ranges) {
       const auto units = unit_range(s, range);
       os << "    bytes [" << range.first << ", " << range.second << ") = units [" << units.first

@@ -31,14 +31,16 @@ TraceJsonSink::TraceJsonSink(const isa::Spec& spec, const std::filesystem::path&
   if (!out_) throw std::runtime_error(path_.string() + ": cannot open for writing");
   const nlohmann::json other = {
       {"generator", "moesim"},
-      {"time_unit", "1 machine cycle is written as 1 us: read ts and dur as cycles"},
+      {"time_unit",
+       "1 machine cycle (1 ns, as in the stage VCD and the RTL FST) is written as 1 us: read ts "
+       "and dur as cycles"},
       {"engines", engines}};
   out_ << "{\"otherData\":" << other.dump() << ",\n\"traceEvents\":[\n";
   for (size_t e = 0; e < engines.size(); ++e) {
     const int pid = pid_of(e);
-    write(metadata("process_name", pid, 0, {{"name", engines[e]}}));
+    write(metadata("process_name", pid, 0, {{"name", engines[e] + std::string(kTimeMapping)}}));
     write(metadata("process_sort_index", pid, 0, {{"sort_index", e}}));
-    write(metadata("process_labels", pid, 0, {{"labels", "1 us = 1 cycle"}}));
+    write(metadata("process_labels", pid, 0, {{"labels", "1 us = 1 cycle = 1 ns"}}));
     write(metadata("thread_name", pid, kStagesTid, {{"name", "stages"}}));
     write(metadata("thread_sort_index", pid, kStagesTid, {{"sort_index", 0}}));
     for (size_t u = 0; u < spec.units().size(); ++u) {

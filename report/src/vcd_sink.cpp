@@ -1,6 +1,7 @@
 // The stage-timeline VCD as a timeline sink (vcd_sink.hpp).
 #include "moesim/report/vcd_sink.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace moesim::report {
@@ -14,6 +15,7 @@ VcdSink::VcdSink(const isa::Spec& spec, const std::filesystem::path& path,
   const auto filter = waveforms::stage_filter_path(path);
   waveforms::write_stage_filter(filter, spec.stages());
   waveforms::write_gtkw(waveforms::gtkw_path(path), path, filter, vcd_.signals());
+  path_ = path;
 }
 
 void VcdSink::instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem& work) {
@@ -30,6 +32,14 @@ void VcdSink::instruction(size_t engine, const isa::RetireRecord& r, const cosim
   v.slot = work.slot;
   v.expert = work.expert;
   vcd_.instruction(engine, r.start_cycle, v);
+  if (engine == 0) {
+    if (!mismatch_) {
+      recent_[recent_next_++ % recent_.size()] = r.start_cycle;
+      if (stage_seen_.insert(r.stage).second)
+        stage_entries_.push_back({r.start_cycle, "stage " + std::string(stage)});
+    }
+    last_end_ = std::max(last_end_, r.end_cycle);
+  }
   if (r.trap) {
     const isa::TrapSpec* ts = spec_.trap_by_code(r.trap->cause);
     vcd_.trap(engine, r.start_cycle, ts ? ts->name : "trap" + std::to_string(r.trap->cause));
@@ -43,8 +53,40 @@ void VcdSink::unit_busy(size_t engine, const isa::UnitSpan& span) {
   vcd_.unit_busy(engine, span.unit, span.begin, span.end);
 }
 
-void VcdSink::mismatch(uint64_t cycle) { vcd_.mismatch(cycle); }
+void VcdSink::mismatch(uint64_t cycle) {
+  vcd_.mismatch(cycle);
+  mismatch_ = cycle;
+}
 
-void VcdSink::finish(uint64_t end_cycle) { vcd_.finish(end_cycle); }
+waveforms::GtkwView VcdSink::view(uint64_t end_cycle) const {
+  waveforms::GtkwView v;
+  if (mismatch_) {
+    // From the oldest of the last instructions before the divergence to as far past it.
+    uint64_t begin = *mismatch_;
+    const size_t n = std::min(recent_next_, recent_.size());
+    for (size_t i = 0; i < n; ++i) begin = std::min(begin, recent_[i]);
+    const uint64_t after = std::max<uint64_t>(last_end_, *mismatch_ + 1);
+    const uint64_t margin = std::max<uint64_t>((after - begin) / 4, 4);
+    v.begin = begin > margin ? begin - margin : 0;
+    // Not past the end of the file: GTKWave would move the window back to time 0.
+    v.end = std::max(std::min(after + margin, std::max(end_cycle, after)), v.begin + 1);
+    v.marker = *mismatch_;
+    v.markers.push_back({*mismatch_, "first divergence"});
+  } else {
+    v.begin = 0;
+    v.end = std::max<uint64_t>(end_cycle + end_cycle / 16, 1);  // the whole run, a little spare
+  }
+  for (const waveforms::GtkwMarker& m : stage_entries_)
+    if (v.markers.size() < 26) v.markers.push_back(m);
+  return v;
+}
+
+void VcdSink::finish(uint64_t end_cycle) {
+  vcd_.finish(end_cycle);
+  // The save file again, now that the run's extent, its stage entries and the divergence are
+  // known: it opens on the whole run or on the divergence, with markers.
+  waveforms::write_gtkw(waveforms::gtkw_path(path_), path_, waveforms::stage_filter_path(path_),
+                        vcd_.signals(), view(end_cycle));
+}
 
 }  // namespace moesim::report

@@ -99,11 +99,24 @@ struct Impl {
   cfg::VRoot& root() { return *top->rootp; }
   const cfg::VRoot& root() const { return *top->rootp; }
 
+  /// FST time (Verilator --timescale 1ns/100ps, so units of 100 ps) of the dumps of clock():
+  /// the state after the rising edge that starts cycle c at c ns, clk's fall at c + 0.5 ns, as
+  /// the stage VCD (1 cycle = 1 ns). Reset before the first load is not dumped; only cycles (or
+  /// retire indices) inside the window of RtlOptions are.
   void dump() {
 #if VM_TRACE_FST
-    if (fst) fst->dump(ctx->time());
+    if (!fst || !loaded) return;
+    const uint64_t c = cycle + 1;  // clock() dumps the state of the next cycle
+    const uint64_t at = window_retires ? retired : c;
+    const uint64_t t = 10 * c + (top->clk_i ? 0 : 5);
+    if (at < window_begin || at >= window_end || (dumped && t <= last_dump)) return;
+    fst->dump(t);
+    dumped = true;
+    last_dump = t;
 #endif
   }
+  uint64_t window_begin = 0, window_end = UINT64_MAX, last_dump = 0;
+  bool window_retires = false, dumped = false;
   /// Rising edge, then the low phase of the next cycle (its trace ports become valid).
   void clock() {
     top->clk_i = 1;
@@ -278,6 +291,9 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
     m.fst = std::make_unique<VerilatedFstC>();
     m.top->trace(m.fst.get(), 99);
     m.fst->open(opts.fst_path.c_str());
+    m.window_begin = opts.trace_begin;
+    m.window_end = opts.trace_end;
+    m.window_retires = opts.trace_retires;
   }
 #else
   if (!opts.fst_path.empty())

@@ -1,6 +1,7 @@
 // The comparator on scripted engines: equal scripts pass; a change in any one retire-record
 // field, an engine stopping early, a final register or a memory byte nobody's record names is
 // reported with the right index, field, history and first differing byte. Plus --flip-bit.
+#include <array>
 #include <boost/test/unit_test.hpp>
 #include <map>
 
@@ -8,6 +9,7 @@
 #include "moesim/cosim/fault.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/format.hpp"
 #include "moesim/workload/presets.hpp"
 #include "moesim_test/scripted_engine.hpp"
 
@@ -198,4 +200,103 @@ BOOST_AUTO_TEST_CASE(flip_bit_parses_and_applies) {
        {"rtl:hbm:1", "cpu:hbm:1:0", "rtl:dram:1:0", "rtl:hbm:x:0", "rtl:hbm:1:8", "rtl:hbm:-1:0"})
     BOOST_CHECK_THROW(cosim::parse_bit_flip(bad), UsageError);
   BOOST_CHECK_THROW(cosim::apply_bit_flip(f, 16, img), UsageError);  // outside the space
+}
+
+BOOST_AUTO_TEST_CASE(comparator_decodes_the_divergent_records) {
+  // Record 3 of rtl writes HBM unit 3 = 0x55 instead of 0x04; record 5 rewrites unit 1 in both
+  // scripts, and in rtl with 0x66: its previous writer is record 1.
+  auto sa = script(), sb = script();
+  std::get<2>(sb[3].updates[0]) = 0x55;
+  ScriptedEngine a("golden", sa), b("rtl", sb);
+  cosim::CosimOptions o;
+  o.history = 4;
+  o.work.assign(10, isa::WorkTag{});
+  o.work[3] = isa::WorkTag{7, 1, 12, -1};
+  const auto r = cosim::run_cosim(isa::Spec::builtin(), a, b, o);
+  BOOST_REQUIRE(r.divergence.has_value());
+  const cosim::Divergence& d = *r.divergence;
+  BOOST_TEST(d.index == 3u);
+  // S_ADDI_INT gp1, gp0, 3: gp1 held 2 at issue (record 2 wrote it), gp0 0, the immediate 3.
+  for (size_t s = 0; s < 2; ++s) {
+    BOOST_REQUIRE(d.operands[s].size() == 3u);
+    BOOST_TEST(d.operands[s][0].operand == "rd");
+    BOOST_TEST(d.operands[s][0].reg == "gp1");
+    BOOST_TEST(d.operands[s][0].value == 2u);
+    BOOST_TEST(d.operands[s][1].reg == "gp0");
+    BOOST_TEST(d.operands[s][1].value == 0u);
+    BOOST_TEST(d.operands[s][2].reg.empty());
+    BOOST_TEST(d.operands[s][2].value == 3u);
+    BOOST_TEST(d.work[s].token == 7);
+    BOOST_TEST(d.work[s].slot == 1);
+    BOOST_TEST(d.work[s].expert == 12);
+  }
+  BOOST_REQUIRE(d.mem_diffs.size() == 1u);
+  const cosim::MemDiff& m = d.mem_diffs[0];
+  BOOST_TEST((m.space == isa::Space::Hbm));
+  BOOST_TEST(m.begin == 3u);
+  BOOST_TEST(m.end == 4u);
+  BOOST_TEST(m.differing_bytes == 1u);
+  BOOST_TEST(m.differing_elements == 1u);
+  BOOST_REQUIRE(m.elements.size() == 1u);
+  BOOST_TEST(m.elements[0].unit == 3u);
+  BOOST_TEST(m.elements[0].values[0] == "0x04");
+  BOOST_TEST(m.elements[0].values[1] == "0x55");
+  BOOST_TEST(!m.previous_writer[0].has_value());  // unit 3 was never written before
+  BOOST_TEST(!m.previous_writer[1].has_value());
+
+  // A rewrite: the previous writer is named, and VRAM elements are decoded as BF16.
+  auto va = script(), vb = script();
+  va[1].record.mems = {{isa::Space::Vram, 1, 2, 0}};
+  va[1].updates = {{isa::Space::Vram, 1, 0x80}};
+  va[5].record.mems = {{isa::Space::Vram, 1, 2, 0}};
+  va[5].updates = {{isa::Space::Vram, 1, 0x40}};
+  vb[1] = va[1];
+  vb[5] = va[5];
+  std::get<2>(vb[5].updates[0]) = 0x41;
+  ScriptedEngine c("golden", va), e("rtl", vb);
+  const auto rv = cosim::run_cosim(isa::Spec::builtin(), c, e, o);
+  BOOST_REQUIRE(rv.divergence.has_value());
+  BOOST_REQUIRE(rv.divergence->mem_diffs.size() == 1u);
+  const cosim::MemDiff& v = rv.divergence->mem_diffs[0];
+  BOOST_TEST((v.space == isa::Space::Vram));
+  BOOST_REQUIRE(v.elements.size() == 1u);
+  BOOST_TEST(v.elements[0].element == "element 0");
+  BOOST_TEST(v.elements[0].values[0] ==
+             isa::element_value(isa::Space::Vram, std::array<uint8_t, 2>{0x40, 0}.data(), 0, 0));
+  BOOST_TEST(v.elements[0].values[0].rfind("bf16 ", 0) == 0u, v.elements[0].values[0]);
+  for (size_t s = 0; s < 2; ++s) {
+    BOOST_REQUIRE(v.previous_writer[s].has_value());
+    BOOST_TEST(v.previous_writer[s]->index == 1u);
+    BOOST_TEST(v.previous_writer[s]->pc == 1u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(comparator_separates_outputs_from_unwritten_state) {
+  // A byte no record wrote (an input the program never touches): outputs bit-exact, the final
+  // state still differs and the run is not equal.
+  ScriptedEngine a("golden", script()), b("rtl", script());
+  b.mem_[isa::Space::Hbm][2 * 50] = 0x01;
+  const auto r = cosim_pair(a, b);
+  BOOST_TEST(r.completed);
+  BOOST_TEST(r.outputs_bit_exact());
+  BOOST_TEST(!r.final_state_equal());
+  BOOST_TEST(!r.equal());
+  const auto& hbm = r.spaces[static_cast<size_t>(isa::Space::Hbm)];
+  BOOST_TEST(hbm.differing_bytes == 1u);
+  BOOST_TEST(hbm.unwritten_differing_bytes == 1u);
+  BOOST_TEST(!hbm.first_writer[0].has_value());
+  BOOST_TEST(!hbm.first_writer[1].has_value());
+
+  // A byte of a unit record 3 wrote (its high byte, preset in rtl): an output (record 3 diverges
+  // on it), with its last writer named on both sides in the final comparison.
+  ScriptedEngine c("golden", script()), e("rtl", script());
+  e.mem_[isa::Space::Hbm][2 * 3 + 1] = 0x09;
+  const auto w = cosim_pair(c, e);
+  BOOST_TEST(!w.outputs_bit_exact());
+  const auto& hw = w.spaces[static_cast<size_t>(isa::Space::Hbm)];
+  BOOST_TEST(hw.unwritten_differing_bytes == 0u);
+  for (size_t s = 0; s < 2; ++s) {
+    BOOST_REQUIRE(hw.first_writer[s].has_value());
+    BOOST_TEST(hw.first_writer[s]->index == 3u);
+  }
 }

@@ -6,6 +6,7 @@
 // exactly.
 #include <yaml-cpp/yaml.h>
 
+#include <array>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/format.hpp"
 #include "moesim/report/html_report.hpp"
 #include "moesim/report/report.hpp"
 #include "moesim/report/trace_json.hpp"
@@ -223,7 +225,8 @@ BOOST_AUTO_TEST_CASE(reports_trace_json_tracks_and_slices) {
   BOOST_TEST(tj["otherData"]["time_unit"].get<std::string>().find("1 us") != std::string::npos);
   for (int pid = 1; pid <= 2; ++pid) {
     BOOST_TEST_CONTEXT("pid " << pid) {
-      BOOST_TEST(metadata_name(tj, "process_name", pid, 0) == r.engines[pid - 1]);
+      BOOST_TEST(metadata_name(tj, "process_name", pid, 0) ==
+                 r.engines[pid - 1] + report::kTimeMapping);
       BOOST_TEST(metadata_name(tj, "thread_name", pid, 1) == "stages");
       for (size_t u = 0; u < spec().units().size(); ++u)
         BOOST_TEST(metadata_name(tj, "thread_name", pid, 2 + static_cast<int>(u)) ==
@@ -477,4 +480,169 @@ BOOST_AUTO_TEST_CASE(reports_trace_and_html_of_a_real_cosim) {
     BOOST_TEST((html.find("<g data-stage-bar=\"" + st.name + "\">") != std::string::npos) == ran,
                "stage " << st.name);
   }
+}
+
+namespace {
+
+/// Golden and rtl run kSteps with each record writing VRAM row i (low byte i + 1); rtl writes
+/// 0x7F into row 4 instead, and the program's work tags name token 3 at pc 4.
+cosim::CosimResult decoded_divergence() {
+  std::vector<ScriptedEngine::Step> sa, sb;
+  for (const isa::RetireRecord& r : script()) {
+    ScriptedEngine::Step st{r, {{isa::Space::Vram, r.index, static_cast<uint8_t>(r.index + 1)}}};
+    st.record.mems = {{isa::Space::Vram, r.index, r.index + 1, 0}};
+    st.record.regs = {{isa::RegFile::Gp, 1, r.index + 40}};
+    sa.push_back(st);
+    sb.push_back(st);
+  }
+  std::get<2>(sb[4].updates[0]) = 0x7F;
+  ScriptedEngine a("golden", sa), b("rtl", sb);
+  cosim::CosimOptions o;
+  o.history = 3;
+  o.work.assign(kSteps.size(), isa::WorkTag{});
+  o.work[4].token = 3;
+  return cosim::run_cosim(spec(), a, b, o);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(reports_decode_the_divergence_everywhere) {
+  const cosim::CosimResult r = decoded_divergence();
+  BOOST_REQUIRE(r.divergence.has_value());
+  BOOST_REQUIRE(r.divergence->index == 4u);
+  const std::string rerun =
+      report::rerun_command({"moesim", "cosim", "--tokens", "4"}, *r.divergence);
+  // Console: operands with their values at issue, the work item, the cycles, the differing
+  // element decoded in BF16 with its count and previous writer, the re-run command.
+  std::ostringstream console;
+  report::print_cosim_details(console, spec(), r, rerun);
+  const std::string text = console.str();
+  // Record 4 is S_ADDI_INT gp1, gp0, 5: gp1 held 43 at issue (record 3 wrote it).
+  BOOST_TEST(
+      text.find("operands at issue: rd=gp1=43 (0x2B), rs1=gp0=0 (0x0), imm=5") != std::string::npos,
+      text);
+  BOOST_TEST(text.find("cycles 10..15, token 3 slot - expert -") != std::string::npos, text);
+  BOOST_TEST(text.find("vram rows [4, 5) written: 1 element differs (1 byte)") != std::string::npos,
+             text);
+  const std::string golden =
+      isa::element_value(isa::Space::Vram, std::array<uint8_t, 2>{5, 0}.data(), 0, 0);
+  const std::string rtl =
+      isa::element_value(isa::Space::Vram, std::array<uint8_t, 2>{0x7F, 0}.data(), 0, 0);
+  BOOST_TEST(text.find("row 4 element 0: golden " + golden + ", rtl " + rtl) != std::string::npos,
+             text);
+  BOOST_TEST(text.find("previous writer of row 4: golden the initial image (never written); rtl "
+                       "the initial image (never written)") != std::string::npos,
+             text);
+  BOOST_TEST(text.find("re-run just the failing part:\n    " + rerun) != std::string::npos, text);
+  // Digests are printed one way: 0x and 16 hex digits, wherever they appear.
+  const std::regex digest("#0x([0-9A-F]+)");
+  size_t digests = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), digest);
+       it != std::sregex_iterator(); ++it, ++digests)
+    BOOST_TEST((*it)[1].length() == 16, "digest " << (*it)[0] << " in\n" << text);
+  BOOST_TEST(digests >= 4u);
+
+  // JSON: the same facts.
+  const nlohmann::json j = report::cosim_json(spec(), r)["first_divergence"];
+  const nlohmann::json ops = j["decoded"]["rtl"]["operands_at_issue"];
+  BOOST_REQUIRE(ops.size() == 3u);
+  BOOST_TEST(ops[0]["reg"] == "gp1");
+  BOOST_TEST(ops[0]["value"] == "0x2B");
+  BOOST_TEST(j["decoded"]["golden"]["work"]["token"] == 3);
+  BOOST_TEST(j["decoded"]["golden"]["cycles"] == nlohmann::json::parse("[10, 15]"));
+  BOOST_REQUIRE(j["memory_differences"].size() == 1u);
+  const nlohmann::json m = j["memory_differences"][0];
+  BOOST_TEST(m["space"] == "vram");
+  BOOST_TEST(m["differing_elements"] == 1);
+  BOOST_TEST(m["elements"][0]["golden"] == golden);
+  BOOST_TEST(m["elements"][0]["rtl"] == rtl);
+  BOOST_TEST(m["previous_writer"]["golden"].is_null());
+
+  // HTML: the decoded rows, the element table and the re-run command.
+  const std::string html = report::html_report(spec(), r, {{"rerun", rerun}});
+  BOOST_TEST(html.find("<th>operands at issue</th><td><div>rd=gp1=43 (0x2B)</div>") !=
+             std::string::npos);
+  BOOST_TEST(html.find("<td class=\"num\">" + report::html_escape(rtl) + "</td>") !=
+             std::string::npos);
+  BOOST_TEST(html.find("<pre id=\"rerun\">" + report::html_escape(rerun) + "</pre>") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(reports_rerun_command_replaces_outputs_and_limits) {
+  cosim::Divergence d;
+  d.index = 19;
+  isa::RetireRecord rec;
+  rec.start_cycle = 500;
+  rec.end_cycle = 540;
+  d.records = {rec, rec};
+  isa::RetireRecord old;
+  old.start_cycle = 420;
+  d.history[0] = {old};
+  const std::string cmd = report::rerun_command(
+      {"/x/moesim", "cosim", "--tokens", "4", "--report", "r.json", "--max-instructions=50",
+       "--flip-bit", "rtl:hbm:1:0", "--vcd", "t.vcd", "--model", "my model.json"},
+      d);
+  BOOST_TEST(cmd ==
+                 "/x/moesim cosim --tokens 4 --flip-bit rtl:hbm:1:0 --model 'my model.json' "
+                 "--max-instructions 20 --vcd divergence.vcd --trace-rtl divergence.fst "
+                 "--trace-window 420:540",
+             cmd);
+}
+
+BOOST_AUTO_TEST_CASE(reports_say_when_only_unwritten_state_differs) {
+  ScriptedEngine a("golden", script()), b("rtl", script());
+  b.mem_[isa::Space::Hbm][9] = 0x10;  // no record writes anything: an input difference
+  const cosim::CosimResult r = cosim_pair(a, b);
+  BOOST_REQUIRE(r.outputs_bit_exact());
+  BOOST_REQUIRE(!r.final_state_equal());
+  const nlohmann::json j = report::cosim_json(spec(), r);
+  BOOST_TEST(j["outputs_bit_exact"] == true);
+  BOOST_TEST(j["final_state_equal"] == false);
+  BOOST_TEST(j["final_state"]["memories"]["hbm"]["unwritten_differing_bytes"] == 1);
+  BOOST_TEST(j["final_state"]["memories"]["hbm"]["outputs_equal"] == true);
+  BOOST_TEST(j["final_state"]["outputs"] == report::kOutputsDefinition);
+  std::ostringstream console;
+  report::print_cosim_details(console, spec(), r);
+  BOOST_TEST(console.str().find("DIFFER: 1 byte (1 never written by the program: not outputs)") !=
+                 std::string::npos,
+             console.str());
+  BOOST_TEST(
+      console.str().find("last writer of byte 9: golden the initial image (never written)") !=
+          std::string::npos,
+      console.str());
+  const std::string html = report::html_report(spec(), r, nullptr);
+  BOOST_TEST(html.find("Final state differs</a> outside the outputs") != std::string::npos);
+  BOOST_TEST(html.find("Outputs bit-exact") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(reports_html_reads_top_down) {
+  auto sb = script();
+  sb[5].end_cycle += 1;
+  ScriptedEngine a("golden", script()), b("rtl", sb);
+  const cosim::CosimResult r = cosim_pair(a, b);
+  const nlohmann::json context = {{"program", {{"name", "p"}}}, {"preset", {{"hidden", 128}}}};
+  const std::string html = report::html_report(spec(), r, context);
+  const size_t verdict = html.find("id=\"verdict\""), link = html.find("href=\"#divergence\""),
+               divergence = html.find("<h2 id=\"divergence\""),
+               chart = html.find("<svg id=\"stage-chart\""),
+               stages = html.find("<table id=\"stages\""), units = html.find("<table id=\"units\""),
+               settings = html.find("<details id=\"settings\">");
+  BOOST_TEST(verdict < link);
+  BOOST_TEST(link < divergence);
+  BOOST_TEST(divergence < chart);
+  BOOST_TEST(chart < stages);
+  BOOST_TEST(stages < units);
+  BOOST_TEST(units < settings);
+  BOOST_TEST(settings != std::string::npos);
+  // The settings sit inside the folded <details>.
+  BOOST_TEST(html.find("<th>preset.hidden</th>") > settings);
+  BOOST_TEST(html.find("</details>") > html.find("<th>preset.hidden</th>"));
+  // The chart: a linear axis with tick labels, a log-scale switch and a log bar per bar.
+  BOOST_TEST(html.find("<g class=\"axis lin\">") != std::string::npos);
+  BOOST_TEST(html.find("<g class=\"axis log\">") != std::string::npos);
+  BOOST_TEST(html.find("<input type=\"checkbox\" id=\"log-scale\">") != std::string::npos);
+  const std::regex logbar("<rect class=\"logbar e[01]\"");
+  BOOST_TEST(static_cast<size_t>(std::distance(
+                 std::sregex_iterator(html.begin(), html.end(), logbar), std::sregex_iterator())) ==
+             2 * r.stages.size());
 }

@@ -9,9 +9,13 @@
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -73,9 +77,11 @@ std::vector<std::string> gtkw_traces(const fs::path& p) {
   std::ifstream in(p);
   std::vector<std::string> traces;
   std::string line;
-  while (std::getline(in, line))
-    if (!line.empty() && std::string("[*@^-").find(line[0]) == std::string::npos)
-      traces.push_back(line);
+  while (std::getline(in, line)) {
+    if (line.empty() || std::string("[*@^-").find(line[0]) != std::string::npos) continue;
+    if (line[0] == '+') line = line.substr(line.find("} ") + 2);  // +{alias} name
+    traces.push_back(line);
+  }
   return traces;
 }
 
@@ -126,8 +132,8 @@ BOOST_AUTO_TEST_CASE(vcd_sink_maps_records_to_signals) {
               History{{0, "H_PREFETCH_M"}, {10, "M_MM"}, {14, "C_LOOP_END"}}));
   BOOST_TEST(d.value_at("golden.stage", 12) == proj.name);
   BOOST_TEST(d.value_at("golden.stage", 0) == spec().stage_by_code(6)->name);
-  BOOST_TEST((d.history("golden.token") == History{{0, "x"}, {10, "11"}, {14, "x"}}));
-  BOOST_TEST((d.history("rtl.expert") == History{{0, "x"}, {10, "1001"}, {14, "x"}}));
+  BOOST_TEST((d.history("golden.token") == History{{0, "z"}, {10, "11"}, {14, "z"}}));
+  BOOST_TEST((d.history("rtl.expert") == History{{0, "z"}, {10, "1001"}, {14, "z"}}));
   BOOST_TEST((d.history("golden.dma_busy") == History{{0, "1"}, {10, "0"}}));
   BOOST_TEST((d.history("rtl.matrix_busy") == History{{0, "0"}, {10, "1"}, {14, "0"}}));
   BOOST_TEST((d.history("golden.trap") == History{{0, "0"}, {14, "1"}}));
@@ -181,7 +187,7 @@ BOOST_AUTO_TEST_CASE(moesim_cosim_vcd_shows_every_signal) {
     std::set<std::string> tokens, experts;
     for (const auto& [t, v] : d.history(scope + ".token")) tokens.insert(v);
     for (const auto& [t, v] : d.history(scope + ".expert")) experts.insert(v);
-    BOOST_TEST((tokens == std::set<std::string>{"x", "0", "1"}), scope << " tokens");
+    BOOST_TEST((tokens == std::set<std::string>{"z", "0", "1"}), scope << " tokens");
     BOOST_TEST(experts.size() > 2u, scope << ": no routed expert shown");
   }
   BOOST_TEST((d.history("golden.expert") == d.history("rtl.expert")));
@@ -215,5 +221,210 @@ BOOST_AUTO_TEST_CASE(moesim_cosim_vcd_marks_the_trap) {
     BOOST_TEST(d.value_at(scope + ".mnemonic", t) == "C_LOOP_END");
     BOOST_TEST(d.value_at(scope + ".stage", t) == "non_moe");
     BOOST_TEST(d.last_time == t);
+  }
+}
+
+namespace {
+
+/// Both engines run 12 instructions of 10 cycles, stage code 1 then (from cycle 50) code 4;
+/// a divergence at `mismatch` cycles (none if 0).
+void run_sink(report::VcdSink& sink, uint64_t mismatch) {
+  for (uint32_t i = 0; i < 12; ++i) {
+    const uint64_t t = 10 * i;
+    if (mismatch != 0 && t > mismatch) break;
+    for (size_t e = 0; e < 2; ++e)
+      sink.instruction(e, record(i, word_of("S_ADDI_INT"), t < 50 ? 1 : 4, t, t + 10), {});
+    if (mismatch != 0 && t == mismatch) sink.mismatch(t);
+  }
+  sink.finish(mismatch != 0 ? mismatch + 10 : 120);
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(vcd_sink_gtkw_opens_on_the_divergence) {
+  const fs::path dir = workdir("view");
+  const std::string s1 = "stage " + spec().stage_by_code(1)->name;
+  const std::string s4 = "stage " + spec().stage_by_code(4)->name;
+  {
+    report::VcdSink sink(spec(), dir / "t.vcd", {"golden", "rtl"});
+    run_sink(sink, 100);
+    const waveforms::GtkwView v = sink.view(110);
+    BOOST_REQUIRE(v.marker.has_value());
+    BOOST_TEST(*v.marker == 100u);
+    BOOST_REQUIRE(v.markers.size() == 3u);
+    BOOST_TEST(v.markers[0].time == 100u);
+    BOOST_TEST(v.markers[0].name == "first divergence");
+    BOOST_TEST(v.markers[1].time == 0u);
+    BOOST_TEST(v.markers[1].name == s1);
+    BOOST_TEST(v.markers[2].time == 50u);
+    BOOST_TEST(v.markers[2].name == s4);
+    // From before the last kRecent instructions (their first starts at cycle 30) past the end of
+    // the divergent one (110), not the whole run.
+    BOOST_TEST(v.begin <= 30u);
+    BOOST_TEST(v.begin > 0u);
+    BOOST_TEST(v.end >= 110u);
+    BOOST_TEST(v.end < 160u);
+  }
+  const std::string gtkw = slurp(dir / "t.gtkw");
+  BOOST_TEST(gtkw.find("[markername] Afirst divergence\n") != std::string::npos, gtkw);
+  BOOST_TEST(gtkw.find("[markername] B" + s1 + "\n") != std::string::npos, gtkw);
+  BOOST_TEST(gtkw.find(" 100 100 0 50 -1 ") != std::string::npos, gtkw);  // marker, then A B C
+
+  // Without a divergence: the whole run, stage markers only.
+  const fs::path whole = workdir("view_whole");
+  uint64_t end = 0;
+  {
+    report::VcdSink sink(spec(), whole / "t.vcd", {"golden", "rtl"});
+    run_sink(sink, 0);
+    const waveforms::GtkwView v = sink.view(120);
+    BOOST_TEST(v.begin == 0u);
+    BOOST_TEST(v.end >= 120u);
+    BOOST_TEST(v.end <= 128u);
+    end = v.end;
+    BOOST_TEST(!v.marker.has_value());
+    BOOST_TEST(v.markers.size() == 2u);
+  }
+  const std::string g2 = slurp(whole / "t.gtkw");
+  char zoom[64];
+  std::snprintf(zoom, sizeof zoom, "*%.6f -1 0 50 -1", waveforms::gtkw_zoom(end));
+  BOOST_TEST(g2.find(zoom) != std::string::npos, g2);
+  BOOST_TEST(g2.find("[timestart] 0\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(gtkw_zoom_fills_the_wave_area) {
+  // GTKWave shows 2^-zoom time units per 200 pixels: a span fills kGtkwWavePixels.
+  for (uint64_t span : {1u, 57u, 106570u}) {
+    const double shown =
+        std::pow(2.0, -waveforms::gtkw_zoom(span)) * waveforms::kGtkwWavePixels / 200.0;
+    BOOST_TEST(shown == static_cast<double>(span), boost::test_tools::tolerance(1e-9));
+  }
+}
+
+namespace {
+
+/// A VCD as fst2vcd writes it, reduced to what the tests need: full names (scope.name, no
+/// range) of each id, value changes per id with their times, every timestamp.
+struct Dump {
+  std::map<std::string, std::string> name_of;                                    // id -> TOP.x.y
+  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> changes;  // by name
+  std::vector<uint64_t> times;
+  std::string timescale;
+  std::string value_at(const std::string& name, uint64_t t) const {
+    std::string v = "?";
+    auto it = changes.find(name);
+    if (it == changes.end()) return v;
+    for (const auto& [time, value] : it->second)
+      if (time <= t) v = value;
+    return v;
+  }
+};
+
+Dump read_dump(const std::string& text) {
+  Dump d;
+  std::istringstream in(text);
+  std::string tok;
+  std::vector<std::string> scopes;
+  uint64_t now = 0;
+  while (in >> tok) {
+    if (tok == "$scope") {
+      std::string kind, name;
+      in >> kind >> name;
+      scopes.push_back(name);
+    } else if (tok == "$upscope") {
+      if (!scopes.empty()) scopes.pop_back();
+    } else if (tok == "$timescale") {
+      in >> d.timescale;
+    } else if (tok == "$var") {
+      std::string type, width, id, name;
+      in >> type >> width >> id >> name;
+      std::string full;
+      for (const auto& s : scopes) full += s + ".";
+      d.name_of.emplace(id, full + name);
+    } else if (tok[0] == '#') {
+      now = std::stoull(tok.substr(1));
+      d.times.push_back(now);
+    } else if (tok[0] == 'b' || tok[0] == 'B') {
+      std::string id;
+      in >> id;
+      const auto [first, last] = d.name_of.equal_range(id);
+      for (auto it = first; it != last; ++it) d.changes[it->second].push_back({now, tok.substr(1)});
+    } else if (tok.size() >= 2 && std::string("01xzXZ").find(tok[0]) != std::string::npos) {
+      const auto [first, last] = d.name_of.equal_range(tok.substr(1));
+      for (auto it = first; it != last; ++it)
+        d.changes[it->second].push_back({now, tok.substr(0, 1)});
+    }
+  }
+  return d;
+}
+
+int run_moesim(const fs::path& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(MOESIM_BIN) + "' " + args +
+                          " >out.txt 2>err.txt";
+  const int st = std::system(cmd.c_str());
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(moesim_trace_window_limits_and_aligns_the_fst) {
+  const fs::path dir = workdir("window");
+  BOOST_REQUIRE_MESSAGE(std::string(MOESIM_FST2VCD).size() > 0,
+                        "fst2vcd not found at configure time: install gtkwave");
+  BOOST_REQUIRE(run_moesim(dir,
+                           "cosim --tokens 2 --hidden 128 --intermediate 128 --vcd t.vcd "
+                           "--trace-rtl t.fst --trace-window 300:700") == 0);
+  BOOST_REQUIRE(std::system(("'" + std::string(MOESIM_FST2VCD) + "' '" + (dir / "t.fst").string() +
+                             "' > '" + (dir / "t.fst.vcd").string() + "' 2>/dev/null")
+                                .c_str()) == 0);
+  const Dump f = read_dump(slurp(dir / "t.fst.vcd"));
+  // FST time unit 100 ps (Verilator --timescale 1ns/100ps): cycle c is 10 c.
+  BOOST_TEST(f.timescale.find("100ps") != std::string::npos, f.timescale);
+  BOOST_REQUIRE(!f.times.empty());
+  BOOST_TEST(f.times.front() >= 3000u);
+  BOOST_TEST(f.times.back() < 7000u);
+  // Aligned with the stage VCD: where the VCD's rtl.pc changes to p at cycle c (an instruction
+  // issues), the FST shows issue_valid_o = 1 and issue_pc_o = p at c ns.
+  const auto v = read(dir / "t.vcd");
+  size_t checked = 0;
+  for (const auto& [t, pc] : v.history("rtl.pc")) {
+    if (t < 310 || t >= 690) continue;
+    BOOST_TEST(f.value_at("TOP.issue_valid_o", 10 * t) == "1", "cycle " << t);
+    BOOST_TEST(std::stoull(f.value_at("TOP.issue_pc_o", 10 * t), nullptr, 2) ==
+                   std::stoull(pc, nullptr, 2),
+               "cycle " << t);
+    ++checked;
+  }
+  BOOST_TEST(checked > 2u);
+  // The save file beside the FST names signals the FST has.
+  std::ifstream g(dir / "t.rtl.gtkw");
+  std::string line;
+  size_t traces = 0;
+  std::set<std::string> names;
+  for (const auto& [id, n] : f.name_of) names.insert(n);
+  while (std::getline(g, line)) {
+    if (line.empty() || std::string("[*@^-+").find(line[0]) != std::string::npos) continue;
+    const std::string base = line.substr(0, line.find('['));
+    BOOST_TEST(names.count(base) == 1u, line << " is not in the FST");
+    ++traces;
+  }
+  BOOST_TEST(traces >= 10u);
+}
+
+BOOST_AUTO_TEST_CASE(moesim_trace_window_rejects_bad_windows) {
+  const fs::path dir = workdir("window_bad");
+  const std::string run = "cosim --tokens 1 --hidden 128 --intermediate 128 ";
+  for (const std::string bad :
+       {"--trace-rtl t.fst --trace-window 5:3", "--trace-rtl t.fst --trace-window 5",
+        "--trace-rtl t.fst --trace-window cycles:1:2", "--trace-window 1:2"}) {
+    BOOST_TEST(run_moesim(dir, run + bad) == 2, bad);
+    const std::string err = slurp(dir / "err.txt");
+    BOOST_TEST(err.find("moesim: error: --trace-window") == 0u, bad << ": " << err);
   }
 }

@@ -52,7 +52,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   std::unique_ptr<isa::Engine> golden, rtl;
   if (one_run) {
     golden = cosim::make_golden_engine(spec, *w.preset);
-    rtl = make_rtl(spec, *w.preset, f.trace_rtl);
+    rtl = make_rtl(spec, *w.preset, f.trace_rtl, trace_window(f));
   }
   // Both engines load the one image; --flip-bit gives its engine a flipped copy.
   const isa::MemoryImage* gimg = &w.image();
@@ -95,6 +95,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   cosim::CosimOptions opts;
   opts.history = f.history;
   opts.max_instructions = f.program.max_instructions;
+  opts.mlen = static_cast<uint64_t>(w.preset->get("MLEN"));
   if (vcd) opts.sinks.push_back(vcd.get());
   if (trace) opts.sinks.push_back(trace.get());
   if (trace_log) opts.sinks.push_back(trace_log.get());
@@ -113,6 +114,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   cosim::CosimResult res = one_run ? cosim::run_cosim(spec, *golden, *rtl, opts) : win.result;
   const double sim_s = seconds_since(t_sim);
   progress.done();
+  write_rtl_gtkw(spec, f, res.total_cycles[1]);
 
   bool reference_ok = true;
   nlohmann::json reference_json = nullptr;
@@ -125,6 +127,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const bool equal = res.equal() && reference_ok && win.errors.empty();
   const std::string verdict =
       reference_ok && win.errors.empty() ? report::cosim_verdict(res) : "MISMATCH";
+  const std::string rerun =
+      res.divergence ? report::rerun_command(command_line(), *res.divergence) : std::string();
   const report::StageProfile gprof = report::make_profile(spec, res.stages, 0, res.engines[0]);
   const report::StageProfile rprof = report::make_profile(spec, res.stages, 1, res.engines[1]);
   const std::vector<std::string> prof_diffs = report::profile_differences(gprof, rprof);
@@ -134,9 +138,10 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     report::print_unit_table(std::cout, res.units, {res.engines[0], res.engines[1]},
                              {res.total_cycles[0], res.total_cycles[1]});
     std::cout << '\n';
-    print_utilisation(std::cout, w);
+    print_utilisation(std::cout, w,
+                      res.completed ? std::nullopt : std::optional<uint64_t>(res.compared));
     if (w.built) std::cout << '\n';
-    report::print_cosim_details(std::cout, spec, res);
+    report::print_cosim_details(std::cout, spec, res, rerun);
     std::cout << '\n';
     if (!f.profile.empty()) {
       report::print_profile(std::cout, gprof);
@@ -156,6 +161,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     std::cout << "outputs " << (res.outputs_bit_exact() ? "bit-exact" : "NOT bit-exact")
               << ", cycles " << (res.cycles_match() ? "match" : "DO NOT match")
               << ", stage profiles " << (res.profiles_match() ? "equal" : "DIFFER");
+    if (res.outputs_bit_exact() && !res.final_state_equal())
+      std::cout << ", final state DIFFERS outside the outputs (memory the program never wrote)";
     if (f.reference)
       std::cout << ", independent reference " << (reference_ok ? "bit-exact" : "FAILS");
     if (res.trap) {
@@ -213,10 +220,15 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   ctx["wall_time_s"] = seconds_since(t0);
   if (!f.report.empty()) {
     nlohmann::json j = report::cosim_json(spec, res);
+    if (res.divergence) j["first_divergence"]["rerun"] = rerun;
     j.update(ctx);
     write_report(f.report, j);
   }
-  if (!f.html.empty()) write_html(f.html, spec, &res, nullptr, ctx);
+  if (!f.html.empty()) {
+    nlohmann::json hctx = ctx;
+    if (res.divergence) hctx["rerun"] = rerun;
+    write_html(f.html, spec, &res, nullptr, hctx);
+  }
   if (!f.profile.empty())
     write_profile(f.profile,
                   {{"tool", "moesim cosim"},

@@ -44,7 +44,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
     engine = cosim::make_golden_engine(spec, *w.preset);
   } else {
     cli::check_rtl_preset(w.preset->name);
-    engine = make_rtl(spec, *w.preset, f.trace_rtl);
+    engine = make_rtl(spec, *w.preset, f.trace_rtl, trace_window(f));
   }
   if (w.budget) engine->set_instruction_budget(*w.budget);  // --random-seed
   engine->load(w.program, w.image());
@@ -68,12 +68,14 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const cosim::RunResult res = cosim::run_single(spec, *engine, opts);
   const double sim_s = seconds_since(t_sim);
   progress.done();
+  write_rtl_gtkw(spec, f, res.total_cycles);
   if (!f.quiet) {
     report::print_stage_table(std::cout, res.stages, {res.engine});
     std::cout << '\n';
     report::print_unit_table(std::cout, res.units, {res.engine}, {res.total_cycles});
     std::cout << '\n';
-    print_utilisation(std::cout, w);
+    print_utilisation(std::cout, w,
+                      res.limit_reached ? std::optional<uint64_t>(res.retired) : std::nullopt);
     if (w.built) std::cout << '\n';
   }
   std::cout << res.engine << ": " << res.retired << " instructions retired, " << res.total_cycles

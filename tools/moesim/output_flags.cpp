@@ -130,6 +130,9 @@ void add_output_flags(CLI::App* app, OutputFlags& o, bool both) {
   app->add_option("--trace-rtl", o.trace_rtl,
                   both ? "write Verilator's FST of every RTL signal for the same run to FILE"
                        : "with --engine rtl: write Verilator's FST of every RTL signal to FILE");
+  app->add_option("--trace-window", o.trace_window,
+                  "with --trace-rtl: record only cycles A:B ([A, B)) or retire:A:B (the cycles of "
+                  "retired instructions A..B-1)");
   app->add_option(
       "--profile", o.profile,
       std::string(both ? "write both engines' stage profiles"
@@ -154,10 +157,14 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
   if (!o.profile.empty() && fs::path(o.profile).extension() != ".json")
     throw UsageError("--profile " + o.profile + ": the profile is JSON; name it .json");
   std::vector<std::pair<std::string, fs::path>> files;
+  trace_window(o);  // syntax and --trace-rtl
   for (const auto& [flag, path] : flag_paths) {
     if (path.empty()) continue;
     cli::check_output_path(flag, path);
     files.emplace_back(flag + " " + path, fs::weakly_canonical(path));
+    if (flag == "--trace-rtl")
+      files.emplace_back("the .rtl.gtkw of --trace-rtl " + path,
+                         fs::weakly_canonical(rtl_gtkw_path(path)));
     if (flag == "--vcd") {
       check_output_path("the .gtkw of --vcd " + path + ":", waveforms::gtkw_path(path).string());
       check_output_path("the translate filter of --vcd " + path + ":",
@@ -200,6 +207,14 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
   }
   for (const auto& [what, path] : files)
     for (const auto& [in_flag, in_path] : inputs) check_not_input(what, path, in_flag, in_path);
+}
+
+std::vector<std::string> command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> argv;
+  std::string arg;
+  while (std::getline(in, arg, '\0')) argv.push_back(arg);
+  return argv;
 }
 
 void write_report(const std::string& path, const nlohmann::json& j) {
@@ -276,10 +291,55 @@ std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::stri
                       [&] { return std::make_unique<report::VcdSink>(spec, path, scopes); });
 }
 
+cosim::TraceWindow trace_window(const OutputFlags& o) {
+  cosim::TraceWindow w;
+  if (o.trace_window.empty()) return w;
+  const std::string bad = "--trace-window " + o.trace_window;
+  if (o.trace_rtl.empty()) throw UsageError(bad + ": needs --trace-rtl FILE.fst");
+  std::string text = o.trace_window;
+  if (text.rfind("retire:", 0) == 0) {
+    w.retires = true;
+    text = text.substr(7);
+  } else if (text.rfind("cycle:", 0) == 0) {
+    text = text.substr(6);
+  }
+  const size_t colon = text.find(':');
+  auto number = [&](const std::string& t) {
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 19)
+      throw UsageError(bad + ": expected A:B, cycle:A:B or retire:A:B with whole numbers A < B");
+    return std::stoull(t);
+  };
+  if (colon == std::string::npos) number("");
+  w.begin = number(text.substr(0, colon));
+  w.end = number(text.substr(colon + 1));
+  if (w.end <= w.begin) throw UsageError(bad + ": the end must lie after the start");
+  return w;
+}
+
+fs::path rtl_gtkw_path(const std::string& fst) {
+  fs::path p = fst;
+  p.replace_extension(".rtl.gtkw");
+  return p;
+}
+
+void write_rtl_gtkw(const isa::Spec& spec, const OutputFlags& o, uint64_t end_cycle) {
+  if (o.trace_rtl.empty()) return;
+  const cosim::TraceWindow w = trace_window(o);
+  waveforms::GtkwView view;
+  view.begin = w.retires ? 0 : w.begin;
+  view.end = w.retires ? end_cycle : std::min(w.end, std::max<uint64_t>(end_cycle, w.begin + 1));
+  const fs::path filter = waveforms::stage_filter_path(o.trace_rtl);
+  bad_input_of("--trace-rtl ", [&] {
+    waveforms::write_stage_filter(filter, spec.stages());
+    waveforms::write_rtl_gtkw(rtl_gtkw_path(o.trace_rtl), o.trace_rtl, filter, isa::kStageW,
+                              isa::kTrapW, static_cast<unsigned>(spec.units().size()), view);
+  });
+}
+
 std::unique_ptr<isa::Engine> make_rtl(const isa::Spec& spec, const isa::MachinePreset& preset,
-                                      const std::string& fst) {
+                                      const std::string& fst, const cosim::TraceWindow& window) {
   try {
-    return cosim::make_rtl_engine(spec, preset, fst);
+    return cosim::make_rtl_engine(spec, preset, fst, window);
   } catch (const std::invalid_argument& e) {
     if (fst.empty()) throw;
     throw UsageError(std::string("--trace-rtl: ") + e.what());

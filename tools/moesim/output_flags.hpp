@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "moesim/cosim/cosim.hpp"
+#include "moesim/cosim/engines.hpp"
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/report/trace_json.hpp"
@@ -23,9 +24,18 @@ namespace moesim::cli {
 /// The report, trace and profile files `cosim` and `run` write, and --reference.
 struct OutputFlags {
   std::string report, html, trace_json, vcd, trace_rtl, profile, trace_log;
+  std::string trace_window;  ///< --trace-window [cycle:|retire:]A:B
   bool reference = false;
   bool both = false;  ///< the command runs both engines (cosim): one trace log per engine
 };
+
+/// --trace-window: `A:B` or `cycle:A:B` = cycles [A, B), `retire:A:B` = the cycles of the
+/// instructions with retire index in [A, B); empty = the whole run. Throws UsageError naming the
+/// flag for bad syntax, B <= A, or a window without --trace-rtl.
+cosim::TraceWindow trace_window(const OutputFlags& o);
+
+/// `t.fst` -> `t.rtl.gtkw`, the save file written beside --trace-rtl's FST.
+std::filesystem::path rtl_gtkw_path(const std::string& fst);
 
 /// Registers OutputFlags on `app`; `both` says the command runs both engines (cosim).
 void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
@@ -33,6 +43,9 @@ void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
 /// Output files of one run: each checked by check_output_path, no two the same file (the
 /// VCD's .gtkw and .stages.filter included), and none an input of `p` (check_not_input).
 void check_outputs(const OutputFlags& o, const ProgramFlags& p);
+
+/// This process's command line, argv[0] first (Linux /proc/self/cmdline); empty if unreadable.
+std::vector<std::string> command_line();
 
 /// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
 void write_report(const std::string& path, const nlohmann::json& j);
@@ -68,8 +81,16 @@ std::unique_ptr<report::TraceLogSink> open_trace_log(const isa::Spec& spec, cons
 std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
                                           const std::vector<std::string>& scopes);
 
-/// The RTL engine, writing Verilator's FST of every RTL signal to `fst` when non-empty.
+/// The RTL engine, writing Verilator's FST of every RTL signal in `window` to `fst` when
+/// non-empty.
 std::unique_ptr<isa::Engine> make_rtl(const isa::Spec& spec, const isa::MachinePreset& preset,
-                                      const std::string& fst);
+                                      const std::string& fst,
+                                      const cosim::TraceWindow& window = {});
+
+/// After a run with --trace-rtl: the GTKWave save file rtl_gtkw_path(fst) naming the RTL's key
+/// signals (clock, reset, issue, retire with its stage through the stage filter, trap, unit
+/// busy, halt), opening on the window's cycles (a retire window: the whole file). `end_cycle`
+/// is the run's last cycle.
+void write_rtl_gtkw(const isa::Spec& spec, const OutputFlags& o, uint64_t end_cycle);
 
 }  // namespace moesim::cli

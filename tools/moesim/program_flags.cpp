@@ -271,13 +271,17 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
   return s.str();
 }
 
-void print_utilisation(std::ostream& os, const Workload& w) {
+void print_utilisation(std::ostream& os, const Workload& w, std::optional<uint64_t> stopped_after) {
   if (!w.built) return;
   char head[200];
   std::snprintf(head, sizeof head, "  %-10s %-10s %14s %12s %13s %15s  %s%d)\n", "part", "lowering",
                 "matrix_instr", "M_MM", "weight_tiles", "weight_bytes",
                 "useful_rows/tile (of BLEN=", static_cast<int>(w.preset->blen()));
-  os << "Matrix-unit utilisation\n" << head;
+  os << "Matrix-unit utilisation planned by the builder (counts of a complete run)";
+  if (stopped_after)
+    os << "; this run stopped after " << *stopped_after
+       << " retired instructions: the unit table above shows what ran";
+  os << '\n' << head;
   for (const workload::Utilisation& u : w.built->utilisation) {
     char line[200];
     std::snprintf(

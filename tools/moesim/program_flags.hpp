@@ -90,7 +90,9 @@ isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
 std::string describe(const Workload& w, const ProgramFlags& f);
 
 /// The builder's matrix-unit utilisation per part (routed, shared).
-void print_utilisation(std::ostream& os, const Workload& w);
+/// `stopped_after`: the run ended early (divergence, limit) after this many retired instructions.
+void print_utilisation(std::ostream& os, const Workload& w,
+                       std::optional<uint64_t> stopped_after = std::nullopt);
 
 nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const Workload& w);
 

@@ -2,7 +2,10 @@
 #include "moesim/waveforms/vcd.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace moesim::waveforms {
@@ -278,7 +281,7 @@ void VcdWriter::write_value(Var& v) {
   } else if (v.width == 1) {
     out_ << (v.value == kX ? 'x' : static_cast<char>('0' + v.value)) << v.id << '\n';
   } else if (v.value == kX) {
-    out_ << "bx " << v.id << '\n';
+    out_ << "bz " << v.id << '\n';  // no work item: undriven (GTKWave draws z plainly, x in red)
   } else {
     char bits[65];
     size_t n = 0;
@@ -347,13 +350,19 @@ std::filesystem::path gtkw_path(const std::filesystem::path& vcd_path) {
   return p;
 }
 
+double gtkw_zoom(uint64_t span) {
+  // GTKWave shows 2^-zoom time units per frame of 200 pixels (its pixelsperframe).
+  const double per_frame = static_cast<double>(std::max<uint64_t>(span, 1)) * 200.0 /
+                           static_cast<double>(kGtkwWavePixels);
+  return -std::log2(per_frame);
+}
+
 std::vector<std::string> write_gtkw(const std::filesystem::path& path,
                                     const std::filesystem::path& vcd_path,
                                     const std::filesystem::path& filter_path,
-                                    const std::vector<VcdSignal>& signals) {
+                                    const std::vector<VcdSignal>& signals, const GtkwView& view) {
   // Trace flags of GTKWave's save format (hex after `@`): 0x20 right-justify, 0x8 binary,
-  // 0x4 decimal, 0x2 hex, 0x2000 translate filter file, 0x200 blank line, 0x800000 / 0x1000000
-  // group begin / end.
+  // 0x4 decimal, 0x2 hex, 0x2000 translate filter file, 0x200 blank line.
   std::ofstream out(path, std::ios::out | std::ios::trunc);
   if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
   std::vector<std::string> traces;
@@ -370,32 +379,88 @@ std::vector<std::string> write_gtkw(const std::filesystem::path& path,
       set_flags(!s.text && s.width > 1 ? "24" : "28");
     }
     traces.push_back(s.gtkwave_name());
+    // GTKWave shows only the last level of a name: the alias keeps the scope in sight.
+    if (!s.scope.empty()) out << "+{" << s.scope << ' ' << s.name << "} ";
     out << traces.back() << '\n';
   };
-  out << "[*] moesim stage timeline: gtkwave <file>.vcd <file>.gtkw\n"
+  out << "[*] moesim stage timeline: gtkwave <file>.vcd <file>.gtkw (1 ns = 1 machine cycle)\n"
       << "[dumpfile] \"" << std::filesystem::absolute(vcd_path).string() << "\"\n"
       << "[savefile] \"" << std::filesystem::absolute(path).string() << "\"\n"
-      << "[timestart] 0\n[size] 1600 1000\n[pos] -1 -1\n[sst_expanded] 1\n[signals_width] 260\n";
+      << "[timestart] " << view.begin << "\n[size] " << kGtkwWidth << ' ' << kGtkwHeight
+      << "\n[pos] -1 -1\n";
+  // Zoom so that [begin, end) fills the wave area; the primary marker, then markers A..Z.
+  std::array<int64_t, 26> named;
+  named.fill(-1);
+  for (size_t i = 0; i < view.markers.size() && i < named.size(); ++i)
+    named[i] = static_cast<int64_t>(view.markers[i].time);
+  char zoom[64];
+  std::snprintf(zoom, sizeof zoom, "*%.6f %lld",
+                gtkw_zoom(view.end > view.begin ? view.end - view.begin : 0),
+                view.marker ? static_cast<long long>(*view.marker) : -1LL);
+  out << zoom;
+  for (int64_t t : named) out << ' ' << t;
+  out << '\n';
+  for (size_t i = 0; i < view.markers.size() && i < named.size(); ++i)
+    out << "[markername] " << static_cast<char>('A' + i) << view.markers[i].name << '\n';
+  out << "[sst_expanded] 0\n[signals_width] 230\n[sst_width] 200\n[sst_vpaned_height] 200\n";
   for (const auto& s : signals)
     if (s.scope.empty()) trace(s);
-  std::string group;
-  for (const auto& s : signals) {
-    if (s.scope.empty()) continue;
-    if (s.scope != group) {
-      if (!group.empty()) {
-        set_flags("1000200");
-        out << '-' << group << '\n';
-      }
-      group = s.scope;
-      set_flags("800200");
-      out << '-' << group << '\n';
-    }
-    trace(s);
-  }
-  if (!group.empty()) {
-    set_flags("1000200");
-    out << '-' << group << '\n';
-  }
+  // Signals of the same name (golden.stage, rtl.stage, ...) next to each other, in the order
+  // the first scope declares them.
+  std::vector<std::string> names;
+  for (const auto& s : signals)
+    if (!s.scope.empty() && std::find(names.begin(), names.end(), s.name) == names.end())
+      names.push_back(s.name);
+  for (const std::string& name : names)
+    for (const auto& s : signals)
+      if (!s.scope.empty() && s.name == name) trace(s);
+  out.flush();
+  if (!out) throw std::runtime_error(path.string() + ": write error");
+  return traces;
+}
+
+std::vector<std::string> write_rtl_gtkw(const std::filesystem::path& path,
+                                        const std::filesystem::path& fst_path,
+                                        const std::filesystem::path& filter_path,
+                                        unsigned stage_bits, unsigned trap_bits, unsigned units,
+                                        const GtkwView& view) {
+  std::ofstream out(path, std::ios::out | std::ios::trunc);
+  if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
+  auto vec = [](const char* name, unsigned width) {
+    return std::string("TOP.") + name + (width > 1 ? "[" + std::to_string(width - 1) + ":0]" : "");
+  };
+  out << "[*] moesim RTL signals: gtkwave <file>.fst <file>.rtl.gtkw (1 ns = 1 machine cycle; "
+         "the state of cycle c from c ns)\n"
+      << "[dumpfile] \"" << std::filesystem::absolute(fst_path).string() << "\"\n"
+      << "[savefile] \"" << std::filesystem::absolute(path).string() << "\"\n"
+      << "[timestart] " << kFstPsPerCycle * view.begin << "\n[size] " << kGtkwWidth << ' '
+      << kGtkwHeight << "\n[pos] -1 -1\n";
+  char zoom[64];
+  std::snprintf(zoom, sizeof zoom, "*%.6f %lld",
+                gtkw_zoom(kFstPsPerCycle * (view.end > view.begin ? view.end - view.begin : 0)),
+                view.marker ? static_cast<long long>(kFstPsPerCycle * *view.marker) : -1LL);
+  out << zoom;
+  for (int i = 0; i < 26; ++i) out << " -1";
+  out << "\n[sst_expanded] 1\n[signals_width] 260\n[sst_width] 220\n";
+  std::vector<std::string> traces;
+  auto trace = [&](const char* flags, const std::string& name) {
+    out << '@' << flags << '\n' << name << '\n';
+    traces.push_back(name);
+  };
+  trace("28", vec("clk_i", 1));
+  trace("28", vec("rst_ni", 1));
+  trace("28", vec("issue_valid_o", 1));
+  trace("24", vec("issue_pc_o", 32));
+  trace("28", vec("retire_valid_o", 1));
+  trace("24", vec("retire_pc_o", 32));
+  trace("22", vec("retire_word_o", 32));
+  out << "@2022\n^1 " << std::filesystem::absolute(filter_path).string() << '\n'
+      << vec("retire_stage_o", stage_bits) << '\n';
+  traces.push_back(vec("retire_stage_o", stage_bits));
+  trace("28", vec("trap_valid_o", 1));
+  trace("24", vec("trap_cause_o", trap_bits));
+  trace("28", vec("halted_o", 1));
+  trace("28", vec("unit_busy_o", units));
   out.flush();
   if (!out) throw std::runtime_error(path.string() + ": write error");
   return traces;

@@ -19,14 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/trace.hpp"
 
 namespace moesim::cosim {
-
-class TimelineSink;
 
 /// One row of the per-stage table. Index [0] is engine a (golden), [1] engine b (rtl).
 struct StageRow {
@@ -50,12 +49,55 @@ struct UnitRow {
   bool match() const { return busy_cycles[0] == busy_cycles[1] && spans[0] == spans[1]; }
 };
 
+/// The retired instruction that last wrote a memory location (from the retire records' `mems`).
+struct Writer {
+  uint64_t index = 0;  ///< retire index
+  uint32_t pc = 0;
+  uint32_t word = 0;
+};
+
+/// One operand of an instruction with the value its register held when the instruction issued
+/// (each engine's own register writes replayed from reset; values of the implicit control
+/// registers the isa.yaml semantics name, e.g. STRIDE, SCALE, are listed too).
+struct OperandValue {
+  std::string operand;  ///< isa.yaml operand name ("rd", "rs1", "an"), or the control register
+  std::string reg;      ///< register name ("gp3", "a1", "STRIDE"); empty for an immediate
+  uint64_t value = 0;   ///< register value at issue, or the immediate
+};
+
+/// One differing element of a memory range the divergent instruction wrote, decoded in its
+/// space's type (isa::element_value): [0] engine a, [1] engine b.
+struct ElementDiff {
+  uint64_t unit = 0;    ///< unit (row, word, byte) of the space
+  uint64_t byte = 0;    ///< first byte of the element within its unit
+  std::string element;  ///< isa::element_name ("element 5", "code 3", "scale 1"; "" for one)
+  std::array<std::string, 2> values;
+};
+
+/// A memory range written by the divergent instruction whose bytes differ between the engines.
+struct MemDiff {
+  isa::Space space = isa::Space::Vram;
+  uint64_t begin = 0, end = 0;  ///< units [begin, end) compared
+  uint64_t differing_bytes = 0;
+  uint64_t differing_elements = 0;
+  std::vector<ElementDiff> elements;  ///< the first kMaxElements differing elements, in order
+  /// The instruction that wrote the first differing unit before the divergent one, per engine;
+  /// empty: the initial image (never written before).
+  std::array<std::optional<Writer>, 2> previous_writer;
+  static constexpr size_t kMaxElements = 8;
+};
+
 struct Divergence {
   uint64_t index = 0;                ///< retire index of the first differing record
   std::vector<std::string> fields;   ///< e.g. {"mems"}; "retired" if one engine stopped early
   std::vector<std::string> details;  ///< one readable line per difference
   std::array<std::optional<isa::RetireRecord>, 2> records;  ///< absent: that engine had stopped
   std::array<std::vector<isa::RetireRecord>, 2> history;    ///< last N before it, oldest first
+  /// Register operands of each engine's divergent instruction with their values at issue, then
+  /// its immediates, then the control registers its semantics read (empty: no record).
+  std::array<std::vector<OperandValue>, 2> operands;
+  std::array<WorkItem, 2> work;    ///< token / slot / expert of each record (CosimOptions::work)
+  std::vector<MemDiff> mem_diffs;  ///< written ranges whose bytes differ, decoded
 };
 
 /// Byte-for-byte comparison of one memory space at the end.
@@ -70,7 +112,17 @@ struct SpaceDiff {
   /// The first kMaxDiffRanges maximal runs of differing bytes, as byte ranges [first, second).
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   static constexpr size_t kMaxDiffRanges = 16;
+  /// Of differing_bytes, those in units that no retire record of either engine wrote: initial
+  /// contents the program left alone (e.g. a --flip-bit into data it never reads) or writes an
+  /// engine did not report. They are not outputs (CosimResult::outputs_bit_exact).
+  uint64_t unwritten_differing_bytes = 0;
+  /// Writer of the first differing byte in each engine; empty: never written (initial image).
+  std::array<std::optional<Writer>, 2> first_writer;
   bool equal() const { return !size_differs && differing_bytes == 0; }
+  /// No difference in a unit the program wrote (and equal sizes).
+  bool outputs_equal() const {
+    return !size_differs && differing_bytes == unwritten_differing_bytes;
+  }
 };
 
 struct RegDiff {
@@ -92,16 +144,23 @@ struct CosimResult {
   std::vector<RegDiff> reg_diffs;
   std::vector<SpaceDiff> spaces;  ///< one per isa::kAllSpaces
 
-  /// Every record's data fields matched to the end and the final registers and memories are
-  /// equal.
+  /// The outputs are bit-exact: every record's data fields matched to the end, the final
+  /// registers are equal and so is every memory unit a retire record of either engine wrote.
+  /// The outputs are what the program writes (registers and the written memory); a final
+  /// difference only in units no record wrote is not an output difference (see
+  /// final_state_equal and SpaceDiff::unwritten_differing_bytes).
   bool outputs_bit_exact() const;
+  /// Every final register and memory byte is equal, written or not.
+  bool final_state_equal() const;
   /// The run completed with equal cycle fields in every record, equal totals, stage rows and
   /// unit busy cycles.
   bool cycles_match() const;
   /// The run completed and both engines' stage profiles (profile.hpp) are equal: per stage
   /// instructions, cycles and HBM bytes read and written.
   bool profiles_match() const;
-  bool equal() const { return outputs_bit_exact() && cycles_match() && profiles_match(); }
+  bool equal() const {
+    return outputs_bit_exact() && final_state_equal() && cycles_match() && profiles_match();
+  }
 };
 
 struct CosimOptions {
@@ -116,6 +175,9 @@ struct CosimOptions {
   /// Stop (limit_reached) once this many instructions retired without the program ending;
   /// 0 = no limit. Guards against programs that loop for hours in the RTL.
   uint64_t max_instructions = 0;
+  /// MLEN of the machine, to name and decode MRAM bytes (E4M3 codes, then E8M0 scales); 0: every
+  /// MRAM byte is taken as a code.
+  uint64_t mlen = 0;
 };
 
 /// Runs two loaded engines in lockstep (see the file comment). Engine exceptions propagate.

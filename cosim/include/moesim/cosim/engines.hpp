@@ -2,6 +2,7 @@
 // sees both models' headers; everything above the cosim layer creates engines here.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,12 +17,22 @@ namespace moesim::cosim {
 std::unique_ptr<isa::Engine> make_golden_engine(const isa::Spec& spec,
                                                 const isa::MachinePreset& preset);
 
+/// Which part of a run the RTL's FST holds: cycles [begin, end), or with `retires` the cycles
+/// of the instructions whose retire index lies in [begin, end). Default: all.
+struct TraceWindow {
+  uint64_t begin = 0;
+  uint64_t end = UINT64_MAX;
+  bool retires = false;
+};
+
 /// The Verilated RTL (name "rtl"). Throws std::invalid_argument if no RTL model was built for
 /// `preset` (see rtl_built_presets()) or its parameters differ from the built ones. `fst_path`, if
-/// non-empty and the RTL was built with tracing, receives a signal-level FST.
+/// non-empty and the RTL was built with tracing, receives a signal-level FST of `window` (1 ns =
+/// 1 cycle, the state of cycle c from c ns, as the stage VCD).
 std::unique_ptr<isa::Engine> make_rtl_engine(const isa::Spec& spec,
                                              const isa::MachinePreset& preset,
-                                             const std::string& fst_path = "");
+                                             const std::string& fst_path = "",
+                                             const TraceWindow& window = {});
 
 /// Machine presets with a Verilated RTL model in this build (CMake MOESIM_RTL_PRESETS).
 std::vector<std::string> rtl_built_presets();

@@ -5,8 +5,10 @@
 // 0 cycles).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -37,13 +39,20 @@ std::string cosim_verdict(const cosim::CosimResult& r);
 /// <a>_hbm_bytes_read, <b>_hbm_bytes_read, <a>_hbm_bytes_written, <b>_hbm_bytes_written, match}},
 /// units {name: {<a>_busy_cycles, <b>_busy_cycles, <a>_spans, <b>_spans, <a>_utilisation,
 /// <b>_utilisation, match}} (every isa.yaml unit), first_divergence
-/// (null or {index, pc, word, disassembly, stage, fields, details, <a>, <b>, history {a, b}}),
-/// trap, final_state {registers_equal, register_differences: [{reg, <a>, <b>}],
-/// memories: {space: {equal, size_bytes, unit_bytes, differing_bytes, size_differs,
-/// first_difference: null|{byte, unit, values}, ranges: [{bytes: [first, end), units: [first,
-/// end)}], ranges_complete}}}. `ranges` are the first SpaceDiff::kMaxDiffRanges maximal runs of
-/// differing bytes; `units` rounds each run out to whole units of the space; ranges_complete is
-/// false when more differing bytes lie beyond the listed runs. Engine names are the keys.
+/// (null or {decoded {<a>|<b>: null (stopped) or {operands_at_issue: [{operand, reg (null for
+/// an immediate), value, decoded}], work {token, slot, expert}, cycles [start, end]}},
+/// memory_differences: [{space, units [begin, end), differing_bytes, differing_elements,
+/// elements: [{unit, byte, element, <a>, <b>}], previous_writer {<a>, <b>: null (initial image)
+/// or {index, pc, word, disassembly}}}], index, pc, word, disassembly, stage, fields, details,
+/// <a>, <b>, history {a, b}}; the CLI adds `rerun`), trap, final_state_equal,
+/// final_state {registers_equal, register_differences: [{reg, <a>, <b>}], outputs (what counts
+/// as an output: kOutputsDefinition), memories: {space: {equal, size_bytes, unit_bytes,
+/// differing_bytes, size_differs, outputs_equal, unwritten_differing_bytes, first_difference:
+/// null|{byte, unit, values, last_writer {<a>, <b>}}, ranges: [{bytes: [first, end), units:
+/// [first, end)}], ranges_complete}}}. `ranges` are the first SpaceDiff::kMaxDiffRanges maximal
+/// runs of differing bytes; `units` rounds each run out to whole units of the space;
+/// ranges_complete is false when more differing bytes lie beyond the listed runs. Engine names are
+/// the keys.
 nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r);
 
 /// engine, instructions, total_cycles, stages {name: {code, instructions, cycles,
@@ -72,9 +81,39 @@ void print_unit_table(std::ostream& os, const std::vector<cosim::UnitRow>& rows,
                       const std::vector<std::string>& engines,
                       const std::vector<uint64_t>& total_cycles);
 
-/// First divergence (both records, details, recent history) and the final-state comparison:
-/// differing registers, and per memory space the differing byte count, the first difference
-/// and the differing byte ranges (in bytes and in the space's units).
-void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r);
+/// What a co-simulation calls its outputs (CosimResult::outputs_bit_exact), as reports state it.
+inline constexpr const char* kOutputsDefinition =
+    "outputs = the final registers and every memory unit a retire record of either engine wrote; "
+    "a difference in a unit no record wrote (an input the program left alone, or a write an "
+    "engine did not report) is listed apart and still fails the run";
+
+/// "#12 pc 9 S_ADDI_INT gp1, gp0, 3", or "the initial image (never written)".
+std::string writer_text(const isa::Spec& spec, const std::optional<cosim::Writer>& w);
+/// "token 0 slot 1 expert 5" ("-" for none).
+std::string work_text(const cosim::WorkItem& w);
+/// "rd=gp3=4 (0x4), rs1=gp2=0 (0x0), imm=12, STRIDE=1 (0x1)"; "none".
+std::string operands_text(const std::vector<cosim::OperandValue>& ops);
+/// The readable lines of one MemDiff: range and counts, each listed element decoded for both
+/// engines, the previous writer of the first differing unit.
+std::vector<std::string> mem_diff_lines(const isa::Spec& spec,
+                                        const std::array<std::string, 2>& engines,
+                                        const cosim::MemDiff& m);
+
+/// The command that re-runs just the failing part of the run `argv` (the full command line,
+/// argv[0] first): the same command without its output flags, with --max-instructions just past
+/// the divergence, the stage VCD and the RTL FST (`stem`.vcd, `stem`.fst) and --trace-window on
+/// the cycles from the oldest history record to the end of the divergent one. The one place
+/// that builds it (a windowed re-run, --from-retire/--to-retire, can replace it here).
+std::string rerun_command(const std::vector<std::string>& argv, const cosim::Divergence& d,
+                          const std::string& stem = "divergence");
+
+/// First divergence (both records decoded: cycles, work tags, operand registers with their
+/// values at issue; differing written elements decoded with their previous writers; details;
+/// `rerun` when non-empty; recent history) and the final-state comparison: differing
+/// registers, and per memory space the differing byte count (and how many lie outside the
+/// outputs), the first difference with its last writer on each side and the differing byte
+/// ranges (in bytes and in the space's units).
+void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
+                         const std::string& rerun = "");
 
 }  // namespace moesim::report

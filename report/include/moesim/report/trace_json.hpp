@@ -3,10 +3,12 @@
 // run_single() feed it as the run goes.
 //
 // Time: one machine cycle is written as 1 us ("ts" and "dur" are cycle numbers), so a viewer's
-// "us" reads as "cycles". The top-level "otherData" object and a process label say so.
+// "us" reads as "cycles" (1 cycle = 1 ns in the stage VCD and the RTL FST). The top-level
+// "otherData" object, each process name (kTimeMapping) and a process label say so.
 //
 // Shape of the file: {"otherData": {...}, "traceEvents": [event, ...]}.
-//  * One process per engine (pid = engine index + 1), named after the engine ("M" events
+//  * One process per engine (pid = engine index + 1), named after the engine + kTimeMapping ("M"
+//  events
 //    process_name, process_sort_index, process_labels).
 //  * Thread tid 1 "stages": one complete ("X") slice per run of consecutive instructions of the
 //    same stage (each starting where the previous one ended), named after the stage, with args
@@ -37,6 +39,10 @@
 #include "moesim/isa/spec.hpp"
 
 namespace moesim::report {
+
+/// Appended to each engine's process name: the trace-event format reads "ts" and "dur" in
+/// microseconds and Perfetto ignores displayTimeUnit, so the axis unit is stated on the track.
+inline constexpr const char* kTimeMapping = " (1 us on this axis = 1 cycle = 1 ns)";
 
 class TraceJsonSink final : public cosim::TimelineSink {
  public:

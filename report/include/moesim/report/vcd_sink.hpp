@@ -3,6 +3,8 @@
 
 #include <array>
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,13 +30,28 @@ class VcdSink final : public cosim::TimelineSink {
   /// Throws std::runtime_error if span.unit is not a unit of isa.yaml.
   void unit_busy(size_t engine, const isa::UnitSpan& span) override;
   void mismatch(uint64_t cycle) override;
+  /// Ends the VCD and rewrites the save file to open on view(end_cycle).
   void finish(uint64_t end_cycle) override;
+  /// What the save file opens on: without a divergence the whole run [0, end_cycle); with one,
+  /// the cycles from the oldest of engine 0's last kRecent instructions before it to the end of
+  /// the divergent instruction, with a margin, and the primary marker and marker A ("first
+  /// divergence") on it. Then one named marker per stage at engine 0's first instruction of
+  /// that stage ("stage <name>", in order of entry, before the divergence), up to 26 markers.
+  waveforms::GtkwView view(uint64_t end_cycle) const;
+  static constexpr size_t kRecent = 8;
 
  private:
   const isa::Spec& spec_;
   isa::Field opcode_;
   std::array<std::string, 256> mnemonics_;  // by opcode value (field width <= 8 bits)
   waveforms::VcdWriter vcd_;
+  std::filesystem::path path_;
+  std::optional<uint64_t> mismatch_;
+  std::array<uint64_t, kRecent> recent_{};  // start cycles of engine 0's latest instructions
+  size_t recent_next_ = 0;
+  uint64_t last_end_ = 0;
+  std::set<uint8_t> stage_seen_;
+  std::vector<waveforms::GtkwMarker> stage_entries_;
 };
 
 }  // namespace moesim::report

@@ -14,6 +14,11 @@ namespace moesim::rtl {
 
 struct RtlOptions {
   std::string fst_path;  ///< if non-empty and the model was built with tracing, write an FST
+  /// The FST's window: cycles [trace_begin, trace_end), or with trace_retires the cycles of the
+  /// instructions whose retire index lies in [trace_begin, trace_end). Default: the whole run.
+  uint64_t trace_begin = 0;
+  uint64_t trace_end = UINT64_MAX;
+  bool trace_retires = false;
 };
 
 /// The Verilated moe_top built for `preset` (one per machine preset of the CMake list

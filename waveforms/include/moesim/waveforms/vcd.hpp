@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -34,7 +35,7 @@ struct InstructionValues {
   std::string_view stage;
   uint32_t pc = 0;
   std::string_view mnemonic;
-  int32_t token = -1;  ///< -1 = none (written as x); likewise slot and expert
+  int32_t token = -1;  ///< -1 = none (written as z, undriven); likewise slot and expert
   int32_t slot = -1;
   int32_t expert = -1;
 };
@@ -161,15 +162,67 @@ void write_stage_filter(const std::filesystem::path& path,
 /// `t.vcd` -> `t.gtkw` (beside the VCD).
 std::filesystem::path gtkw_path(const std::filesystem::path& vcd_path);
 
+/// A named marker of a GTKWave save file.
+struct GtkwMarker {
+  uint64_t time = 0;
+  std::string name;
+};
+
+/// What a save file opens on: the time range [begin, end) zoomed to fill the wave area (end <=
+/// begin: GTKWave's default zoom from `begin`), the primary marker, and up to 26 named markers
+/// (A..Z, in order; more are dropped).
+struct GtkwView {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  std::optional<uint64_t> marker;
+  std::vector<GtkwMarker> markers;
+};
+
+/// Window size written to save files ([size]) and the wave area's width in pixels assumed for
+/// the zoom: GTKWave 3.3.118 on a 1600-pixel window with the signal pane of these files draws
+/// about 1070-1140 pixels of waves (measured with gtkwave::getWindowStartTime/EndTime under
+/// Xvfb); the zoom assumes more, so that the window never runs past the end of the dump
+/// (GTKWave then moves it back to time 0).
+inline constexpr int kGtkwWidth = 1600;
+inline constexpr int kGtkwHeight = 1000;
+inline constexpr int kGtkwWavePixels = 1200;
+
+/// GTKWave's zoom value (the `*` line of a save file) that shows `span` time units across
+/// kGtkwWavePixels pixels: GTKWave shows 2^-zoom time units per frame of 200 pixels.
+double gtkw_zoom(uint64_t span);
+
+/// GTKWave's time unit for the RTL's FST is the picosecond (Verilator's 100 ps precision): one
+/// cycle (1 ns) is 1000 of it in a save file.
+inline constexpr uint64_t kFstPsPerCycle = 1000;
+
 /// Writes a GTKWave save file for a VCD with variables `signals` (VcdWriter::signals()):
-/// top-level signals first, then one group per scope with its signals in declaration order;
+/// top-level signals first, then the scopes' signals of the same name next to each other
+/// (golden.stage, rtl.stage, golden.stage_code, ...) in the first scope's declaration order,
+/// each with the alias `scope name` (`+{golden stage} golden.stage`: GTKWave shows only a
+/// name's last level, and cuts an alias at a dot too);
 /// `stage_code` shown in hex through the translate filter `filter_path` (`^1 <path>`), 32-bit
-/// wires in decimal. `vcd_path` and `filter_path` are written as absolute paths so the file
-/// works from any directory. Returns the trace names it references (VcdSignal::gtkwave_name,
-/// in file order). Throws std::runtime_error naming the path on a write error.
+/// wires in decimal; opening on `view`. `vcd_path` and `filter_path` are written as absolute
+/// paths so the file works from any directory. Returns the trace names it references
+/// (VcdSignal::gtkwave_name, in file order). Throws std::runtime_error naming the path on a
+/// write error.
 std::vector<std::string> write_gtkw(const std::filesystem::path& path,
                                     const std::filesystem::path& vcd_path,
                                     const std::filesystem::path& filter_path,
-                                    const std::vector<VcdSignal>& signals);
+                                    const std::vector<VcdSignal>& signals,
+                                    const GtkwView& view = {});
+
+/// Writes a GTKWave save file for the RTL's FST (moesim --trace-rtl) naming its key signals,
+/// the ports of the Verilated top (`TOP.<port>`): clk_i, rst_ni, issue_valid_o, issue_pc_o,
+/// retire_valid_o, retire_pc_o, retire_word_o, retire_stage_o (through the stage translate
+/// filter `filter_path`), trap_valid_o, trap_cause_o, halted_o, unit_busy_o. `stage_bits`,
+/// `trap_bits` and `units` are the widths of retire_stage_o, trap_cause_o and unit_busy_o
+/// (isa::kStageW, isa::kTrapW, the number of isa.yaml units). `view` is in cycles (written in
+/// picoseconds, kFstPsPerCycle). Returns the trace names. Throws
+/// std::runtime_error naming the path on a write error.
+std::vector<std::string> write_rtl_gtkw(const std::filesystem::path& path,
+                                        const std::filesystem::path& fst_path,
+                                        const std::filesystem::path& filter_path,
+                                        unsigned stage_bits, unsigned trap_bits, unsigned units,
+                                        const GtkwView& view = {});
 
 }  // namespace moesim::waveforms

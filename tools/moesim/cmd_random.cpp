@@ -57,6 +57,8 @@ class PlantedEngine : public isa::Engine {
   }
   uint64_t size(isa::Space s) const override { return e_->size(s); }
   std::vector<isa::UnitSpan> take_unit_spans() override { return e_->take_unit_spans(); }
+  isa::ArchState save() const override { return e_->save(); }
+  void restore(const isa::Program& p, const isa::ArchState& s) override { e_->restore(p, s); }
 
  private:
   std::unique_ptr<isa::Engine> e_;

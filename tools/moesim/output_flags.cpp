@@ -209,14 +209,6 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
     for (const auto& [in_flag, in_path] : inputs) check_not_input(what, path, in_flag, in_path);
 }
 
-std::vector<std::string> command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::vector<std::string> argv;
-  std::string arg;
-  while (std::getline(in, arg, '\0')) argv.push_back(arg);
-  return argv;
-}
-
 void write_report(const std::string& path, const nlohmann::json& j) {
   const std::string ext = fs::path(path).extension().string();
   const bool yaml = ext == ".yaml" || ext == ".yml";

@@ -44,9 +44,6 @@ void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
 /// VCD's .gtkw and .stages.filter included), and none an input of `p` (check_not_input).
 void check_outputs(const OutputFlags& o, const ProgramFlags& p);
 
-/// This process's command line, argv[0] first (Linux /proc/self/cmdline); empty if unreadable.
-std::vector<std::string> command_line();
-
 /// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
 void write_report(const std::string& path, const nlohmann::json& j);
 

@@ -58,7 +58,9 @@ if [ -z "${rerun}" ]; then
   echo "screenshot: the mismatch printed no re-run command" >&2
   exit 1
 fi
-# 3. The re-run, as a user pastes it (it writes divergence.vcd, .fst and .rtl.gtkw here).
+# 3. The re-run, as a user pastes it (it writes divergence.vcd, .fst and .rtl.gtkw here), with
+# the moesim under test first on PATH (the command names `moesim`).
+export PATH="$(dirname "${MOESIM}"):${PATH}"
 eval "${rerun}" >rerun.log || true
 [ -f divergence.rtl.gtkw ] || { echo "screenshot: the re-run wrote no divergence.rtl.gtkw" >&2; exit 1; }
 

@@ -696,7 +696,9 @@ std::string first_difference(const json& a, const json& b, const std::string& at
 BOOST_AUTO_TEST_CASE(cli_reports_equal_the_committed_snapshots) {
   // testbenches/cosim/snapshots/*.json are the --report documents of these two runs as written
   // by moesim at fbaa7c1 (before sim/ was split into layers), without the two timing fields and
-  // the provenance. Any
+  // the provenance, plus the fields that say whether the outputs and the unwritten state are
+  // equal (final_state_equal, final_state.outputs, per space outputs_equal and
+  // unwritten_differing_bytes), added with the divergence report's outputs/unwritten split. Any
   // change to what a report says about these runs (verdict, instructions, cycles per stage and
   // unit, profiles, utilisation, final state) shows here by its JSON pointer; a change that is
   // meant must update the snapshot in the same commit and say why.

@@ -75,10 +75,16 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   }
   std::ostringstream head;
   head << "moesim cosim: " << describe(w, f.program);
-  if (f.windows.focused())
-    head << ", retires from " << (f.windows.from_checkpoint.empty()
-                                      ? std::to_string(f.windows.from_retire)
-                                      : f.windows.from_checkpoint);
+  if (f.windows.focused()) {
+    if (f.windows.from_checkpoint.empty())
+      head << ", retires " << f.windows.from_retire;
+    else
+      head << ", from checkpoint " << f.windows.from_checkpoint << ", retires ";
+    if (f.windows.to_opt && *f.windows.to_opt)
+      head << ".." << f.windows.to_retire;
+    else
+      head << "..end";
+  }
   if (f.windows.windowed()) head << ", " << f.windows.windows << " windows";
   if (flip) head << ", planted fault --flip-bit " << f.flip_bit;
   if (!f.program.plant_fault.empty())

@@ -36,7 +36,8 @@ const std::set<std::string> kNotRepeated = {
     "help",          "report",         "html",        "profile",   "vcd",
     "trace-json",    "trace-rtl",      "reference",   "quiet",     "windows",
     "jobs",          "checkpoint-dir", "from-retire", "to-retire", "from-checkpoint",
-    "to-checkpoint", "window-result",  "window-last", "asm-out",   "progress-after"};
+    "to-checkpoint", "window-result",  "window-last", "asm-out",   "progress-after",
+    "progress",      "progress-every", "trace-log",   "dump",      "trace-window"};
 
 /// This run's program flags as parsed (so a window builds the same program and image).
 std::vector<std::string> repeated_args(const CLI::App& app) {
@@ -45,7 +46,7 @@ std::vector<std::string> repeated_args(const CLI::App& app) {
     if (o->count() == 0 || o->get_lnames().empty()) continue;
     const std::string& name = o->get_lnames().front();
     if (kNotRepeated.count(name) != 0) continue;
-    if (o->get_type_size_max() == 0) {
+    if (o->get_expected_max() == 0) {  // a flag (CLI11 2.1 records its results as "true")
       out.push_back("--" + name);
       continue;
     }
@@ -207,8 +208,8 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o, const std::
     throw UsageError("--to-retire " + std::to_string(wf.to_retire) +
                      " must be greater than --from-retire " + std::to_string(wf.from_retire));
   (void)flip;
-  if (wf.windowed() && (!o.vcd.empty() || !o.trace_json.empty() || !o.trace_rtl.empty() ||
-                        !o.trace_log.empty()))
+  if (wf.windowed() &&
+      (!o.vcd.empty() || !o.trace_json.empty() || !o.trace_rtl.empty() || !o.trace_log.empty()))
     throw UsageError(
         "--windows: --vcd, --trace-json, --trace-rtl and --trace-log need one process; re-run "
         "a window with --from-retire A --to-retire B to trace it");

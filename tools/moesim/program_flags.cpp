@@ -147,15 +147,17 @@ nlohmann::json make_provenance(const isa::Spec& spec, const ProgramFlags& f, con
   report::Provenance p;
   p.command_line = command_line();
   p.machine = w.preset->name;
-  if (w.built) {
-    p.seed = f.seed;
+  const bool random_program = f.random_seed_opt != nullptr && f.random_seed_opt->count() != 0;
+  if (w.built || random_program) {
+    p.seed = random_program ? f.random_seed : f.seed;
     std::vector<uint8_t> bytes;
     for (uint32_t word : w.program.words)
       for (int s = 0; s < 32; s += 8) bytes.push_back(static_cast<uint8_t>(word >> s));
     bytes.insert(bytes.end(), w.program.stages.begin(), w.program.stages.end());
     p.digests.emplace_back("program (generated: words, then stage codes)",
                            report::sha256_hex(bytes.data(), bytes.size()));
-    if (fs::path(f.model).extension() == ".json") p.files.emplace_back("model " + f.model, f.model);
+    if (w.built && fs::path(f.model).extension() == ".json")
+      p.files.emplace_back("model " + f.model, f.model);
   } else {
     if (f.random_image_opt->count() != 0) p.seed = f.random_image;
     p.files.emplace_back("program " + f.program_file, f.program_file);

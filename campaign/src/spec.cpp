@@ -191,7 +191,8 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
     }
     // Values of each list key, checked; a key left out has the single-run default.
     auto vals = [&](const char* key) {
-      return lists.count(key) ? r.values(lists[key], key) : std::vector<YAML::Node>{YAML::Node(YAML::NodeType::Undefined)};
+      return lists.count(key) ? r.values(lists[key], key)
+                              : std::vector<YAML::Node>{YAML::Node(YAML::NodeType::Undefined)};
     };
     struct Model {
       std::string arg, word;

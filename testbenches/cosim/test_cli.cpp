@@ -18,6 +18,7 @@
 #include "moesim/isa/encoding.hpp"
 #include "moesim/workload/builder.hpp"
 #include "moesim_test/cli.hpp"
+#include "moesim_test/json_diff.hpp"
 
 namespace fs = std::filesystem;
 using namespace moesim;
@@ -669,26 +670,8 @@ BOOST_AUTO_TEST_CASE(cli_config_json_shared_and_utilisation_in_the_report) {
 
 namespace {
 
-/// The first JSON pointer at which `a` and `b` differ ("" when they are equal).
-std::string first_difference(const json& a, const json& b, const std::string& at = "") {
-  if (a.type() != b.type()) return at + " (type)";
-  if (a.is_object()) {
-    for (const auto& [k, v] : a.items()) {
-      if (!b.contains(k)) return at + "/" + k + " (only in the snapshot)";
-      if (std::string d = first_difference(v, b[k], at + "/" + k); !d.empty()) return d;
-    }
-    for (const auto& [k, v] : b.items())
-      if (!a.contains(k)) return at + "/" + k + " (only in this run)";
-    return "";
-  }
-  if (a.is_array()) {
-    if (a.size() != b.size()) return at + " (length)";
-    for (size_t i = 0; i < a.size(); ++i)
-      if (std::string d = first_difference(a[i], b[i], at + "/" + std::to_string(i)); !d.empty())
-        return d;
-    return "";
-  }
-  return a == b ? "" : at;
+std::string first_difference(const json& a, const json& b) {
+  return moesim::test::first_difference(a, b, "the snapshot", "this run");
 }
 
 }  // namespace

@@ -448,7 +448,7 @@ std::vector<std::string> write_rtl_gtkw(const std::filesystem::path& path,
   out << '\n';
   for (size_t i = 0; i < view.markers.size() && i < 26; ++i)
     out << "[markername] " << static_cast<char>('A' + i) << view.markers[i].name << '\n';
-  out << "[sst_expanded] 1\n[signals_width] 260\n[sst_width] 220\n";
+  out << "[sst_expanded] 1\n[signals_width] 330\n[sst_width] 220\n";
   std::vector<std::string> traces;
   auto trace = [&](const char* flags, const std::string& name) {
     out << '@' << flags << '\n' << name << '\n';

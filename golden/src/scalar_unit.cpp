@@ -70,30 +70,32 @@ void ScalarUnit::execute(const Issue& is, Effects& fx) {
   const uint32_t a = is.gp(d.rs1);
   const uint32_t b = is.gp(d.rs2);
   const auto addr = static_cast<uint64_t>(sram_addr(is));
-  const uint16_t fs1 = is.regs.fp[d.rs1];
-  const float x = num::bf16_to_f32(fs1);
-  const float y = num::bf16_to_f32(is.regs.fp[d.rs2]);
+  // FP operands are read only by the S_*_FP cases: an integer instruction's rs1/rs2 field
+  // may name a GP register beyond the FP register file.
+  const auto fs1 = [&] { return is.regs.fp.at(d.rs1); };
+  const auto x = [&] { return num::bf16_to_f32(fs1()); };
+  const auto y = [&] { return num::bf16_to_f32(is.regs.fp.at(d.rs2)); };
   switch (is.op) {
     case Opcode::S_ADD_FP:
-      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::add(x, y)));
+      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::add(x(), y())));
       break;
     case Opcode::S_SUB_FP:
-      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::sub(x, y)));
+      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::sub(x(), y())));
       break;
     case Opcode::S_MAX_FP:
-      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::max(x, y)));
+      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::max(x(), y())));
       break;
     case Opcode::S_MUL_FP:
-      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::mul(x, y)));
+      fx.write_reg(RegFile::Fp, d.rd, num::f32_to_bf16(num::mul(x(), y())));
       break;
     case Opcode::S_EXP_FP:
-      fx.write_reg(RegFile::Fp, d.rd, num::exp_bf16(fs1));
+      fx.write_reg(RegFile::Fp, d.rd, num::exp_bf16(fs1()));
       break;
     case Opcode::S_RECI_FP:
-      fx.write_reg(RegFile::Fp, d.rd, num::reci_bf16(fs1));
+      fx.write_reg(RegFile::Fp, d.rd, num::reci_bf16(fs1()));
       break;
     case Opcode::S_SQRT_FP:
-      fx.write_reg(RegFile::Fp, d.rd, num::sqrt_bf16(fs1));
+      fx.write_reg(RegFile::Fp, d.rd, num::sqrt_bf16(fs1()));
       break;
     case Opcode::S_ADD_INT:
       fx.write_reg(RegFile::Gp, d.rd, static_cast<uint32_t>(a + b));
@@ -114,7 +116,7 @@ void ScalarUnit::execute(const Issue& is, Effects& fx) {
       fx.write_reg(RegFile::Fp, d.rd, fp_sram.read_u16(2 * addr, 1)[0]);
       break;
     case Opcode::S_ST_FP:
-      fp_sram.write_u16(2 * addr, {is.regs.fp[d.rd]});
+      fp_sram.write_u16(2 * addr, {is.regs.fp.at(d.rd)});
       fx.wrote(Space::FpSram, addr, addr + 1);
       break;
     case Opcode::S_LD_INT:

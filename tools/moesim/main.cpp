@@ -51,14 +51,14 @@ int cli_main(int argc, char** argv) {
 
   const std::vector<Subcommand> commands = {add_cosim(app),       add_run(app),     add_bench(app),
                                             add_conformance(app), add_asm(app),     add_disasm(app),
-                                            add_random(app),      add_campaign(app)};
+                                            add_random(app),      add_campaign(app), add_deploy(app)};
 
   if (argc > 1 && argv[1][0] != '-') {
     try {
       app.get_subcommand(std::string(argv[1]));
     } catch (const CLI::OptionNotFound&) {
       std::cerr << "moesim: error: unknown command '" << argv[1]
-                << "' (commands: cosim, run, bench, conformance, asm, disasm, random, campaign; "
+                << "' (commands: cosim, run, bench, conformance, asm, disasm, random, campaign, deploy; "
                    "see moesim "
                    "--help)\n";
       return kExitUsage;

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "moesim/isa/usage_error.hpp"
+#include "moesim/isa/yaml_reader.hpp"
 #include "moesim/workload/presets.hpp"
 
 namespace moesim::campaign {
@@ -29,43 +30,10 @@ constexpr ListKey kListKeys[] = {{"models", "model"},       {"machines", "machin
                                  {"hidden", "hidden"},      {"intermediate", "intermediate"}};
 constexpr const char* kScalarKeys[] = {"windows", "reference", "flip_bit"};
 
-class Reader {
+class Reader : public isa::YamlReader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
+  using isa::YamlReader::YamlReader;
 
-  [[noreturn]] void fail(const YAML::Mark& m, const std::string& what) const {
-    throw UsageError(file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) +
-                     ": " + what);
-  }
-  std::string where(const YAML::Node& n) const {
-    return file_ + ":" + std::to_string(n.Mark().line + 1);
-  }
-
-  template <class T>
-  T scalar(const YAML::Node& n, const std::string& key, const char* kind) const {
-    if (!n.IsScalar()) fail(n.Mark(), "'" + key + "': expected " + kind);
-    try {
-      return n.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(n.Mark(), "'" + key + "': expected " + kind + ", got '" + n.Scalar() + "'");
-    }
-  }
-  uint64_t count(const YAML::Node& n, const std::string& key, uint64_t min, uint64_t max) const {
-    const std::string s = n.IsScalar() ? n.Scalar() : std::string();
-    if (!n.IsScalar() || s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
-      fail(n.Mark(), "'" + key + "': expected an integer >= " + std::to_string(min) +
-                         (n.IsScalar() ? ", got '" + s + "'" : std::string()));
-    uint64_t v = 0;
-    try {
-      v = n.as<uint64_t>();
-    } catch (const YAML::Exception&) {
-      fail(n.Mark(), "'" + key + "': " + s + " is out of range");
-    }
-    if (v < min || v > max)
-      fail(n.Mark(), "'" + key + "': " + s + " is out of range [" + std::to_string(min) + ", " +
-                         std::to_string(max) + "]");
-    return v;
-  }
   /// The values of a list key (a sequence, or one scalar). An empty sequence is an empty cross
   /// product.
   std::vector<YAML::Node> values(const YAML::Node& n, const std::string& key) const {
@@ -83,9 +51,6 @@ class Reader {
     }
     return out;
   }
-
- private:
-  std::string file_;
 };
 
 std::string id_part(const std::string& s) {

@@ -69,5 +69,7 @@ Subcommand add_asm(CLI::App& app);          ///< cmd_asm.cpp
 Subcommand add_disasm(CLI::App& app);       ///< cmd_asm.cpp
 Subcommand add_random(CLI::App& app);       ///< cmd_random.cpp
 Subcommand add_campaign(CLI::App& app);     ///< cmd_campaign.cpp
+Subcommand add_deploy(CLI::App& app);       ///< cmd_deploy.cpp
+Subcommand add_route_trace(CLI::App& app);  ///< cmd_route_trace.cpp
 
 }  // namespace moesim::cli

@@ -49,16 +49,18 @@ int cli_main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer("Exit codes: 0 equal/success, 1 mismatch or failed run, 2 bad input or usage.");
 
-  const std::vector<Subcommand> commands = {add_cosim(app),       add_run(app),     add_bench(app),
-                                            add_conformance(app), add_asm(app),     add_disasm(app),
-                                            add_random(app),      add_campaign(app)};
+  const std::vector<Subcommand> commands = {
+      add_cosim(app),  add_run(app),        add_bench(app),  add_conformance(app),
+      add_asm(app),    add_disasm(app),     add_random(app), add_campaign(app),
+      add_deploy(app), add_route_trace(app)};
 
   if (argc > 1 && argv[1][0] != '-') {
     try {
       app.get_subcommand(std::string(argv[1]));
     } catch (const CLI::OptionNotFound&) {
       std::cerr << "moesim: error: unknown command '" << argv[1]
-                << "' (commands: cosim, run, bench, conformance, asm, disasm, random, campaign; "
+                << "' (commands: cosim, run, bench, conformance, asm, disasm, random, campaign, "
+                   "deploy, route-trace; "
                    "see moesim "
                    "--help)\n";
       return kExitUsage;

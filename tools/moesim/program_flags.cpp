@@ -56,9 +56,10 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
       app->add_option("--model", f.model,
                       "model preset (" + models + ") or a Hugging Face config.json")
           ->capture_default_str(),
-      app->add_option("--tokens", f.tokens, "tokens T (padded to a multiple of HBM_V_ROWS)")
-          ->capture_default_str()
-          ->check(kNotNegative),
+      f.tokens_opt =
+          app->add_option("--tokens", f.tokens, "tokens T (padded to a multiple of HBM_V_ROWS)")
+              ->capture_default_str()
+              ->check(kNotNegative),
       f.hidden_opt = app->add_option("--hidden", f.hidden,
                                      "hidden size H, a multiple of VLEN (0: the model's; the "
                                      "default fits the default machine)")
@@ -100,6 +101,24 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
                   n += (n.empty() ? "" : ", ") + x;
                 return n;
               }())};
+  CLI::Option* trace =
+      app->add_option("--route-trace", f.route_trace,
+                      "replay recorded routing: the layer's tokens are the trace's tokens "
+                      "[--tokens-from, --tokens-to) and V_TOPK selects their recorded experts "
+                      "(docs/route_traces.md)");
+  trace->excludes(f.tokens_opt);
+  generated.push_back(trace);
+  CLI::Option* from = app->add_option("--tokens-from", f.tokens_from,
+                                      "with --route-trace: the first trace token of the layer")
+                          ->check(kNotNegative)
+                          ->needs(trace);
+  f.tokens_to_opt = app->add_option("--tokens-to", f.tokens_to,
+                                    "with --route-trace: one past the last trace token of the "
+                                    "layer (default: the end of the trace)")
+                        ->check(kNotNegative)
+                        ->needs(trace);
+  generated.push_back(from);
+  generated.push_back(f.tokens_to_opt);
   app->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
   app->add_option("--max-instructions", f.max_instructions,
                   "stop with exit 2 if the program has not ended after N instructions (0: no "
@@ -158,6 +177,8 @@ nlohmann::json make_provenance(const isa::Spec& spec, const ProgramFlags& f, con
                            report::sha256_hex(bytes.data(), bytes.size()));
     if (w.built && fs::path(f.model).extension() == ".json")
       p.files.emplace_back("model " + f.model, f.model);
+    if (w.built && !f.route_trace.empty())
+      p.files.emplace_back("route trace " + f.route_trace, f.route_trace);
   } else {
     if (f.random_image_opt->count() != 0) p.seed = f.random_image;
     p.files.emplace_back("program " + f.program_file, f.program_file);
@@ -171,6 +192,49 @@ nlohmann::json make_provenance(const isa::Spec& spec, const ProgramFlags& f, con
     }
   }
   return bad_input_of("provenance: ", [&] { return report::provenance_json(spec, p); });
+}
+
+}  // namespace
+
+namespace {
+
+/// --route-trace: loads the trace, checks it against the model and the token range, replaces
+/// the model's router by the recorded routing (a softmax router over the recorded logits,
+/// docs/route_traces.md) and sets the layer's tokens and recorded routes.
+void replay_route_trace(const ProgramFlags& f, Workload& w, workload::BuildOptions& o) {
+  workload::RouteTrace t = workload::load_route_trace(f.route_trace);
+  const workload::ModelPreset& m = *w.model;
+  if (t.experts != m.experts || t.top_k != m.top_k)
+    throw UsageError("--route-trace " + f.route_trace + ": 'experts' " + std::to_string(t.experts) +
+                     ", 'top_k' " + std::to_string(t.top_k) + " but model " + m.name +
+                     " has E = " + std::to_string(m.experts) + ", k = " + std::to_string(m.top_k));
+  const auto n = static_cast<unsigned>(t.tokens.size());
+  const unsigned to = f.tokens_to_opt->count() != 0 ? f.tokens_to : n;
+  if (to > n)
+    throw UsageError("--tokens-to " + std::to_string(to) + ": the trace has " + std::to_string(n) +
+                     " tokens");
+  if (f.tokens_from >= to)
+    throw UsageError("--tokens-from " + std::to_string(f.tokens_from) +
+                     ": must be below --tokens-to " + std::to_string(to));
+  workload::ModelPreset r = m;
+  r.scoring_func = "softmax";
+  r.norm_topk_prob = true;
+  r.router_bias = false;
+  r.routed_scaling_factor = 1.0;
+  r.n_group = r.topk_group = 1;
+  r.topk_method.clear();
+  r.correction_bias = false;
+  r.scores_scale_input = false;
+  r.routing = "recorded: V_TOPK over the recorded logits of " + f.route_trace + " tokens [" +
+              std::to_string(f.tokens_from) + ", " + std::to_string(to) + ")";
+  w.model = r;
+  o.model = &*w.model;
+  o.tokens = to - f.tokens_from;
+  for (unsigned i = f.tokens_from; i < to; ++i)
+    o.recorded.push_back({t.tokens[i].ids, workload::recorded_logits_bf16(t.tokens[i])});
+  w.trace = std::move(t);
+  w.trace_from = f.tokens_from;
+  w.trace_to = to;
 }
 
 }  // namespace
@@ -218,12 +282,18 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
                                        : workload::TopkEncoding::automatic;
   o.lowering = f.lowering == "expert" ? workload::Lowering::expert : workload::Lowering::pair;
   o.tokens = f.tokens;
+  if (!f.route_trace.empty()) replay_route_trace(f, w, o);
   o.hidden = f.hidden != 0 ? f.hidden : w.model->hidden;
   o.intermediate = f.intermediate != 0 ? f.intermediate : w.model->intermediate;
   o.seed = f.seed;
   std::optional<workload::ProgramFault> fault;  // a bad name is refused before the build
   if (!f.plant_fault.empty()) fault = workload::parse_program_fault(f.plant_fault);
   w.built = workload::build_moe_layer(spec, *w.preset, o);
+  if (w.trace)
+    w.built->notes.push_back("route trace " + f.route_trace + ": tokens [" +
+                             std::to_string(w.trace_from) + ", " + std::to_string(w.trace_to) +
+                             ") replayed; the model's router is replaced by the recorded routing "
+                             "(W_r = 0, recorded logits before V_TOPK; weights renormalised)");
   if (fault) workload::plant_program_fault(spec, *w.preset, *fault, *w.built);
   if (!w.ignored_config_keys.empty()) {
     std::string keys;
@@ -261,6 +331,9 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
     s << " V_TOPK rmask " << L.topk_rmask
       << (L.lowering == workload::Lowering::expert ? " expert-major" : " pair-major")
       << " seed=" << f.seed;
+    if (w.trace)
+      s << " route-trace " << f.route_trace << " tokens [" << w.trace_from << ", " << w.trace_to
+        << ")";
   } else {
     s << w.name;
     if (f.random_image_opt != nullptr && f.random_image_opt->count() != 0)

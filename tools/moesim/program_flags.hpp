@@ -18,6 +18,7 @@
 #include "moesim/isa/spec.hpp"
 #include "moesim/workload/builder.hpp"
 #include "moesim/workload/presets.hpp"
+#include "moesim/workload/route_trace.hpp"
 #include "progress.hpp"
 
 namespace moesim::cli {
@@ -51,6 +52,11 @@ struct ProgramFlags {
   CLI::Option* random_image_opt = nullptr;
   CLI::Option* hidden_opt = nullptr;
   CLI::Option* intermediate_opt = nullptr;
+  std::string route_trace;  ///< --route-trace FILE (docs/route_traces.md)
+  unsigned tokens_from = 0;
+  unsigned tokens_to = 0;  ///< with tokens_to_opt unset: the end of the trace
+  CLI::Option* tokens_opt = nullptr;
+  CLI::Option* tokens_to_opt = nullptr;
 };
 
 void add_progress_flag(CLI::App* app, ProgramFlags& f);
@@ -63,6 +69,9 @@ struct Workload {
   std::optional<workload::ModelPreset> model;
   std::vector<std::string> ignored_config_keys;  ///< config.json keys accepted without effect
   std::optional<workload::BuiltProgram> built;
+  /// --route-trace: the trace and the tokens [trace_from, trace_to) the layer replays.
+  std::optional<workload::RouteTrace> trace;
+  unsigned trace_from = 0, trace_to = 0;
   isa::Program program;
   /// --program: the initial memories (--random-image, then --image, then --image-bin; the rest
   /// zero).

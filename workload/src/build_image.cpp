@@ -151,7 +151,8 @@ isa::MemoryImage LayerBuilder::make_image() {
   fills.push_back({L_.x, L_.tokens * H, 1.0});
   // Sigmoid scores: router logits ~ 1, so sigmoid(l) of the top experts stays below 1.
   const double sd_router = L_.routing == Layout::Routing::softmax ? 2.0 * sd_h : sd_h;
-  fills.push_back({L_.wr, E * H, sd_router});
+  // Recorded routing: W_r is zero (the logits come from the recorded ones, docs/route_traces.md).
+  fills.push_back({L_.wr, opt_.recorded.empty() ? E * H : 0, sd_router});
   if (L_.br.rows != 0) fills.push_back({L_.br, E, 0.5});
   if (L_.b1.rows != 0) fills.push_back({L_.b1, E * 2 * I, 0.5});
   if (L_.b2.rows != 0) fills.push_back({L_.b2, E * H, 0.5});
@@ -191,6 +192,9 @@ isa::MemoryImage LayerBuilder::make_image() {
     for (uint64_t e = 0; e < E; ++e)
       put_u16(fp, L_.fp_bias + e, num::f32_to_bf16(static_cast<float>(gen.normal(0.03))));
   }
+  for (size_t t = 0; t < opt_.recorded.size(); ++t)
+    for (size_t j = 0; j < L_.top_k; ++j)
+      put_u16(fp, L_.fp_recorded + t * L_.top_k + j, opt_.recorded[t].logits_bf16[j]);
   img.fp_sram.push_back({0, std::move(fp)});
 
   std::vector<uint8_t> ints(4 * L_.int_words_used, 0);

@@ -22,6 +22,7 @@ void LayerBuilder::too_small(const std::string& what, uint64_t need, const std::
 void LayerBuilder::validate_and_lay_out() {
   const ModelPreset& model = *opt_.model;
   check_routing(model);
+  check_recorded();
   if (opt_.shared && model.shared_experts == 0)
     throw UsageError("--shared: model " + model.name + " has no shared expert");
   if (mlen_ != vlen_)
@@ -216,6 +217,10 @@ void LayerBuilder::validate_and_lay_out() {
       L_.fp_group_w = words(L_.topk_group);
     }
   }
+  if (!opt_.recorded.empty()) {
+    L_.fp_recorded = L_.fp_words_used;
+    L_.fp_words_used += uint64_t{L_.tokens} * L_.top_k;
+  }
   const auto fp_words = static_cast<uint64_t>(m_.get("FP_SRAM_WORDS"));
   if (L_.fp_words_used > fp_words)
     too_small("FP SRAM words", L_.fp_words_used, "FP_SRAM_WORDS", fp_words);
@@ -234,6 +239,39 @@ void LayerBuilder::validate_and_lay_out() {
 
   L_.alpha_bf16 = num::f32_to_bf16(static_cast<float>(
       model.activation == Activation::clamped_swiglu ? model.swiglu_alpha : 1.0));
+}
+
+/// Recorded routing (BuildOptions::recorded) fits the layer: one route per token, k distinct
+/// ids < E each with a logit > +0, strictly decreasing along the ranks, and a softmax router
+/// with norm_topk_prob and no bias, whose V_TOPK weights are the replayed ones.
+void LayerBuilder::check_recorded() const {
+  const auto& rec = opt_.recorded;
+  if (rec.empty()) return;
+  const ModelPreset& m = *opt_.model;
+  if (m.scoring_func != "softmax" || !m.norm_topk_prob || m.router_bias || m.scores_scale_input ||
+      m.correction_bias || m.routed_scaling_factor != 1.0)
+    throw UsageError("--route-trace: model " + m.name +
+                     ": recorded routing needs a softmax router with norm_topk_prob true, no "
+                     "router bias and routed_scaling_factor 1");
+  if (rec.size() != opt_.tokens)
+    throw UsageError("--route-trace: " + std::to_string(rec.size()) +
+                     " recorded tokens for --tokens " + std::to_string(opt_.tokens));
+  for (size_t t = 0; t < rec.size(); ++t) {
+    const std::string at = "--route-trace: token " + std::to_string(t) + " of the layer: ";
+    if (rec[t].ids.size() != m.top_k || rec[t].logits_bf16.size() != m.top_k)
+      throw UsageError(at + "'ids': not " + std::to_string(m.top_k) + " experts");
+    for (size_t j = 0; j < m.top_k; ++j) {
+      if (rec[t].ids[j] >= m.experts)
+        throw UsageError(at + "'ids': expert " + std::to_string(rec[t].ids[j]) +
+                         " >= E = " + std::to_string(m.experts));
+      for (size_t i = 0; i < j; ++i)
+        if (rec[t].ids[i] == rec[t].ids[j])
+          throw UsageError(at + "'ids': expert " + std::to_string(rec[t].ids[j]) + " twice");
+      const uint16_t b = rec[t].logits_bf16[j];
+      if (b == 0 || b >= 0x7F80 || (j > 0 && b >= rec[t].logits_bf16[j - 1]))
+        throw UsageError(at + "logits: not finite, > +0 and strictly decreasing");
+    }
+  }
 }
 
 /// Routing the builder lowers (see builder.hpp); anything else names its config.json field.

@@ -45,6 +45,16 @@ void LayerBuilder::emit_router() {
     e_.addi(5, 5, 1);
     e_.addi(4, 4, vlen_);
     e_.loop_end(kL1);
+    if (!opt_.recorded.empty()) {
+      e_.comment("recorded routing: the recorded logits of token " + std::to_string(t) +
+                 " over the +0 logits of the zero W_r");
+      for (unsigned j = 0; j < L_.top_k; ++j) {
+        e_.op("S_LD_FP " + fr(kFAcc) + ", gp0, " +
+              std::to_string(L_.fp_recorded + uint64_t{t} * L_.top_k + j));
+        e_.op("S_ST_FP " + fr(kFAcc) + ", gp0, " +
+              std::to_string(L_.fp_logits + opt_.recorded[t].ids[j]));
+      }
+    }
     if (L_.routing == Routing::sigmoid_biased) emit_biased_scores();
     // V_TOPK selects on the logits, or on the masked biased scores s'.
     const uint64_t select_from =

@@ -26,6 +26,7 @@ BuiltProgram LayerBuilder::build() {
   validate_and_lay_out();
   BuiltProgram out;
   out.layout = L_;
+  out.recorded = opt_.recorded;
   std::string model_name = opt_.model->name;
   const auto slash = model_name.find_last_of('/');
   if (slash != std::string::npos) model_name = model_name.substr(slash + 1);
@@ -33,8 +34,9 @@ BuiltProgram LayerBuilder::build() {
              "_I" + std::to_string(L_.intermediate) +
              (L_.shared_intermediate != 0 ? "_S" + std::to_string(L_.shared_intermediate) : "") +
              (opt_.topk == TopkEncoding::register_policy ? "_topkreg" : "") +
-             (opt_.lowering == Lowering::expert ? "_expertmajor" : "") + "_seed" +
-             std::to_string(opt_.seed) + "_" + m_.name + ".asm";
+             (opt_.lowering == Lowering::expert ? "_expertmajor" : "") +
+             (opt_.recorded.empty() ? "" : "_recorded") + "_seed" + std::to_string(opt_.seed) +
+             "_" + m_.name + ".asm";
   out.asm_text = emit_program();
   try {
     out.program = isa::assemble(spec_, out.asm_text, out.name);

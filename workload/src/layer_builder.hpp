@@ -38,6 +38,7 @@ class LayerBuilder {
                               uint64_t have) const;
   void validate_and_lay_out();
   static void check_routing(const ModelPreset& m);
+  void check_recorded() const;
 
   // build_router.cpp
   void set_topk_policy(uint64_t experts, uint64_t k);

@@ -241,6 +241,14 @@ class LayerReference {
         logits[e] = br_.v.empty() ? f : bf(f32(f) + br_.v[e]);  // V_ADD_VV router bias
         logits_d[e] = d;
       }
+      // Recorded routing (docs/route_traces.md): W_r is zero; the recorded BF16 logits of the
+      // image's FP SRAM are written at the recorded ids before V_TOPK.
+      if (!b_.recorded.empty())
+        for (uint64_t j = 0; j < k; ++j) {
+          const uint16_t v = fp_sram_word(img, L_.fp_recorded + t * k + j);
+          logits[b_.recorded[t].ids[j]] = v;
+          logits_d[b_.recorded[t].ids[j]] = f32(v);
+        }
       Topk sel;
       std::vector<double> w_exact;
       std::vector<uint32_t> sel_d(k);

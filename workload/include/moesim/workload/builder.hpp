@@ -47,6 +47,16 @@ struct BuildOptions {
   TopkEncoding topk = TopkEncoding::automatic;
   Lowering lowering = Lowering::pair;
   uint64_t seed = 1;
+  /// Recorded routing (docs/route_traces.md): when not empty, one entry per token; the router's
+  /// weight W_r is zero (its dot products still run and give +0 logits), then the BF16 logit
+  /// logits_bf16[j] is written at expert ids[j] before V_TOPK, so V_TOPK selects exactly the
+  /// recorded experts in rank order (the logits must be > +0 and strictly decreasing). Needs a
+  /// softmax router with norm_topk_prob and no router bias (the CLI replaces the model's).
+  struct RecordedRoute {
+    std::vector<uint32_t> ids;
+    std::vector<uint16_t> logits_bf16;
+  };
+  std::vector<RecordedRoute> recorded;
 };
 
 /// Matrix-unit work of one part of the layer (routed experts or the shared expert), counted
@@ -135,6 +145,8 @@ struct Layout {
   uint64_t fp_penalty = 0;  ///< per group: +0 (kept) or -inf (masked)
   uint64_t fp_group_w = 0;  ///< the group V_TOPK's softmax weights (not used)
   uint64_t fp_neg_inf = 0, fp_eps = 0, fp_rsf = 0;  ///< -inf, bf16(1e-20), bf16(rsf)
+  /// Recorded routing: the BF16 logit of rank j of token t at fp_recorded + t*top_k + j (0: none)
+  uint64_t fp_recorded = 0;
   uint64_t fp_words_used = 0;
 
   // INT SRAM (words)
@@ -159,6 +171,8 @@ struct BuiltProgram {
   Layout layout;
   std::vector<std::string> notes;        ///< lowering facts for reports (e.g. the BF16 alpha)
   std::vector<Utilisation> utilisation;  ///< routed, then shared (with --shared)
+  /// BuildOptions::recorded, kept for the reference (empty: the model's router).
+  std::vector<BuildOptions::RecordedRoute> recorded;
 };
 
 /// Builds the program and image. Throws UsageError naming the flag for sizes the machine preset

@@ -1,0 +1,60 @@
+// Recorded routing (docs/route_traces.md): a versioned JSON file holding, per token, the routed
+// expert ids in rank order and their weights (optionally the router logits), its validator, a
+// generator of synthetic skewed traces, and the recorded logits the builder writes so that the
+// hardware router (V_TOPK) selects exactly the recorded experts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace moesim::workload {
+
+constexpr const char* kRouteTraceFormat = "moesim-route-trace";
+constexpr unsigned kRouteTraceVersion = 1;
+
+struct RouteToken {
+  std::vector<uint32_t> ids;    ///< k expert ids in rank order (distinct, < experts)
+  std::vector<double> weights;  ///< their weights, finite, >= 0, non-increasing
+  std::vector<double> logits;   ///< optional: the router's E logits (finite), empty if absent
+};
+
+struct RouteTrace {
+  unsigned experts = 0;  ///< E
+  unsigned top_k = 0;    ///< k
+  std::string model;     ///< optional: the model the trace was recorded for
+  std::string source;    ///< how the trace was made (recorder, or the generator and its knobs)
+  std::vector<RouteToken> tokens;
+};
+
+/// Reads and validates a route trace. Every error is a UsageError naming the file, and for a
+/// token's field "token N: 'field': ...": wrong format or version, ids >= experts, an id twice
+/// in one token, weights that are not finite (or negative, or increasing along the ranks), a
+/// token whose ids or weights are not k long, logits that are not E finite numbers.
+RouteTrace load_route_trace(const std::string& path);
+
+/// The JSON text of a trace (one token per line).
+std::string route_trace_json(const RouteTrace& t);
+
+/// Synthetic skewed routing (docs/route_traces.md, The generator): expert popularity is Zipf
+/// with exponent `zipf_s` over a seeded random permutation of the E experts; each token draws k
+/// distinct experts by sequential weighted sampling without replacement; its weights are the
+/// softmax of k standard normal draws (sorted, largest first). std::mt19937_64 with the
+/// uniform and normal draws written out here (identical on every standard library).
+struct TraceGenOptions {
+  unsigned experts = 128, top_k = 8, tokens = 1024;
+  double zipf_s = 1.0;
+  uint64_t seed = 1;
+};
+RouteTrace generate_route_trace(const TraceGenOptions& o);
+
+/// The BF16 logits (bits) that make V_TOPK's softmax over the selected experts replay the
+/// recorded weights: l_j = bf16(ln(w_j / w_{k-1}) + 1) (>= 1 > +0, the logit of every other
+/// expert), each made at least one BF16 ulp below the previous rank's so V_TOPK returns the
+/// recorded rank order. A zero weight counts as the smallest positive weight / 2^16.
+std::vector<uint16_t> recorded_logits_bf16(const RouteToken& t);
+
+/// Expert load: pairs routed to each expert over tokens [from, to).
+std::vector<uint64_t> expert_load(const RouteTrace& t, unsigned from, unsigned to);
+
+}  // namespace moesim::workload

@@ -250,10 +250,13 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   WorkDir dir(wf.checkpoint_dir);
   const isa::CheckpointId id = run_id(spec, w);
   std::vector<fs::path> ckpt;
+  double save_s = 0;
   auto save = [&] {
+    const auto ts = Clock::now();
     const fs::path p = dir.path() / ("retire_" + std::to_string(g.retired()) + ".ckpt");
     isa::write_checkpoint({id, g.save()}, p);
     ckpt.push_back(p);
+    save_s += seconds_since(ts);
   };
   g.load(w.program, w.image());
   size_t next = 0;
@@ -333,8 +336,11 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
                          : results[last].to;
   }
   if (!quiet) {
-    std::cout << "windows: golden pass " << out.golden_s << " s; " << n << " windows, --jobs "
-              << wf.jobs << "\n";
+    uintmax_t bytes = 0;
+    for (const fs::path& p : ckpt) bytes += fs::file_size(p);
+    std::cout << "windows: golden passes " << out.golden_s << " s (" << ckpt.size()
+              << " checkpoints saved in " << save_s << " s, " << bytes / ckpt.size()
+              << " bytes each on average); " << n << " windows, --jobs " << wf.jobs << "\n";
     for (size_t k = 0; k < results.size(); ++k)
       std::cout << "  window " << k << ": retires " << results[k].from << ".." << results[k].to
                 << ", " << (results[k].equal() ? "EQUAL" : "MISMATCH") << ", "
@@ -411,6 +417,8 @@ int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFla
   auto golden = cosim::make_golden_engine(spec, preset);
   auto rtl = cosim::make_rtl_engine(spec, preset);
   cosim::WindowResult wr;
+  const double setup_s = seconds_since(t0);
+  const auto t_restore = Clock::now();
   {
     // The start state lives only until both engines hold it.
     const isa::Checkpoint a = read_ckpt(wf.from_checkpoint, id, preset, "--from-checkpoint");
@@ -432,7 +440,11 @@ int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFla
   cosim::CosimOptions opts;
   opts.history = history;
   wr.to = b.state.retired;
+  const double restore_s = seconds_since(t_restore);
+  const auto t_run = Clock::now();
   wr.result = cosim::run_cosim(spec, ga, ra, opts);
+  const double run_s = seconds_since(t_run);
+  const auto t_check = Clock::now();
   if (wr.result.completed && !wr.result.divergence && !wr.result.trap) {
     for (const std::string& d : end_state_differences(b.state, {golden.get(), rtl.get()}))
       wr.end_state.push_back(d + " (vs the checkpoint at retire " +
@@ -440,8 +452,12 @@ int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFla
   }
   wr.wall_time_s = seconds_since(t0);
   isa::write_file(wf.window_result, cosim::window_result_json(wr));
+  const double check_s = seconds_since(t_check);
+  // Where a window's time goes (its log in --checkpoint-dir; docs/checkpoints.md).
   std::cout << "window retires " << wr.from << ".." << wr.to << ": "
-            << (wr.equal() ? "EQUAL" : "MISMATCH") << '\n';
+            << (wr.equal() ? "EQUAL" : "MISMATCH") << " (engines made " << setup_s
+            << " s, checkpoints read and restored " << restore_s << " s, co-simulation " << run_s
+            << " s, end state checked " << check_s << " s)\n";
   return wr.equal() ? kExitEqual : kExitMismatch;
 }
 

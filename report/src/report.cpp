@@ -265,10 +265,20 @@ std::vector<std::string> mem_diff_lines(const isa::Spec& spec,
 
 std::string rerun_command(const std::vector<std::string>& argv, const cosim::Divergence& d,
                           const std::string& stem) {
-  // Flags of the original run that the re-run replaces or leaves out (its outputs).
+  return rerun_command(argv, &d, std::nullopt, stem);
+}
+
+std::string rerun_command(const std::vector<std::string>& argv, const cosim::Divergence* d,
+                          const std::optional<RetireRange>& range, const std::string& stem) {
+  if (d == nullptr && !range) return "";
+  // Flags of the original run that the re-run replaces or leaves out (its outputs); a range
+  // also replaces the window flags (and --reference, which needs the whole program).
   static const std::vector<std::string> kDropped = {
       "--max-instructions", "--trace-rtl", "--trace-window", "--vcd", "--report", "--html",
       "--trace-json",       "--profile",   "--history"};
+  static const std::vector<std::string> kRangeDropped = {
+      "--windows",         "--jobs",      "--checkpoint-dir", "--from-retire", "--to-retire",
+      "--from-checkpoint", "--reference", "--trace-log",      "--dump",        "--asm-out"};
   auto quote = [](const std::string& a) {
     if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                           "0123456789-_./:=,@+%") == std::string::npos)
@@ -277,27 +287,39 @@ std::string rerun_command(const std::vector<std::string>& argv, const cosim::Div
     for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
   };
+  auto dropped = [&](const std::string& name) {
+    return std::find(kDropped.begin(), kDropped.end(), name) != kDropped.end() ||
+           (range &&
+            std::find(kRangeDropped.begin(), kRangeDropped.end(), name) != kRangeDropped.end());
+  };
   std::string cmd;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     const std::string name = a.substr(0, a.find('='));
-    if (i > 0 && std::find(kDropped.begin(), kDropped.end(), name) != kDropped.end()) {
-      if (name == a) ++i;  // "--flag value": skip the value too
+    if (i > 0 && dropped(name)) {
+      // "--flag value": skip the value too (--reference is a flag without one)
+      if (name == a && name != "--reference") ++i;
       continue;
     }
     cmd += (cmd.empty() ? "" : " ") + quote(a);
   }
+  if (range) {
+    // The FST and the VCD of a range cover only the range.
+    return cmd + " --from-retire " + std::to_string(range->from) + " --to-retire " +
+           std::to_string(range->to) + " --vcd " + quote(stem + ".vcd") + " --trace-rtl " +
+           quote(stem + ".fst");
+  }
   // The cycles of the last history record before the divergence through the divergent one.
   uint64_t first = UINT64_MAX, last = 0;
   for (size_t s = 0; s < 2; ++s) {
-    if (d.records[s]) {
-      first = std::min(first, d.records[s]->start_cycle);
-      last = std::max(last, d.records[s]->end_cycle);
+    if (d->records[s]) {
+      first = std::min(first, d->records[s]->start_cycle);
+      last = std::max(last, d->records[s]->end_cycle);
     }
-    if (!d.history[s].empty()) first = std::min(first, d.history[s].front().start_cycle);
+    if (!d->history[s].empty()) first = std::min(first, d->history[s].front().start_cycle);
   }
   if (first == UINT64_MAX) first = 0;
-  cmd += " --max-instructions " + std::to_string(d.index + 1) + " --vcd " + quote(stem + ".vcd") +
+  cmd += " --max-instructions " + std::to_string(d->index + 1) + " --vcd " + quote(stem + ".vcd") +
          " --trace-rtl " + quote(stem + ".fst") + " --trace-window " + std::to_string(first) + ":" +
          std::to_string(std::max(last, first + 1));
   return cmd;

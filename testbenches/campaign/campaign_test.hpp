@@ -2,7 +2,9 @@
 #pragma once
 
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -45,6 +47,37 @@ inline const nlohmann::json& run_named(const nlohmann::json& summary, const std:
     if (run.at("id") == id) return run;
   BOOST_FAIL("no run " << id << " in summary.json");
   return summary;
+}
+
+/// A stand-in for the moesim executable (`--moesim` of a campaign) that appends the folder it
+/// runs in (the run's folder: run.sh changes into it) and its pid to `dir`/executions.txt, then
+/// becomes the real moesim (exec, same pid): every execution of every run is counted.
+inline std::filesystem::path counting_moesim(const std::filesystem::path& dir) {
+  const std::filesystem::path p = dir / "counting-moesim";
+  std::ofstream(p) << "#!/bin/sh\necho \"$(basename \"$PWD\") $$\" >>'"
+                   << (dir / "executions.txt").string() << "'\nexec '" << MOESIM_BIN
+                   << "' \"$@\"\n";
+  std::filesystem::permissions(p, std::filesystem::perms::owner_all);
+  return p;
+}
+
+/// How many times each run was executed (counting_moesim's log); 0 for a run never started.
+inline std::map<std::string, int> executions(const std::filesystem::path& dir) {
+  std::map<std::string, int> n;
+  std::ifstream in(dir / "executions.txt");
+  std::string id, pid;
+  while (in >> id >> pid) ++n[id];
+  return n;
+}
+
+/// The pid of the execution of run `id` logged last by counting_moesim, or 0.
+inline int execution_pid(const std::filesystem::path& dir, const std::string& id) {
+  std::ifstream in(dir / "executions.txt");
+  std::string run;
+  int pid = 0, last = 0;
+  while (in >> run >> pid)
+    if (run == id) last = pid;
+  return last;
 }
 
 }  // namespace moesim::test

@@ -1,9 +1,15 @@
 // `moesim campaign` through the local executor, as a subprocess: outputs, exit codes, the JUnit
 // file agreeing with them, per-run folders whose command reproduces the run alone, --resume, and
 // the determinism gate (the same campaign serially and in parallel gives identical results).
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
 #include <regex>
+#include <thread>
 
 #include "campaign_test.hpp"
+#include "moesim/campaign/process.hpp"
 
 using namespace moesim::test;
 namespace fs = std::filesystem;
@@ -14,6 +20,16 @@ size_t count_of(const std::string& s, const std::string& what) {
   size_t n = 0;
   for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
   return n;
+}
+
+template <class F>
+bool wait_until(F&& f, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (f()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return f();
 }
 
 }  // namespace
@@ -154,4 +170,72 @@ BOOST_AUTO_TEST_CASE(campaign_serial_and_parallel_give_identical_results) {
   const auto b = results_of(summary_of(dir / "parallel"));
   BOOST_TEST(a.size() == 4u);
   BOOST_TEST(a.dump(1) == b.dump(1));
+}
+
+// A run whose process is killed while it runs (SIGKILL, as the OOM killer would) is reported
+// per run and the campaign exits 1 listing it; --resume runs exactly that run again. Executions
+// are counted (counting_moesim): every run that finished ran once, the killed one twice.
+BOOST_AUTO_TEST_CASE(campaign_local_killed_run_is_reported_and_resume_runs_only_it) {
+  const fs::path dir = workdir("local_killed");
+  // The first run is the slowest (expert-major over 128 experts, several seconds): it is still
+  // running when the others have finished, and is killed then.
+  write_spec(dir, R"(runs:
+  - model: qwen3-30b-a3b
+    lowering: expert
+    tokens: 2
+    hidden: 64
+    intermediate: 64
+  - models: [gpt-oss-20b]
+    machines: [tiny]
+    lowerings: [pair, expert]
+    tokens: 2
+    hidden: 32
+    intermediate: 32
+)");
+  const std::string slow = "default.qwen3-30b-a3b.routed.expert.s1.t2.h64.i64";
+  const std::vector<std::string> quick = {"tiny.gpt-oss-20b.routed.pair.s1.t2.h32.i32",
+                                          "tiny.gpt-oss-20b.routed.expert.s1.t2.h32.i32"};
+  const std::string moesim = counting_moesim(dir).string();
+  const std::string cmd = "cd '" + dir.string() + "' && '" + MOESIM_BIN +
+                          "' campaign campaign.yaml --jobs 2 --moesim '" + moesim +
+                          "' --out out >first.txt 2>&1";
+  const int pid = moesim::campaign::spawn({"/bin/sh", "-c", cmd});
+  auto ended = [&](const std::string& id) {
+    return fs::exists(dir / "out" / "runs" / id / "exit_code");
+  };
+  BOOST_TEST_REQUIRE(wait_until(
+      [&] { return execution_pid(dir, slow) != 0 && ended(quick[0]) && ended(quick[1]); }, 120));
+  BOOST_TEST_REQUIRE(!ended(slow));  // still running
+  BOOST_TEST_REQUIRE(kill(execution_pid(dir, slow), SIGKILL) == 0);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  const std::string first = slurp(dir / "first.txt");
+  BOOST_TEST_MESSAGE(first);
+  BOOST_TEST((WIFEXITED(st) ? WEXITSTATUS(st) : -1) == 1);
+  auto s = summary_of(dir / "out");
+  BOOST_TEST(run_named(s, slow).at("status") == "FAILED");
+  BOOST_TEST(run_named(s, slow).at("reason").get<std::string>().find("killed by signal 9") !=
+                 std::string::npos,
+             run_named(s, slow).at("reason"));
+  BOOST_TEST(first.find("  FAILED " + slow + ": ") != std::string::npos);
+  for (const std::string& id : quick) BOOST_TEST(run_named(s, id).at("status") == "EQUAL", id);
+  BOOST_TEST(slurp(dir / "out" / "junit.xml").find("tests=\"3\" failures=\"0\" errors=\"1\"") !=
+             std::string::npos);
+  std::map<std::string, int> n = executions(dir);
+  BOOST_TEST(n[slow] == 1);
+  for (const std::string& id : quick) BOOST_TEST(n[id] == 1, id);
+
+  const CliResult r = moesim_cli(
+      "campaign campaign.yaml --jobs 2 --moesim '" + moesim + "' --out out --resume", dir);
+  BOOST_TEST(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out.find("3 runs (2 finished before), 1 to run") != std::string::npos, r.out);
+  s = summary_of(dir / "out");
+  for (const auto& run : s.at("runs")) {
+    BOOST_TEST(run.at("status") == "EQUAL", run.at("id"));
+    BOOST_TEST(run.at("ran_now").get<bool>() == (run.at("id") == slow), run.at("id"));
+  }
+  n = executions(dir);
+  BOOST_TEST(n[slow] == 2);  // the killed execution and the one of --resume
+  for (const std::string& id : quick) BOOST_TEST(n[id] == 1, id);  // never again
+  BOOST_TEST(n.size() == 3u);
 }

@@ -100,6 +100,51 @@ BOOST_AUTO_TEST_CASE(window_mismatch_is_named_and_its_rerun_command_reproduces_i
   BOOST_TEST(line_after(win.out, "first divergence at retire #") == at, win.out);
 }
 
+// One re-run command for every kind of run (report::rerun_command): console, JSON and HTML print
+// the same string, and that string, run as printed, reproduces the same first divergence.
+BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
+  const fs::path dir = workdir("rerun");
+  // A bit of the RTL's initial HBM that the demo reads: the records diverge in window 0.
+  const std::string fault = " --flip-bit rtl:hbm:0:6";
+  struct Case {
+    std::string flags, range;  ///< the run's flags; what its re-run must contain
+  };
+  for (const Case& c :
+       {Case{" --windows 4 --jobs 2 --checkpoint-dir ck", "--from-retire 0 --to-retire "},
+        Case{"", "--max-instructions "}}) {
+    BOOST_TEST_CONTEXT(c.flags) {
+      const auto r =
+          moesim_cli("cosim " + kDemo + fault + c.flags + " --report r.json --html r.html", dir);
+      BOOST_TEST(r.code == 1);
+      const std::string at = line_after(r.out, "first divergence at retire #");
+      BOOST_TEST_REQUIRE(!at.empty(), r.out);
+      const std::string rerun = line_after(r.out, "re-run this window alone: ");
+      BOOST_TEST_REQUIRE(rerun.rfind("moesim cosim ", 0) == 0u, r.out);
+      BOOST_TEST(rerun.find(c.range) != std::string::npos, rerun);
+      BOOST_TEST(rerun.find("--windows") == std::string::npos, rerun);
+      BOOST_TEST(r.out.find("re-run just the failing part:\n    " + rerun) != std::string::npos,
+                 r.out);
+      BOOST_TEST(read_json(dir / "r.json")["first_divergence"]["rerun"] == rerun);
+      BOOST_TEST(slurp(dir / "r.html").find(rerun.substr(0, rerun.find('\''))) !=
+                 std::string::npos);
+      // As printed (without "moesim ", which moesim_cli adds): the same divergence.
+      const auto again = moesim_cli(rerun.substr(7), dir);
+      BOOST_TEST(again.code == 1, again.out + again.err);
+      BOOST_TEST(line_after(again.out, "first divergence at retire #") == at, again.out);
+    }
+  }
+  // A focused run from retire A > 0: the window starts at A, and re-runs from A.
+  const auto f = moesim_cli("cosim " + kDemo + " --from-retire 5000 --flip-bit rtl:vram:0:6", dir);
+  BOOST_TEST(f.code == 1);
+  const std::string at = line_after(f.out, "first divergence at retire #");
+  BOOST_TEST_REQUIRE(!at.empty(), f.out);
+  const std::string rerun = line_after(f.out, "re-run this window alone: ");
+  BOOST_TEST(rerun.find("--from-retire 5000 --to-retire ") != std::string::npos, rerun);
+  const auto again = moesim_cli(rerun.substr(7), dir);
+  BOOST_TEST(again.code == 1);
+  BOOST_TEST(line_after(again.out, "first divergence at retire #") == at, again.out);
+}
+
 BOOST_AUTO_TEST_CASE(focused_range_and_its_checkpoint) {
   const fs::path dir = workdir("focused");
   const auto r = moesim_cli("cosim " + kDemo +

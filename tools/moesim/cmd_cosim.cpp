@@ -110,7 +110,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t_sim = Clock::now();
   WindowedRun win;
   if (f.windows.windowed())
-    win = run_windowed(spec, w, f.windows, f.program.max_instructions, f.quiet);
+    win = run_windowed(spec, w, f.windows, f.program.max_instructions, f.quiet,
+                       f.reference || !f.dump.empty());
   else if (f.windows.focused())
     win = run_focused(spec, w, f.windows, opts, f.trace_rtl, flip);
   if (!one_run) {
@@ -153,8 +154,16 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const bool equal = res.equal() && reference_ok && win.errors.empty();
   const std::string verdict =
       reference_ok && win.errors.empty() ? report::cosim_verdict(res) : "MISMATCH";
+  // The one re-run command (console, JSON, HTML): a windowed or focused run's failing window,
+  // or one run's history before the first divergence through it (docs/checkpoints.md).
+  std::optional<report::RetireRange> rerun_range;
+  if (win.failing_from && win.failing_to && *win.failing_to > *win.failing_from)
+    rerun_range = report::RetireRange{*win.failing_from, *win.failing_to};
   const std::string rerun =
-      res.divergence ? report::rerun_command(command_line(), *res.divergence) : std::string();
+      equal || res.limit_reached
+          ? std::string()
+          : report::rerun_command(command_line(), res.divergence ? &*res.divergence : nullptr,
+                                  rerun_range);
   const report::StageProfile gprof = report::make_profile(spec, res.stages, 0, res.engines[0]);
   const report::StageProfile rprof = report::make_profile(spec, res.stages, 1, res.engines[1]);
   const std::vector<std::string> prof_diffs = report::profile_differences(gprof, rprof);
@@ -209,17 +218,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
               << isa::disassemble(spec, r.word) << " cycle " << r.start_cycle;
   }
   std::cout << std::endl;
-  if (!equal && !res.limit_reached) {
-    // The window to re-run alone (docs/checkpoints.md): the failing window, or the history
-    // before the first divergence of one run.
-    uint64_t from = win.failing_from.value_or(0), to = win.failing_to.value_or(0);
-    if (one_run && res.divergence) {
-      from = res.divergence->index - std::min<uint64_t>(res.divergence->index, f.history);
-      to = res.divergence->index + 1;
-    }
-    if (to > from)
-      std::cout << "re-run this window alone: " << rerun_command(f.windows, from, to) << '\n';
-  }
+  if (!rerun.empty()) std::cout << "re-run this window alone: " << rerun << '\n';
 
   auto path_or_null = [](const std::string& p) {
     return p.empty() ? nlohmann::json(nullptr) : nlohmann::json(p);
@@ -247,12 +246,13 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   if (!f.report.empty()) {
     nlohmann::json j = report::cosim_json(spec, res, w.preset);
     if (res.divergence) j["first_divergence"]["rerun"] = rerun;
+    if (!res.divergence && !rerun.empty()) j["rerun"] = rerun;
     j.update(ctx);
     write_report(f.report, j);
   }
   if (!f.html.empty()) {
     nlohmann::json hctx = ctx;
-    if (res.divergence) hctx["rerun"] = rerun;
+    if (!rerun.empty()) hctx["rerun"] = rerun;
     write_html(f.html, spec, &res, nullptr, hctx, w.preset);
   }
   if (!f.profile.empty())
@@ -265,7 +265,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   if (res.limit_reached) return limit_error(f.program);
   if (!f.dump.empty() && res.completed)
     for (const isa::Engine* e : {golden.get(), rtl.get()})
-      dump_outputs(fs::path(f.dump) / e->name(), *e, w);
+      if (e != nullptr) dump_outputs(fs::path(f.dump) / e->name(), *e, w);
   return equal ? kExitEqual : kExitMismatch;
 }
 

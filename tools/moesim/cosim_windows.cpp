@@ -2,6 +2,7 @@
 #include "cosim_windows.hpp"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,15 +59,6 @@ std::vector<std::string> repeated_args(const CLI::App& app) {
   return out;
 }
 
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789-_./=:,+") == std::string::npos)
-    return s;
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 isa::CheckpointId run_id(const isa::Spec& spec, const Workload& w) {
   return isa::checkpoint_id(spec, *w.preset, w.program, w.image());
 }
@@ -114,8 +106,22 @@ isa::ArchState flipped(const isa::ArchState& s, const cosim::BitFlip& f) {
 /// Restores both engines from `s`, the one `flip` names from the flipped state.
 void restore_both(isa::Engine& g, isa::Engine& r, const isa::Program& p, const isa::ArchState& s,
                   const std::optional<cosim::BitFlip>& flip) {
-  g.restore(p, flip && flip->engine == g.name() ? flipped(s, *flip) : s);
-  r.restore(p, flip && flip->engine == r.name() ? flipped(s, *flip) : s);
+  // (Not `cond ? flipped(s) : s`: that copies s, 64 MiB of HBM in the demo, for each engine.)
+  for (isa::Engine* e : {&g, &r}) {
+    if (flip && flip->engine == e->name())
+      e->restore(p, flipped(s, *flip));
+    else
+      e->restore(p, s);
+  }
+}
+
+/// Large blocks (a space's image: 64 MiB of HBM in the demo) come from the heap and return to
+/// it when freed, instead of a fresh mmap each time: the next state read or save() reuses pages
+/// already mapped, rather than the kernel zeroing new ones (page faults were most of a window
+/// process's time; docs/checkpoints.md, "Cost of a window").
+void reuse_freed_memory() {
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
 }
 
 pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
@@ -231,16 +237,10 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o, const std::
     throw UsageError("--to-checkpoint needs --from-checkpoint and --window-result");
 }
 
-std::string rerun_command(const WindowFlags& wf, uint64_t from, uint64_t to) {
-  std::string cmd = "moesim cosim";
-  for (const std::string& a : repeated_args(*wf.app)) cmd += " " + shell_quote(a);
-  cmd += " --from-retire " + std::to_string(from) + " --to-retire " + std::to_string(to);
-  return cmd;
-}
-
 WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
-                         uint64_t max_instructions, bool quiet) {
+                         uint64_t max_instructions, bool quiet, bool end_engines) {
   const auto t0 = Clock::now();
+  reuse_freed_memory();
   const isa::MachinePreset& preset = *w.preset;
   WindowedRun out;
   out.golden = cosim::make_golden_engine(spec, preset);
@@ -260,10 +260,13 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   WorkDir dir(wf.checkpoint_dir);
   const isa::CheckpointId id = run_id(spec, w);
   std::vector<fs::path> ckpt;
+  double save_s = 0;
   auto save = [&] {
+    const auto ts = Clock::now();
     const fs::path p = dir.path() / ("retire_" + std::to_string(g.retired()) + ".ckpt");
     isa::write_checkpoint({id, g.save()}, p);
     ckpt.push_back(p);
+    save_s += seconds_since(ts);
   };
   g.load(w.program, w.image());
   size_t next = 0;
@@ -343,8 +346,11 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
                          : results[last].to;
   }
   if (!quiet) {
-    std::cout << "windows: golden pass " << out.golden_s << " s; " << n << " windows, --jobs "
-              << wf.jobs << "\n";
+    uintmax_t bytes = 0;
+    for (const fs::path& p : ckpt) bytes += fs::file_size(p);
+    std::cout << "windows: golden passes " << out.golden_s << " s (" << ckpt.size()
+              << " checkpoints saved in " << save_s << " s, " << bytes / ckpt.size()
+              << " bytes each on average); " << n << " windows, --jobs " << wf.jobs << "\n";
     for (size_t k = 0; k < results.size(); ++k)
       std::cout << "  window " << k << ": retires " << results[k].from << ".." << results[k].to
                 << ", " << (results[k].equal() ? "EQUAL" : "MISMATCH") << ", "
@@ -353,7 +359,7 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   }
   // The RTL's end state for --reference: the last checkpoint, which the last window's RTL
   // matched bit for bit (and a trapped run ends where its last checkpoint was taken).
-  if (out.errors.empty() && out.result.equal()) {
+  if (end_engines && out.errors.empty() && out.result.equal()) {
     out.rtl = cosim::make_rtl_engine(spec, preset);
     out.rtl->restore(w.program, read_ckpt(ckpt.back(), id, preset, "checkpoint").state);
   }
@@ -416,29 +422,40 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
 int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
                        size_t history, const std::optional<cosim::BitFlip>& flip) {
   const auto t0 = Clock::now();
+  reuse_freed_memory();
   const isa::MachinePreset& preset = *w.preset;
   const isa::CheckpointId id = run_id(spec, w);
-  const isa::Checkpoint a = read_ckpt(wf.from_checkpoint, id, preset, "--from-checkpoint");
-  const isa::Checkpoint b = read_ckpt(wf.to_checkpoint, id, preset, "--to-checkpoint");
-  if (b.state.retired < a.state.retired)
-    throw UsageError("--to-checkpoint " + wf.to_checkpoint + " (retire " +
-                     std::to_string(b.state.retired) + ") lies before --from-checkpoint " +
-                     wf.from_checkpoint + " (retire " + std::to_string(a.state.retired) + ")");
   auto golden = cosim::make_golden_engine(spec, preset);
   auto rtl = cosim::make_rtl_engine(spec, preset);
-  // --flip-bit plants its fault in the initial image: in the window that starts at retire 0.
-  restore_both(*golden, *rtl, w.program, a.state,
-               a.state.retired == 0 ? flip : std::optional<cosim::BitFlip>());
+  cosim::WindowResult wr;
+  const double setup_s = seconds_since(t0);
+  const auto t_restore = Clock::now();
+  {
+    // The start state lives only until both engines hold it.
+    const isa::Checkpoint a = read_ckpt(wf.from_checkpoint, id, preset, "--from-checkpoint");
+    wr.from = a.state.retired;
+    // --flip-bit plants its fault in the initial image: in the window that starts at retire 0.
+    restore_both(*golden, *rtl, w.program, a.state,
+                 a.state.retired == 0 ? flip : std::optional<cosim::BitFlip>());
+  }
+  // Read into the memory the start state freed (reuse_freed_memory).
+  const isa::Checkpoint b = read_ckpt(wf.to_checkpoint, id, preset, "--to-checkpoint");
+  if (b.state.retired < wr.from)
+    throw UsageError("--to-checkpoint " + wf.to_checkpoint + " (retire " +
+                     std::to_string(b.state.retired) + ") lies before --from-checkpoint " +
+                     wf.from_checkpoint + " (retire " + std::to_string(wr.from) + ")");
   // The last window runs to the program's end (a trapping instruction after the last
   // checkpoint included); the others stop at the next checkpoint.
   const uint64_t stop = wf.window_last ? UINT64_MAX : b.state.retired;
   cosim::StopAt ga(*golden, stop), ra(*rtl, stop);
   cosim::CosimOptions opts;
   opts.history = history;
-  cosim::WindowResult wr;
-  wr.from = a.state.retired;
   wr.to = b.state.retired;
+  const double restore_s = seconds_since(t_restore);
+  const auto t_run = Clock::now();
   wr.result = cosim::run_cosim(spec, ga, ra, opts);
+  const double run_s = seconds_since(t_run);
+  const auto t_check = Clock::now();
   if (wr.result.completed && !wr.result.divergence && !wr.result.trap) {
     for (const std::string& d : end_state_differences(b.state, {golden.get(), rtl.get()}))
       wr.end_state.push_back(d + " (vs the checkpoint at retire " +
@@ -446,8 +463,12 @@ int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFla
   }
   wr.wall_time_s = seconds_since(t0);
   isa::write_file(wf.window_result, cosim::window_result_json(wr));
+  const double check_s = seconds_since(t_check);
+  // Where a window's time goes (its log in --checkpoint-dir; docs/checkpoints.md).
   std::cout << "window retires " << wr.from << ".." << wr.to << ": "
-            << (wr.equal() ? "EQUAL" : "MISMATCH") << '\n';
+            << (wr.equal() ? "EQUAL" : "MISMATCH") << " (engines made " << setup_s
+            << " s, checkpoints read and restored " << restore_s << " s, co-simulation " << run_s
+            << " s, end state checked " << check_s << " s)\n";
   return wr.equal() ? kExitEqual : kExitMismatch;
 }
 

@@ -58,9 +58,11 @@ struct WindowedRun {
   double golden_s = 0;
 };
 
-/// The windowed run (W processes of this executable, J at a time).
+/// The windowed run (W processes of this executable, J at a time). With `end_engines`, an
+/// EQUAL run's WindowedRun::rtl is an RTL restored from the last checkpoint (for --reference and
+/// --dump); without, it stays null (making it costs an RTL and a 64 MiB restore in the demo).
 WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
-                         uint64_t max_instructions, bool quiet);
+                         uint64_t max_instructions, bool quiet, bool end_engines);
 
 /// One window in this process: from --from-retire A (the golden model runs to A first) or
 /// --from-checkpoint F, to --to-retire B or the end, with `sinks` and the RTL's FST.
@@ -74,9 +76,5 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
 /// --flip-bit applies in the window that starts at retire 0 (the initial image).
 int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
                        size_t history, const std::optional<cosim::BitFlip>& flip);
-
-/// "moesim cosim <this run's program flags> --from-retire A --to-retire B": the command that
-/// co-simulates retires [A, B) of this run alone.
-std::string rerun_command(const WindowFlags& wf, uint64_t from, uint64_t to);
 
 }  // namespace moesim::cli

@@ -127,9 +127,21 @@ std::vector<std::string> mem_diff_lines(const isa::Spec& spec,
 /// The command that re-runs just the failing part of the run `argv` (the full command line,
 /// argv[0] first): the same command without its output flags, with --max-instructions just past
 /// the divergence, the stage VCD and the RTL FST (`stem`.vcd, `stem`.fst) and --trace-window on
-/// the cycles from the oldest history record to the end of the divergent one. The one place
-/// that builds it (a windowed re-run, --from-retire/--to-retire, can replace it here).
+/// the cycles from the oldest history record to the end of the divergent one.
 std::string rerun_command(const std::vector<std::string>& argv, const cosim::Divergence& d,
+                          const std::string& stem = "divergence");
+
+/// Retires [from, to) of a run: the failing window of a windowed or focused run.
+struct RetireRange {
+  uint64_t from = 0, to = 0;
+};
+/// The one place that builds a re-run command, for every kind of run (the overload above is
+/// this with no range). With `range` (windowed or focused runs, docs/checkpoints.md): `argv`
+/// without its outputs and window flags, then `--from-retire from --to-retire to` and the stage
+/// VCD and RTL FST of just that range; `d` may then be null (an end state that differs).
+/// Without `range`: the form above, or "" when `d` is null.
+std::string rerun_command(const std::vector<std::string>& argv, const cosim::Divergence* d,
+                          const std::optional<RetireRange>& range,
                           const std::string& stem = "divergence");
 
 /// First divergence (both records decoded: cycles, work tags, operand registers with their

@@ -176,24 +176,17 @@ BOOST_AUTO_TEST_CASE(run_time_sizes_are_inputs) {
     return out;
   };
   const isa::RetireRecord mv2 =
-      last("S_ADDI_INT gp1, gp0, " + std::to_string(2 * mlen * mlen) + "
-M_MV 0, gp1, gp0
-");
+      last("S_ADDI_INT gp1, gp0, " + std::to_string(2 * mlen * mlen) + "\nM_MV 0, gp1, gp0\n");
   BOOST_TEST(!mv2.trap.has_value());  // tile 2 of 3
   BOOST_TEST(mv2.pc == 1u);
   const isa::RetireRecord mv3 =
-      last("S_ADDI_INT gp1, gp0, " + std::to_string(3 * mlen * mlen) + "
-M_MV 0, gp1, gp0
-");
+      last("S_ADDI_INT gp1, gp0, " + std::to_string(3 * mlen * mlen) + "\nM_MV 0, gp1, gp0\n");
   BOOST_REQUIRE(mv3.trap.has_value());  // tile 3 of 3
   BOOST_TEST(mv3.trap->cause == spec().trap("address_out_of_range").code);
   BOOST_TEST(mv3.trap->pc == 1u);
   auto prefetch = [&](int64_t a0) {
     return last("S_ADDI_INT gp2, gp0, " + std::to_string(a0) +
-                "
-C_SET_ADDR_REG a0, gp0, gp2
-H_PREFETCH_V gp0, gp0, a0, 0, 0
-");
+                "\nC_SET_ADDR_REG a0, gp0, gp2\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n");
   };
   const isa::RetireRecord at_end = prefetch(40);  // rows end exactly at HBM_BYTES
   BOOST_TEST(!at_end.trap.has_value());

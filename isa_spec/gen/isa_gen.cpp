@@ -627,6 +627,11 @@ std::string gen_isa_md(const Spec& s) {
     o << ".\n\n**Traps.** ";
     if (i.traps.empty()) o << "none";
     for (size_t k = 0; k < i.traps.size(); ++k) o << (k ? ", " : "") << "`" << i.traps[k] << "`";
+    o << ".\n\n**Accesses** (first addresses, as divergence reports print them). ";
+    if (i.accesses.empty()) o << "none";
+    for (size_t k = 0; k < i.accesses.size(); ++k)
+      o << (k ? "; " : "") << i.accesses[k].space << " " << i.accesses[k].access << " "
+        << i.accesses[k].what << " at `" << i.accesses[k].address.text() << "`";
     o << ".\n";
   }
 
@@ -686,6 +691,10 @@ std::string gen_isa_md(const Spec& s) {
 
   o << "\n## Latency variables\n\n| name | meaning |\n|---|---|\n";
   for (const auto& [n, d] : s.latency_vars()) o << "| `" << n << "` | " << cell(d) << " |\n";
+
+  o << "\n## Address variables\n\nNames an `accesses` formula may use that no register "
+       "holds.\n\n| name | meaning |\n|---|---|\n";
+  for (const auto& [n, d] : s.address_vars()) o << "| `" << n << "` | " << cell(d) << " |\n";
 
   o << "\n## Machine presets\n\n| parameter |";
   for (const auto& [pn, p] : s.presets()) o << " " << pn << " |";

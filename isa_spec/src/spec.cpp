@@ -131,7 +131,7 @@ class SpecLoader {
 
 void SpecLoader::isa(Spec& s, const At& top) {
   top.only_keys({"version", "word_bits", "fields", "operand_kinds", "units", "traps",
-                 "latency_vars", "instructions", "topk_policies", "fp32_constants",
+                 "latency_vars", "address_vars", "instructions", "topk_policies", "fp32_constants",
                  "control_registers"});
   s.version_ = top.req("version").integer_in(1, 1000000);
   s.word_bits_ = static_cast<unsigned>(top.req("word_bits").integer_in(32, 32));
@@ -229,6 +229,13 @@ void SpecLoader::isa(Spec& s, const At& top) {
     if (!is_identifier(name)) lv.key(name).fail("latency variable must be an identifier");
     s.latency_vars_[name] = lv.key(name).str();
   }
+  At av = top.req("address_vars");
+  av.map();
+  for (const auto& kv : av.node) {
+    const std::string name = kv.first.as<std::string>();
+    if (!is_identifier(name)) av.key(name).fail("address variable must be an identifier");
+    s.address_vars_[name] = av.key(name).str();
+  }
 
   At ins = top.req("instructions");
   ins.seq();
@@ -237,7 +244,8 @@ void SpecLoader::isa(Spec& s, const At& top) {
   std::map<int64_t, std::string> ops;
   for (size_t i = 0; i < ins.node.size(); ++i) {
     At in = ins.idx(i);
-    in.only_keys({"mnemonic", "opcode", "unit", "operands", "semantics", "traps", "latency"});
+    in.only_keys(
+        {"mnemonic", "opcode", "unit", "operands", "semantics", "traps", "latency", "accesses"});
     InstrSpec is;
     is.mnemonic = in.req("mnemonic").str();
     if (!is_identifier(is.mnemonic)) in.key("mnemonic").fail("mnemonic must be an identifier");
@@ -315,6 +323,30 @@ void SpecLoader::isa(Spec& s, const At& top) {
       is.latency = Expr::parse(is.latency_text);
     } catch (const ExprError& e) {
       lat.fail(e.what());
+    }
+    At acc = in.req("accesses");
+    acc.seq();
+    for (size_t j = 0; j < acc.node.size(); ++j) {
+      At a = acc.idx(j);
+      a.only_keys({"space", "access", "address", "what"});
+      AccessSpec as;
+      as.space = a.req("space").str();
+      // The names of isa::Space (trace.hpp's space_name; the generator compiles this file
+      // without trace.hpp, whose tables.hpp it generates). test_spec checks the two agree.
+      bool space_ok = false;
+      for (const char* sp : {"vram", "mram", "fp_sram", "int_sram", "hbm"})
+        space_ok = space_ok || as.space == sp;
+      if (!space_ok) a.key("space").fail("unknown memory space '" + as.space + "'");
+      as.access = a.req("access").str();
+      if (as.access != "read" && as.access != "write" && as.access != "read_write")
+        a.key("access").fail("expected read, write or read_write, got '" + as.access + "'");
+      as.what = a.req("what").str();
+      try {
+        as.address = Expr::parse(a.req("address").str());
+      } catch (const ExprError& e) {
+        a.key("address").fail(e.what());
+      }
+      is.accesses.push_back(std::move(as));
     }
     s.instrs_.push_back(std::move(is));
   }
@@ -563,6 +595,21 @@ void SpecLoader::cross_check(Spec& s, const At& isa_top) {
       bool ok = s.latency_vars_.count(id) > 0;
       for (const auto& [p, d] : s.params_) ok = ok || p == id;
       if (!ok) lat.fail("unknown name '" + id + "' (not a machine parameter or latency_var)");
+    }
+    // Access formulas name the instruction's register and imm operands, the control registers,
+    // the machine parameters and the address_vars.
+    for (size_t j = 0; j < is.accesses.size(); ++j) {
+      At ad = ins.idx(i).key("accesses").idx(j).key("address");
+      for (const auto& id : is.accesses[j].address.identifiers()) {
+        bool ok = s.address_vars_.count(id) > 0;
+        for (const auto& [p, d] : s.params_) ok = ok || p == id;
+        for (const CtrlRegSpec& c : s.ctrl_regs_) ok = ok || c.name == id;
+        for (const OperandSpec& o : is.operands)
+          ok = ok || (o.name == id && o.kind != OperandKind::Fp && o.kind != OperandKind::Zero);
+        if (!ok)
+          ad.fail("unknown name '" + id + "' (not a gp, addr or imm operand of " + is.mnemonic +
+                  ", a control register, a machine parameter or an address_var)");
+      }
     }
     // Every formula must evaluate on every preset (e.g. log2 of a power of two, no
     // division by 0); dynamic variables take the value 1 for this check.

@@ -39,6 +39,7 @@ struct View {
   const std::vector<cosim::UnitRow>* units = nullptr;
   std::optional<isa::Trap> trap;
   const cosim::CosimResult* cosim = nullptr;
+  const isa::MachinePreset* machine = nullptr;  ///< evaluates effective addresses; may be null
 };
 
 using isa::hex;
@@ -229,12 +230,16 @@ void write_chart(std::ostream& os, const View& v) {
   }
   os << "<text x=\"" << kLabelWidth + kBarArea / 2 << "\" y=\"" << plot + 30
      << "\" text-anchor=\"middle\">cycles</text></g>\n<g class=\"axis log\">";
-  for (uint64_t t = 1;; t *= 10) {
-    const int x = kLabelWidth + logw(t - 1);
+  // Ticks at 0 and the powers of ten, placed where their bars end (log10(cycles + 1)).
+  for (uint64_t t = 0;; t = t == 0 ? 10 : t * 10) {
+    const int x = kLabelWidth + (t == 0 ? 0 : logw(t));
+    const std::string label = t >= 1000000 ? std::to_string(t / 1000000) + "M"
+                              : t >= 1000  ? std::to_string(t / 1000) + "k"
+                                           : std::to_string(t);
     os << "<line x1=\"" << x << "\" x2=\"" << x << "\" y1=\"" << kLegendHeight - 4 << "\" y2=\""
        << plot << "\"/><text x=\"" << x << "\" y=\"" << plot + 14 << "\" text-anchor=\"middle\">"
-       << t - 1 << "</text>";
-    if (t > max) break;
+       << label << "</text>";
+    if (t > max || t > UINT64_MAX / 10) break;
   }
   os << "<text x=\"" << kLabelWidth + kBarArea / 2 << "\" y=\"" << plot + 30
      << "\" text-anchor=\"middle\">cycles (log scale)</text></g>\n";
@@ -312,7 +317,7 @@ void write_unit_table(std::ostream& os, const View& v) {
 
 /// One row per record field; fields the comparator named get class "diff".
 void write_records(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
-                   const cosim::Divergence& d) {
+                   const cosim::Divergence& d, const isa::MachinePreset* machine) {
   os << "<table id=\"divergent-records\">\n<tr><th>field</th>";
   for (const auto& e : r.engines) os << "<th>" << html_escape(e) << "</th>";
   os << "</tr>\n";
@@ -370,6 +375,19 @@ void write_records(std::ostream& os, const isa::Spec& spec, const cosim::CosimRe
       os << "(stopped)";
     os << "</td>";
   }
+  os << "</tr>\n<tr><th>addresses at issue</th>";
+  for (size_t e = 0; e < 2; ++e) {
+    os << "<td>";
+    if (d.records[e]) {
+      const auto addresses = effective_addresses(spec, machine, d.records[e]->word, d.operands[e]);
+      for (const EffectiveAddress& a : addresses)
+        os << "<div>" << html_escape(address_text(a, machine)) << "</div>";
+      if (addresses.empty()) os << "none";
+    } else {
+      os << "(stopped)";
+    }
+    os << "</td>";
+  }
   os << "</tr>\n</table>\n";
 }
 
@@ -401,7 +419,7 @@ void write_mem_diffs(std::ostream& os, const isa::Spec& spec, const cosim::Cosim
 }
 
 void write_divergence(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
-                      const nlohmann::json& context) {
+                      const nlohmann::json& context, const isa::MachinePreset* machine) {
   if (!r.divergence) return;
   const cosim::Divergence& d = *r.divergence;
   os << "<h2 id=\"divergence\">First divergence: retire #" << d.index << "</h2>\n<p>Differing "
@@ -410,7 +428,7 @@ void write_divergence(std::ostream& os, const isa::Spec& spec, const cosim::Cosi
   os << "</p>\n<ul>\n";
   for (const auto& line : d.details) os << "<li>" << html_escape(line) << "</li>\n";
   os << "</ul>\n";
-  write_records(os, spec, r, d);
+  write_records(os, spec, r, d, machine);
   write_mem_diffs(os, spec, r, d);
   if (context.is_object() && context.contains("rerun") && context["rerun"].is_string())
     os << "<p>Re-run just the failing part:</p>\n<pre id=\"rerun\">"
@@ -474,7 +492,7 @@ std::string render(const isa::Spec& spec, const View& v, const nlohmann::json& c
   // the run settings folded away.
   write_head(os, v);
   write_verdict(os, spec, v);
-  if (v.cosim) write_divergence(os, spec, *v.cosim, context);
+  if (v.cosim) write_divergence(os, spec, *v.cosim, context, v.machine);
   if (v.cosim && (v.cosim->divergence || !v.cosim->final_state_equal()))
     write_final_state(os, spec, *v.cosim);
   write_chart(os, v);
@@ -524,7 +542,7 @@ std::string html_escape(std::string_view text) {
 }
 
 std::string html_report(const isa::Spec& spec, const cosim::CosimResult& r,
-                        const nlohmann::json& context) {
+                        const nlohmann::json& context, const isa::MachinePreset* machine) {
   View v;
   const std::string program = program_name(context);
   v.title = "moesim cosim" + (program.empty() ? std::string() : ": " + program);
@@ -536,6 +554,7 @@ std::string html_report(const isa::Spec& spec, const cosim::CosimResult& r,
   v.units = &r.units;
   v.trap = r.trap;
   v.cosim = &r;
+  v.machine = machine;
   return render(spec, v, context);
 }
 
@@ -555,8 +574,9 @@ std::string html_report(const isa::Spec& spec, const cosim::RunResult& r,
 }
 
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
-                       const cosim::CosimResult& r, const nlohmann::json& context) {
-  isa::write_file(path, html_report(spec, r, context));
+                       const cosim::CosimResult& r, const nlohmann::json& context,
+                       const isa::MachinePreset* machine) {
+  isa::write_file(path, html_report(spec, r, context, machine));
 }
 
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "moesim/isa/assembler.hpp"
+#include "moesim/isa/encoding.hpp"
 #include "moesim/isa/format.hpp"
 
 namespace moesim::report {
@@ -48,6 +49,23 @@ nlohmann::json operands_json(const std::vector<cosim::OperandValue>& ops) {
                  {"value", hex(o.value)},
                  {"decoded",
                   o.reg.empty() ? std::to_string(o.value) : isa::register_value(o.reg, o.value)}});
+  return j;
+}
+
+nlohmann::json addresses_json(const isa::Spec& spec, const isa::MachinePreset* machine,
+                              const isa::RetireRecord& r,
+                              const std::vector<cosim::OperandValue>& ops) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const EffectiveAddress& a : effective_addresses(spec, machine, r.word, ops)) {
+    nlohmann::json e = {{"space", a.space},
+                        {"access", a.access},
+                        {"what", a.what},
+                        {"formula", a.formula},
+                        {"value", a.value ? nlohmann::json(*a.value) : nlohmann::json(nullptr)},
+                        {"text", address_text(a, machine)}};
+    if (!a.value) e["missing"] = a.missing;
+    j.push_back(e);
+  }
   return j;
 }
 
@@ -174,6 +192,53 @@ std::string operands_text(const std::vector<cosim::OperandValue>& ops) {
   return t.empty() ? "none" : t;
 }
 
+std::vector<EffectiveAddress> effective_addresses(const isa::Spec& spec,
+                                                  const isa::MachinePreset* machine, uint32_t word,
+                                                  const std::vector<cosim::OperandValue>& ops) {
+  std::vector<EffectiveAddress> out;
+  const isa::Decoded d = isa::decode(spec, word);
+  if (d.spec == nullptr) return out;
+  for (const isa::AccessSpec& acc : d.spec->accesses) {
+    EffectiveAddress a{acc.space, acc.access, acc.what, acc.address.text(), std::nullopt, ""};
+    try {
+      a.value = acc.address.eval([&](const std::string& id) -> int64_t {
+        for (const cosim::OperandValue& o : ops)
+          if (o.operand == id) return static_cast<int64_t>(o.value);
+        if (machine != nullptr) {
+          const auto p = machine->params.find(id);
+          if (p != machine->params.end()) return p->second;
+        }
+        a.missing = id;
+        throw isa::ExprError(id);
+      });
+    } catch (const isa::ExprError&) {
+      a.value.reset();
+      if (a.missing.empty()) a.missing = "(the formula fails: overflow or division by 0)";
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+std::string address_text(const EffectiveAddress& a, const isa::MachinePreset* machine) {
+  // The value first (what a person compares), then the isa.yaml formula it came from.
+  std::string t =
+      a.space + " " + (a.access == "read_write" ? "read+write" : a.access) + " " + a.what + ": ";
+  if (!a.value) return t + "? = " + a.formula + " (no value for " + a.missing + ")";
+  t += std::to_string(*a.value);
+  const char* row_param = a.space == "vram" ? "VLEN" : a.space == "mram" ? "MLEN" : nullptr;
+  if (a.space == "hbm") {
+    t += " (" + hex(static_cast<uint64_t>(*a.value)) + ")";
+  } else if (row_param != nullptr && machine != nullptr && machine->params.count(row_param) &&
+             machine->params.at(row_param) > 0 && *a.value >= 0) {
+    const int64_t n = machine->params.at(row_param);
+    t += " (row " + std::to_string(*a.value / n);
+    if (*a.value % n != 0) t += " element " + std::to_string(*a.value % n);
+    t += ")";
+  }
+  return t + " = " + a.formula;
+}
+
 std::vector<std::string> mem_diff_lines(const isa::Spec& spec,
                                         const std::array<std::string, 2>& engines,
                                         const cosim::MemDiff& m) {
@@ -252,7 +317,8 @@ std::string cosim_verdict(const cosim::CosimResult& r) {
   return r.limit_reached ? "STOPPED" : r.equal() ? "EQUAL" : "MISMATCH";
 }
 
-nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r) {
+nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r,
+                          const isa::MachinePreset* machine) {
   const std::string& na = r.engines[0];
   const std::string& nb = r.engines[1];
   nlohmann::json j;
@@ -319,9 +385,11 @@ nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r) {
         why[r.engines[s]] = nullptr;
         continue;
       }
-      why[r.engines[s]] = {{"operands_at_issue", operands_json(d.operands[s])},
-                           {"work", work_json(d.work[s])},
-                           {"cycles", {d.records[s]->start_cycle, d.records[s]->end_cycle}}};
+      why[r.engines[s]] = {
+          {"operands_at_issue", operands_json(d.operands[s])},
+          {"addresses", addresses_json(spec, machine, *d.records[s], d.operands[s])},
+          {"work", work_json(d.work[s])},
+          {"cycles", {d.records[s]->start_cycle, d.records[s]->end_cycle}}};
     }
     j["first_divergence"] = {
         {"decoded", why},
@@ -384,9 +452,10 @@ std::string report_yaml(const nlohmann::json& j) {
 
 std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r) {
   std::ostringstream s;
-  s << '#' << r.index << " pc " << r.pc << ' ' << hex(r.word, 8) << "  " << std::left
-    << std::setw(34) << isa::disassemble(spec, r.word) << " [" << spec.stage_name(r.stage)
-    << "] cycles " << r.start_cycle << ".." << r.end_cycle;
+  // "#N pc P" padded so that the words and disassembly of a block of records line up.
+  s << std::left << std::setw(16) << ("#" + std::to_string(r.index) + " pc " + std::to_string(r.pc))
+    << ' ' << hex(r.word, 8) << "  " << std::left << std::setw(34) << isa::disassemble(spec, r.word)
+    << " [" << spec.stage_name(r.stage) << "] cycles " << r.start_cycle << ".." << r.end_cycle;
   for (const auto& w : r.regs) s << ' ' << cosim::reg_name(w.file, w.index) << '=' << hex(w.value);
   for (const auto& m : r.mems)
     s << ' ' << isa::space_name(m.space) << '[' << m.begin << ',' << m.end << ")#"
@@ -458,7 +527,7 @@ void print_unit_table(std::ostream& os, const std::vector<cosim::UnitRow>& rows,
 }
 
 void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
-                         const std::string& rerun) {
+                         const std::string& rerun, const isa::MachinePreset* machine) {
   if (r.divergence) {
     const cosim::Divergence& d = *r.divergence;
     const isa::RetireRecord& ref = d.records[0] ? *d.records[0] : *d.records[1];
@@ -477,6 +546,9 @@ void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::C
       if (!d.records[s]) continue;
       os << "    cycles " << d.records[s]->start_cycle << ".." << d.records[s]->end_cycle << ", "
          << work_text(d.work[s]) << "; operands at issue: " << operands_text(d.operands[s]) << '\n';
+      for (const EffectiveAddress& a :
+           effective_addresses(spec, machine, d.records[s]->word, d.operands[s]))
+        os << "    address: " << address_text(a, machine) << '\n';
     }
     if (!rerun.empty()) os << "  re-run just the failing part:\n    " << rerun << '\n';
     for (size_t s = 0; s < 2; ++s) {

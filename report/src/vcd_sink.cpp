@@ -76,8 +76,20 @@ waveforms::GtkwView VcdSink::view(uint64_t end_cycle) const {
     v.begin = 0;
     v.end = std::max<uint64_t>(end_cycle + end_cycle / 16, 1);  // the whole run, a little spare
   }
+  // Stage markers whose names GTKWave would draw over a kept marker's name (labels are centred
+  // on their line, about 7 pixels a character, kGtkwWavePixels across [begin, end)) are left
+  // out: on a whole run the short stages of the start would otherwise be an unreadable smear.
+  const double cycles_per_pixel = static_cast<double>(v.end - v.begin) / waveforms::kGtkwWavePixels;
+  auto overlaps = [&](const waveforms::GtkwMarker& m) {
+    for (const waveforms::GtkwMarker& k : v.markers) {
+      const double gap = static_cast<double>(m.time > k.time ? m.time - k.time : k.time - m.time);
+      if (gap / cycles_per_pixel < 7.0 * static_cast<double>(m.name.size() + k.name.size()) / 2 + 8)
+        return true;
+    }
+    return false;
+  };
   for (const waveforms::GtkwMarker& m : stage_entries_)
-    if (v.markers.size() < 26) v.markers.push_back(m);
+    if (v.markers.size() < 26 && !overlaps(m)) v.markers.push_back(m);
   return v;
 }
 

@@ -335,7 +335,8 @@ BOOST_AUTO_TEST_CASE(cli_progress_lines_count_the_loops) {
   // stderr is a file here: plain lines, the last one after the run.
   const auto lines = lines_of(r.err);
   BOOST_REQUIRE(!lines.empty());
-  BOOST_TEST(has(lines.back(), "[moesim] 100% 32/32 instr"), lines.back());
+  BOOST_TEST(lines.back().rfind("[moesim] 100% ", 0) == 0u, lines.back());
+  BOOST_TEST(has(lines.back(), "32/32 instr"), lines.back());
   BOOST_TEST(has(lines.back(), "(done)"), lines.back());
   BOOST_TEST(has(lines.back(), "instr/s"));
   BOOST_TEST(has(lines.back(), "cycles/s"));
@@ -359,6 +360,68 @@ BOOST_AUTO_TEST_CASE(cli_progress_lines_count_the_loops) {
   // The run header comes before the tables.
   r = moesim_cli("run --engine golden --program loops.asm", dir);
   BOOST_TEST(r.out.rfind("moesim run: loops.asm machine=default", 0) == 0u, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(cli_progress_line_fits_a_narrow_terminal) {
+  // On a terminal the line is redrawn in place with \r; a line wider than the terminal wraps and
+  // every redraw then leaves a screen line behind (seen in tmux at 80 columns). Run on a
+  // 60-column pseudo-terminal (script(1) records what the terminal receives): every redraw
+  // fits, with percent and ETA first, and the end clears the line.
+  // Planted: without the cut to the terminal's width the redraws were ~120 characters wide
+  // and this failed.
+  const fs::path dir = workdir("progress_tty");
+  const std::string inner = "stty cols 60; '" + std::string(MOESIM_BIN) +
+                            "' cosim --tokens 4 --hidden 64 --intermediate 64 --progress always "
+                            "--quiet >/dev/null";
+  const std::string cmd =
+      "cd '" + dir.string() + "' && script -qec \"" + inner + "\" typescript.txt >/dev/null 2>&1";
+  BOOST_REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string ts = moesim::test::slurp(dir / "typescript.txt");
+  const std::string clear = "\r\033[K";
+  const size_t first = ts.find(clear), last = ts.rfind(clear);
+  BOOST_REQUIRE(first != std::string::npos);
+  size_t draws = 0;
+  for (size_t at = first; at < last;) {
+    const size_t next = ts.find(clear, at + clear.size());
+    const std::string line = ts.substr(at + clear.size(), next - at - clear.size());
+    ++draws;
+    BOOST_TEST(line.size() < 60u, line);
+    BOOST_TEST(line.find('\n') == std::string::npos, line);
+    BOOST_TEST(line.rfind("[moesim] ", 0) == 0u, line);
+    at = next;
+  }
+  BOOST_TEST(draws >= 2u, ts);
+  // Nothing is drawn after the final clear: the terminal's next line starts empty.
+  const std::string rest = ts.substr(last + clear.size());
+  BOOST_TEST(rest.substr(0, rest.find('\n')).find("[moesim]") == std::string::npos, rest);
+  // The percent and ETA come first, so they survive the cut.
+  BOOST_TEST(has(ts, "% ETA "), ts);
+}
+
+BOOST_AUTO_TEST_CASE(cli_windowed_runs_word_unwritten_differences_as_a_single_run) {
+  // A --flip-bit into an HBM byte the program never reads or writes: a single run and a
+  // windowed run both say the outputs are bit-exact and the final state differs outside them
+  // (the windowed run once said "outputs NOT bit-exact": its window result files drop the count
+  // of unwritten differing bytes).
+  const fs::path dir = workdir("windows_unwritten");
+  const std::string run =
+      "cosim --tokens 4 --hidden 64 --intermediate 64 --flip-bit rtl:hbm:4000000:0 --quiet";
+  const std::string want =
+      "outputs bit-exact, cycles match, stage profiles equal, final state DIFFERS outside the "
+      "outputs (memory the program never wrote)";
+  CliResult single = moesim_cli(run, dir);
+  BOOST_TEST(single.code == 1);
+  BOOST_TEST(has(single.out, "VERDICT: MISMATCH: " + want), single.out);
+  CliResult windowed = moesim_cli(run + " --windows 2 --jobs 1 --report w.json", dir);
+  BOOST_TEST(windowed.code == 1);
+  BOOST_TEST(has(windowed.out, "VERDICT: MISMATCH: " + want), windowed.out);
+  BOOST_TEST(!has(windowed.out, "NOT bit-exact"), windowed.out);
+  BOOST_TEST(has(windowed.out, "rtl hbm: 1 bytes differ"), windowed.out);
+  BOOST_TEST(has(windowed.out, "never written by the program: not an output)"), windowed.out);
+  const json j = read_json(dir / "w.json");
+  BOOST_TEST(j["outputs_bit_exact"] == true);
+  BOOST_TEST(j["final_state_equal"] == false);
+  BOOST_TEST(j["final_state"]["memories"]["hbm"]["unwritten_differing_bytes"] == 1);
 }
 
 BOOST_AUTO_TEST_CASE(cli_reports_record_their_provenance) {

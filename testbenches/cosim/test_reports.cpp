@@ -568,6 +568,86 @@ BOOST_AUTO_TEST_CASE(reports_decode_the_divergence_everywhere) {
              std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(reports_show_the_effective_addresses_at_issue) {
+  // gp1 = 96, gp2 = 32, SCALE = 4096, a1 = 0x10000, then H_PREFETCH_V gp1, gp2, a1 writes VRAM
+  // row 6 differently in the two engines. On the tiny preset (VLEN 16, MX_BLOCK 8) isa.yaml's
+  // accesses of H_PREFETCH_V give, worked by hand: codes at a1 + gp2 = 65536 + 32 = 65568
+  // (0x10020), scales at a1 + SCALE + gp2 / 8 = 65536 + 4096 + 4 = 69636 (0x11004), VRAM
+  // element 96 = row 6.
+  const isa::MachinePreset& tiny = spec().preset("tiny");
+  auto enc = [](const char* m, std::vector<uint64_t> ops) {
+    return isa::encode(spec(), *spec().by_mnemonic(m), ops);
+  };
+  std::vector<ScriptedEngine::Step> sa;
+  auto add = [&](uint32_t word, std::vector<isa::RegWrite> regs) {
+    isa::RetireRecord r;
+    r.index = sa.size();
+    r.pc = static_cast<uint32_t>(sa.size());
+    r.word = word;
+    r.start_cycle = 2 * sa.size();
+    r.end_cycle = r.start_cycle + 2;
+    r.regs = std::move(regs);
+    sa.push_back({r, {}});
+  };
+  add(enc("S_ADDI_INT", {1, 0, 96}), {{isa::RegFile::Gp, 1, 96}});
+  add(enc("S_ADDI_INT", {2, 0, 32}), {{isa::RegFile::Gp, 2, 32}});
+  add(enc("C_SET_SCALE_REG", {3}), {{isa::RegFile::Ctrl, 0, 4096}});
+  add(enc("C_SET_ADDR_REG", {1, 0, 4}), {{isa::RegFile::Addr, 1, 0x10000}});
+  add(enc("H_PREFETCH_V", {1, 2, 1, 0, 0}), {});
+  sa.back().record.mems = {{isa::Space::Vram, 6, 7, 0}};
+  sa.back().updates = {{isa::Space::Vram, 6, 0x11}};
+  std::vector<ScriptedEngine::Step> sb = sa;
+  std::get<2>(sb.back().updates[0]) = 0x12;
+  ScriptedEngine a("golden", sa), b("rtl", sb);
+  cosim::CosimOptions o;
+  o.history = 2;
+  const cosim::CosimResult r = cosim::run_cosim(spec(), a, b, o);
+  BOOST_REQUIRE(r.divergence.has_value());
+  BOOST_REQUIRE(r.divergence->index == 4u);
+  const std::vector<std::string> want = {
+      "hbm read codes of row 0: 65568 (0x10020) = an + rs1",
+      "hbm read scales of row 0: 69636 (0x11004) = an + SCALE + rs1 / MX_BLOCK",
+      "vram write first row: 96 (row 6) = rd"};
+
+  std::ostringstream console;
+  report::print_cosim_details(console, spec(), r, "", &tiny);
+  // Once under each engine's record.
+  for (const std::string& line : want) {
+    const std::string text = console.str(), needle = "    address: " + line + "\n";
+    size_t n = 0;
+    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+      ++n;
+    BOOST_TEST(n == 2u, line << " in\n" << text);
+  }
+
+  const nlohmann::json j = report::cosim_json(spec(), r, &tiny)["first_divergence"]["decoded"];
+  for (const char* engine : {"golden", "rtl"}) {
+    const nlohmann::json& ad = j[engine]["addresses"];
+    BOOST_REQUIRE(ad.size() == 3u);
+    BOOST_TEST(ad[0]["space"] == "hbm");
+    BOOST_TEST(ad[0]["access"] == "read");
+    BOOST_TEST(ad[0]["value"] == 65568);
+    BOOST_TEST(ad[1]["value"] == 69636);
+    BOOST_TEST(ad[2]["space"] == "vram");
+    BOOST_TEST(ad[2]["access"] == "write");
+    BOOST_TEST(ad[2]["value"] == 96);
+    for (size_t i = 0; i < want.size(); ++i) BOOST_TEST(ad[i]["text"] == want[i]);
+  }
+
+  const std::string html = report::html_report(spec(), r, nullptr, &tiny);
+  BOOST_TEST(html.find("<tr><th>addresses at issue</th><td><div>" + report::html_escape(want[0]) +
+                       "</div><div>" + report::html_escape(want[1]) + "</div><div>" +
+                       report::html_escape(want[2]) + "</div></td>") != std::string::npos);
+
+  // Without the machine, a formula that names a machine parameter stays unevaluated and says so.
+  const nlohmann::json bare = report::cosim_json(spec(), r)["first_divergence"]["decoded"];
+  BOOST_TEST(bare["rtl"]["addresses"][0]["value"] == 65568);
+  BOOST_TEST(bare["rtl"]["addresses"][1]["value"].is_null());
+  BOOST_TEST(bare["rtl"]["addresses"][1]["text"] ==
+             "hbm read scales of row 0: ? = an + SCALE + rs1 / MX_BLOCK (no value for MX_BLOCK)");
+  BOOST_TEST(bare["rtl"]["addresses"][2]["text"] == "vram write first row: 96 = rd");
+}
+
 BOOST_AUTO_TEST_CASE(reports_rerun_command_replaces_outputs_and_limits) {
   cosim::Divergence d;
   d.index = 19;
@@ -640,6 +720,12 @@ BOOST_AUTO_TEST_CASE(reports_html_reads_top_down) {
   // The chart: a linear axis with tick labels, a log-scale switch and a log bar per bar.
   BOOST_TEST(html.find("<g class=\"axis lin\">") != std::string::npos);
   BOOST_TEST(html.find("<g class=\"axis log\">") != std::string::npos);
+  // Log ticks at 0, 10, 100 (the run's longest stage is under 100 cycles), labelled as such
+  // (they once read 0, 9, 99: the tick of 10^k sat at 10^k - 1).
+  const std::string log_axis = html.substr(html.find("<g class=\"axis log\">"));
+  for (const char* tick : {">0</text>", ">10</text>", ">100</text>"})
+    BOOST_TEST(log_axis.substr(0, log_axis.find("</g>")).find(tick) != std::string::npos, tick);
+  BOOST_TEST(log_axis.substr(0, log_axis.find("</g>")).find(">9</text>") == std::string::npos);
   BOOST_TEST(html.find("<input type=\"checkbox\" id=\"log-scale\">") != std::string::npos);
   const std::regex logbar("<rect class=\"logbar e[01]\"");
   BOOST_TEST(static_cast<size_t>(std::distance(

@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "moesim/isa/encoding.hpp"
 #include "moesim/isa/expr.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/isa/tables.hpp"
+#include "moesim/isa/trace.hpp"
 
 using namespace moesim::isa;
 namespace fs = std::filesystem;
@@ -343,8 +345,53 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
               "machine.yaml: runtime.INSTRUCTION_BUDGET.port: unknown key");
   CHECK_ERROR(BadSpec("isa.yaml", "  rows: \"rows", "  MLEN: \"rows"),
               "isa.yaml: latency_vars.MLEN: latency variable shadows machine parameter 'MLEN'");
+  // Access formulas (`accesses`, the effective addresses of divergence reports) name only the
+  // instruction's gp / addr / imm operands, control registers, machine parameters and
+  // address_vars, in a known memory space.
+  CHECK_ERROR(BadSpec("isa.yaml", "address: \"rd + imm\", what: \"first row, column\"",
+                      "address: \"rd + bogus\", what: \"first row, column\""),
+              entry("M_MM_WO") +
+                  ".accesses[0].address: unknown name 'bogus' (not a gp, addr or imm operand of "
+                  "M_MM_WO, a control register, a machine parameter or an address_var)");
+  CHECK_ERROR(BadSpec("isa.yaml", "address: \"rs1 + imm\", what: \"word\"}",
+                      "address: \"fs + imm\", what: \"word\"}"),
+              entry("S_LD_FP") + ".accesses[0].address: unknown name 'fs'");
+  CHECK_ERROR(BadSpec("isa.yaml", "{space: mram, access: read, address: \"rs1\"",
+                      "{space: dram, access: read, address: \"rs1\""),
+              entry("M_MM") + ".accesses[0].space: unknown memory space 'dram'");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "{space: mram, access: read, address: \"rs1\"",
+              "{space: mram, access: load, address: \"rs1\""),
+      entry("M_MM") + ".accesses[0].access: expected read, write or read_write, got 'load'");
+  CHECK_ERROR(BadSpec("isa.yaml", "{space: mram, access: read, address: \"rs1\"",
+                      "{space: mram, access: read, address: \"rs1 +\""),
+              entry("M_MM") + ".accesses[0].address:");
+  CHECK_ERROR(BadSpec("isa.yaml", "    latency: \"BLEN\"\n    accesses:",
+                      "    latency: \"BLEN\"\n    acceses:"),
+              entry("M_MM_WO") + ".acceses: unknown key");
   // Messages carry the YAML line too.
   CHECK_ERROR(BadSpec("isa.yaml", "opcode: 0x06", "opcode: x6"), "(line ");
+}
+
+BOOST_AUTO_TEST_CASE(accesses_name_memory_spaces_of_the_engines) {
+  // The loader checks `space` against a list of its own (the generator compiles it without
+  // trace.hpp); it must be exactly isa::Space's names.
+  std::set<std::string> names;
+  for (moesim::isa::Space sp : moesim::isa::kAllSpaces) names.insert(moesim::isa::space_name(sp));
+  std::set<std::string> used;
+  size_t with = 0;
+  for (const InstrSpec& i : Spec::builtin().instructions()) {
+    with += i.accesses.empty() ? 0 : 1;
+    for (const AccessSpec& a : i.accesses) {
+      BOOST_TEST(names.count(a.space) == 1u, i.mnemonic << " " << a.space);
+      used.insert(a.space);
+    }
+  }
+  BOOST_TEST(used == names);  // every space is some instruction's
+  BOOST_TEST(with >= 25u);    // every memory instruction states its accesses
+  const InstrSpec* h = Spec::builtin().by_mnemonic("H_PREFETCH_V");
+  BOOST_REQUIRE(h->accesses.size() == 3u);
+  BOOST_TEST(h->accesses[1].address.text() == "an + SCALE + rs1 / MX_BLOCK");
 }
 
 BOOST_AUTO_TEST_CASE(topk_policies_and_allowed_values) {

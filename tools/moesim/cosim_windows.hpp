@@ -45,6 +45,10 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o, const std::
 /// What cmd_cosim needs after a windowed or focused run: the (merged) result, errors of window
 /// end states, and the engines at the end of the run (for --reference; the RTL's end state is
 /// the last checkpoint, which its window matched bit for bit).
+/// Ends an end-state line (WindowedRun::errors) whose memory space differs, in the window's own
+/// golden-vs-RTL comparison, only in units no retire record wrote: as a single run words it.
+inline constexpr const char* kNotAnOutputNote = "never written by the program: not an output";
+
 struct WindowedRun {
   cosim::CosimResult result;
   std::vector<std::string> errors;  ///< "window K (retires A..B): ENGINE end state ..."

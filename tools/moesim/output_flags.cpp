@@ -251,9 +251,10 @@ void write_profile(const std::string& path, const nlohmann::json& j) {
 }
 
 void write_html(const std::string& path, const isa::Spec& spec, const cosim::CosimResult* cosim,
-                const cosim::RunResult* run, const nlohmann::json& context) {
+                const cosim::RunResult* run, const nlohmann::json& context,
+                const isa::MachinePreset* machine) {
   bad_input_of("--html: ", [&] {
-    if (cosim != nullptr) report::write_html_report(path, spec, *cosim, context);
+    if (cosim != nullptr) report::write_html_report(path, spec, *cosim, context, machine);
     if (run != nullptr) report::write_html_report(path, spec, *run, context);
   });
 }
@@ -314,12 +315,17 @@ fs::path rtl_gtkw_path(const std::string& fst) {
   return p;
 }
 
-void write_rtl_gtkw(const isa::Spec& spec, const OutputFlags& o, uint64_t end_cycle) {
+void write_rtl_gtkw(const isa::Spec& spec, const OutputFlags& o, uint64_t end_cycle,
+                    std::optional<uint64_t> divergence_cycle) {
   if (o.trace_rtl.empty()) return;
   const cosim::TraceWindow w = trace_window(o);
   waveforms::GtkwView view;
   view.begin = w.retires ? 0 : w.begin;
   view.end = w.retires ? end_cycle : std::min(w.end, std::max<uint64_t>(end_cycle, w.begin + 1));
+  if (divergence_cycle) {
+    view.marker = *divergence_cycle;
+    view.markers.push_back({*divergence_cycle, "first divergence"});
+  }
   const fs::path filter = waveforms::stage_filter_path(o.trace_rtl);
   bad_input_of("--trace-rtl ", [&] {
     waveforms::write_stage_filter(filter, spec.stages());

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -64,7 +65,8 @@ void dump_outputs(const std::filesystem::path& dir, const isa::Engine& e, const 
 void write_profile(const std::string& path, const nlohmann::json& j);
 
 void write_html(const std::string& path, const isa::Spec& spec, const cosim::CosimResult* cosim,
-                const cosim::RunResult* run, const nlohmann::json& context);
+                const cosim::RunResult* run, const nlohmann::json& context,
+                const isa::MachinePreset* machine = nullptr);
 
 std::unique_ptr<report::TraceJsonSink> open_trace_json(const isa::Spec& spec,
                                                        const std::string& path,
@@ -87,7 +89,9 @@ std::unique_ptr<isa::Engine> make_rtl(const isa::Spec& spec, const isa::MachineP
 /// After a run with --trace-rtl: the GTKWave save file rtl_gtkw_path(fst) naming the RTL's key
 /// signals (clock, reset, issue, retire with its stage through the stage filter, trap, unit
 /// busy, halt), opening on the window's cycles (a retire window: the whole file). `end_cycle`
-/// is the run's last cycle.
-void write_rtl_gtkw(const isa::Spec& spec, const OutputFlags& o, uint64_t end_cycle);
+/// is the run's last cycle; `divergence_cycle`, when given, gets the primary marker and the
+/// named marker A "first divergence" (the start cycle of the first differing record).
+void write_rtl_gtkw(const isa::Spec& spec, const OutputFlags& o, uint64_t end_cycle,
+                    std::optional<uint64_t> divergence_cycle = std::nullopt);
 
 }  // namespace moesim::cli

@@ -402,7 +402,8 @@ std::vector<std::string> write_gtkw(const std::filesystem::path& path,
   out << '\n';
   for (size_t i = 0; i < view.markers.size() && i < named.size(); ++i)
     out << "[markername] " << static_cast<char>('A' + i) << view.markers[i].name << '\n';
-  out << "[sst_expanded] 0\n[signals_width] 230\n[sst_width] 200\n[sst_vpaned_height] 200\n";
+  // The signal pane is wide enough for "golden mnemonic=H_PREFETCH_V" (the value at the marker).
+  out << "[sst_expanded] 0\n[signals_width] 330\n[sst_width] 200\n[sst_vpaned_height] 200\n";
   for (const auto& s : signals)
     if (s.scope.empty()) trace(s);
   // Signals of the same name (golden.stage, rtl.stage, ...) next to each other, in the order
@@ -440,8 +441,14 @@ std::vector<std::string> write_rtl_gtkw(const std::filesystem::path& path,
                 gtkw_zoom(kFstPsPerCycle * (view.end > view.begin ? view.end - view.begin : 0)),
                 view.marker ? static_cast<long long>(kFstPsPerCycle * *view.marker) : -1LL);
   out << zoom;
-  for (int i = 0; i < 26; ++i) out << " -1";
-  out << "\n[sst_expanded] 1\n[signals_width] 260\n[sst_width] 220\n";
+  for (size_t i = 0; i < 26; ++i)
+    out << ' '
+        << (i < view.markers.size() ? static_cast<long long>(kFstPsPerCycle * view.markers[i].time)
+                                    : -1LL);
+  out << '\n';
+  for (size_t i = 0; i < view.markers.size() && i < 26; ++i)
+    out << "[markername] " << static_cast<char>('A' + i) << view.markers[i].name << '\n';
+  out << "[sst_expanded] 1\n[signals_width] 330\n[sst_width] 220\n";
   std::vector<std::string> traces;
   auto trace = [&](const char* flags, const std::string& name) {
     out << '@' << flags << '\n' << name << '\n';

@@ -60,6 +60,16 @@ struct OperandSpec {
   bool permits(uint64_t v) const;
 };
 
+/// One entry of an instruction's isa.yaml `accesses`: the first address of a memory range it
+/// reads or writes, as a formula over its operands at issue, the control registers, the machine
+/// parameters and the `address_vars`.
+struct AccessSpec {
+  std::string space;   ///< isa::space_name: vram, mram, fp_sram, int_sram, hbm
+  std::string access;  ///< read, write or read_write
+  std::string what;    ///< which part of the range the address is ("first row")
+  Expr address;        ///< in the space's address unit (isa.yaml, Units)
+};
+
 struct InstrSpec {
   std::string mnemonic;
   uint8_t opcode = 0;
@@ -68,7 +78,8 @@ struct InstrSpec {
   std::string semantics;
   std::vector<std::string> traps;  ///< trap names this instruction can raise
   std::string latency_text;
-  Expr latency;  ///< parsed latency_text
+  Expr latency;                      ///< parsed latency_text
+  std::vector<AccessSpec> accesses;  ///< isa.yaml `accesses`, in file order
 };
 
 /// One entry of isa.yaml `topk_policies`: the (E, k) V_TOPK uses for an rmask, either hardwired
@@ -161,6 +172,8 @@ class Spec {
   const std::map<std::string, MachinePreset>& presets() const { return presets_; }
   const MachinePreset& preset(const std::string& name) const;  ///< throws SpecError listing names
   const std::map<std::string, std::string>& latency_vars() const { return latency_vars_; }
+  /// isa.yaml `address_vars`: names an `accesses` formula may use that no register holds.
+  const std::map<std::string, std::string>& address_vars() const { return address_vars_; }
   /// isa.yaml `topk_policies` in file order.
   const std::vector<TopkPolicySpec>& topk_policies() const { return topk_policies_; }
   /// The policy of V_TOPK rmask `rmask`; nullptr when the rmask is illegal.
@@ -211,6 +224,7 @@ class Spec {
   std::vector<StageSpec> stages_;
   std::map<std::string, MachinePreset> presets_;
   std::map<std::string, std::string> latency_vars_;
+  std::map<std::string, std::string> address_vars_;
   std::vector<OperandKindSpec> kinds_;
   std::vector<TopkPolicySpec> topk_policies_;
   std::vector<Fp32Constant> fp32_constants_;

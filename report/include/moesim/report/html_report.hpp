@@ -33,8 +33,9 @@ std::string html_escape(std::string_view text);
 
 /// The HTML document of a co-simulation. `context` is a JSON object (e.g. the CLI's program and
 /// preset description, tool, flags), or null; its scalars are listed under "Run context".
+/// `machine` (may be null) evaluates the divergent instruction's effective addresses.
 std::string html_report(const isa::Spec& spec, const cosim::CosimResult& r,
-                        const nlohmann::json& context);
+                        const nlohmann::json& context, const isa::MachinePreset* machine = nullptr);
 
 /// The HTML document of a single-engine run (see the CosimResult overload).
 std::string html_report(const isa::Spec& spec, const cosim::RunResult& r,
@@ -43,7 +44,8 @@ std::string html_report(const isa::Spec& spec, const cosim::RunResult& r,
 /// Writes html_report(spec, r, context) to `path`. Throws std::runtime_error naming the path if
 /// it cannot be written.
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,
-                       const cosim::CosimResult& r, const nlohmann::json& context);
+                       const cosim::CosimResult& r, const nlohmann::json& context,
+                       const isa::MachinePreset* machine = nullptr);
 
 /// Writes html_report(spec, r, context) for a single-engine run to `path` (errors as above).
 void write_html_report(const std::filesystem::path& path, const isa::Spec& spec,

@@ -40,7 +40,9 @@ std::string cosim_verdict(const cosim::CosimResult& r);
 /// units {name: {<a>_busy_cycles, <b>_busy_cycles, <a>_spans, <b>_spans, <a>_utilisation,
 /// <b>_utilisation, match}} (every isa.yaml unit), first_divergence
 /// (null or {decoded {<a>|<b>: null (stopped) or {operands_at_issue: [{operand, reg (null for
-/// an immediate), value, decoded}], work {token, slot, expert}, cycles [start, end]}},
+/// an immediate), value, decoded}], addresses: [{space, access, what, formula, value (null:
+/// not evaluable, see `missing`), text}] (effective_addresses; `machine` may be null), work
+/// {token, slot, expert}, cycles [start, end]}},
 /// memory_differences: [{space, units [begin, end), differing_bytes, differing_elements,
 /// elements: [{unit, byte, element, <a>, <b>}], previous_writer {<a>, <b>: null (initial image)
 /// or {index, pc, word, disassembly}}}], index, pc, word, disassembly, stage, fields, details,
@@ -53,7 +55,8 @@ std::string cosim_verdict(const cosim::CosimResult& r);
 /// runs of differing bytes; `units` rounds each run out to whole units of the space;
 /// ranges_complete is false when more differing bytes lie beyond the listed runs. Engine names are
 /// the keys.
-nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r);
+nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r,
+                          const isa::MachinePreset* machine = nullptr);
 
 /// engine, instructions, total_cycles, stages {name: {code, instructions, cycles,
 /// hbm_bytes_read, hbm_bytes_written}},
@@ -93,6 +96,28 @@ std::string writer_text(const isa::Spec& spec, const std::optional<cosim::Writer
 std::string work_text(const cosim::WorkItem& w);
 /// "rd=gp3=4 (0x4), rs1=gp2=0 (0x0), imm=12, STRIDE=1 (0x1)"; "none".
 std::string operands_text(const std::vector<cosim::OperandValue>& ops);
+/// The first address of one memory range an instruction reads or writes (isa.yaml `accesses`),
+/// evaluated on its operands at issue.
+struct EffectiveAddress {
+  std::string space;             ///< vram, mram, fp_sram, int_sram, hbm
+  std::string access;            ///< read, write, read_write
+  std::string what;              ///< "first row", "codes of row 0"
+  std::string formula;           ///< isa.yaml's formula, e.g. "an + SCALE + rs1 / MX_BLOCK"
+  std::optional<int64_t> value;  ///< in the space's address unit; empty: a name had no value
+  std::string missing;           ///< the first name without a value (when value is empty)
+};
+/// The accesses of `word`'s instruction evaluated with `ops` (OperandValue: the register and
+/// imm operands and control registers at issue) and the machine parameters of `machine` (may
+/// be null: formulas that name a parameter are then left unevaluated). Empty for an undefined
+/// opcode or an instruction without memory accesses.
+std::vector<EffectiveAddress> effective_addresses(const isa::Spec& spec,
+                                                  const isa::MachinePreset* machine, uint32_t word,
+                                                  const std::vector<cosim::OperandValue>& ops);
+/// "hbm read codes of row 0: 4160 (0x1040) = an + rs1", "vram write first row: 3584 (row 7) =
+/// rd" (the row of vram and mram needs `machine`), "vram read token row: ? = rs1 + t * VLEN (no
+/// value for t)".
+std::string address_text(const EffectiveAddress& a, const isa::MachinePreset* machine);
+
 /// The readable lines of one MemDiff: range and counts, each listed element decoded for both
 /// engines, the previous writer of the first differing unit.
 std::vector<std::string> mem_diff_lines(const isa::Spec& spec,
@@ -113,7 +138,9 @@ std::string rerun_command(const std::vector<std::string>& argv, const cosim::Div
 /// registers, and per memory space the differing byte count (and how many lie outside the
 /// outputs), the first difference with its last writer on each side and the differing byte
 /// ranges (in bytes and in the space's units).
+/// `machine` (may be null) evaluates the effective addresses (effective_addresses).
 void print_cosim_details(std::ostream& os, const isa::Spec& spec, const cosim::CosimResult& r,
-                         const std::string& rerun = "");
+                         const std::string& rerun = "",
+                         const isa::MachinePreset* machine = nullptr);
 
 }  // namespace moesim::report

@@ -179,13 +179,14 @@ struct GtkwView {
 };
 
 /// Window size written to save files ([size]) and the wave area's width in pixels assumed for
-/// the zoom: GTKWave 3.3.118 on a 1600-pixel window with the signal pane of these files draws
-/// about 1070-1140 pixels of waves (measured with gtkwave::getWindowStartTime/EndTime under
-/// Xvfb); the zoom assumes more, so that the window never runs past the end of the dump
-/// (GTKWave then moves it back to time 0).
+/// the zoom: GTKWave 3.3.118 on a 1600-pixel window drew about 1070-1140 pixels of waves with a
+/// 230-pixel signal pane (measured with gtkwave::getWindowStartTime/EndTime under Xvfb); the
+/// stage save file's pane is now 330 pixels (values at the marker fit), so about 100 fewer.
+/// The zoom assumes more than GTKWave draws, so that the window never runs past the end of the
+/// dump (GTKWave then moves it back to time 0).
 inline constexpr int kGtkwWidth = 1600;
 inline constexpr int kGtkwHeight = 1000;
-inline constexpr int kGtkwWavePixels = 1200;
+inline constexpr int kGtkwWavePixels = 1100;
 
 /// GTKWave's zoom value (the `*` line of a save file) that shows `span` time units across
 /// kGtkwWavePixels pixels: GTKWave shows 2^-zoom time units per frame of 200 pixels.

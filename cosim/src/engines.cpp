@@ -25,4 +25,8 @@ std::unique_ptr<isa::Engine> make_rtl_engine(const isa::Spec& spec,
 
 std::vector<std::string> rtl_built_presets() { return rtl::built_presets(); }
 
+std::vector<std::string> rtl_runnable_presets(const isa::Spec& spec) {
+  return rtl::runnable_presets(spec);
+}
+
 }  // namespace moesim::cosim

@@ -539,6 +539,10 @@ void SpecLoader::machine(Spec& s, const At& top) {
       if (!ok) p.key(key).fail(why);
     };
     need(mp.params["VLEN"] == mp.params["MLEN"], "VLEN", "VLEN must equal MLEN");
+    // MRAM_TILES may be a run-time size; MRAM_TILES_MAX is the MRAM the RTL is built with.
+    if (mp.params.count("MRAM_TILES_MAX"))
+      need(mp.params["MRAM_TILES"] <= mp.params["MRAM_TILES_MAX"], "MRAM_TILES",
+           "must not exceed MRAM_TILES_MAX (" + std::to_string(mp.params["MRAM_TILES_MAX"]) + ")");
     need(is_pow2(mp.params["VLEN"]), "VLEN", "must be a power of two");
     need(mp.params["MX_BLOCK"] == 8 || mp.params["MX_BLOCK"] == 32, "MX_BLOCK", "must be 8 or 32");
     need(mp.params["MLEN"] % mp.params["MX_BLOCK"] == 0, "MLEN", "must be a multiple of MX_BLOCK");

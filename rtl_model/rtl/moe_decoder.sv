@@ -14,7 +14,8 @@
  * Address checks: VRAM and MRAM accesses are checked on row indices (the row of an element
  * address a is floor(a / VLEN) resp. floor(a / MLEN)); SRAM accesses as word intervals and HBM
  * accesses as byte intervals. An access is out of range when its rows / words / bytes are not
- * all inside the memory. All sums are exact (no 32-bit wrap): gp values are zero-extended to 64
+ * all inside the memory. MRAM's size (mram_tiles_i) and HBM's (hbm_bytes_i) are run-time inputs
+ * (machine.yaml `runtime`); the other sizes are parameters. All sums are exact (no 32-bit wrap): gp values are zero-extended to 64
  * bits, HBM addresses to 72 bits.
  *
  * V_GATHER and V_SCATTER_ADD need their token index INT_SRAM[gp[rs2]] for the range check of
@@ -31,10 +32,8 @@ module moe_decoder
   parameter int unsigned HLEN               = 16,
   parameter int unsigned MX_BLOCK           = 8,
   parameter int unsigned VRAM_ROWS          = 8192,
-  parameter int unsigned MRAM_TILES         = 16,
   parameter int unsigned FP_SRAM_WORDS      = 4096,
   parameter int unsigned INT_SRAM_WORDS     = 4096,
-  parameter int unsigned HBM_BYTES          = 67108864,
   parameter int unsigned HBM_V_ROWS         = 4,
   parameter int unsigned HBM_M_ROWS         = 64,
   parameter int unsigned LOOP_DEPTH         = 4,
@@ -57,6 +56,8 @@ module moe_decoder
   input  logic [LoopDepthW-1:0] loop_depth_i,   // active loops
   input  logic [31:0]           retired_i,      // instructions retired so far
   input  logic [INSTRUCTION_BUDGET_BITS-1:0] budget_i,  // INSTRUCTION_BUDGET of this run
+  input  logic [MRAM_TILES_BITS-1:0] mram_tiles_i,      // MRAM_TILES of this run
+  input  logic [HBM_BYTES_BITS-1:0]  hbm_bytes_i,       // HBM_BYTES of this run
 
   // Asynchronous INT SRAM read port (token index, S_LD_INT)
   output logic [IntAddrW-1:0]   int_raddr_o,
@@ -111,15 +112,20 @@ module moe_decoder
   ////////////////
 
   localparam logic [63:0] VramRows  = 64'(VRAM_ROWS);
-  localparam logic [63:0] MramRows  = 64'(MRAM_TILES) * 64'(MLEN);
   localparam logic [63:0] FpWords   = 64'(FP_SRAM_WORDS);
   localparam logic [63:0] IntWords  = 64'(INT_SRAM_WORDS);
-  localparam logic [71:0] HbmBytes  = 72'(HBM_BYTES);
   localparam logic [63:0] Vlen64    = 64'(VLEN);
   localparam logic [63:0] Mlen64    = 64'(MLEN);
   localparam logic [63:0] Blen64    = 64'(BLEN);
   localparam logic [63:0] Hlen64    = 64'(HLEN);
   localparam logic [63:0] Heads64   = 64'(MLEN) / 64'(HLEN);
+
+  // Run-time sizes.
+  logic [63:0] mram_tiles, mram_rows;
+  logic [71:0] hbm_bytes;
+  assign mram_tiles = 64'(mram_tiles_i);
+  assign mram_rows  = mram_tiles * Mlen64;
+  assign hbm_bytes  = 72'(hbm_bytes_i);
 
   ///////////////////
   // Word fields   //
@@ -204,7 +210,7 @@ module moe_decoder
   assign h_scale_end = h_base + 72'(scale_i) + h_o_last / 72'(MX_BLOCK) + 72'(h_nscale);
 
   logic h_hbm_oob, h_o_mis;
-  assign h_hbm_oob = (h_code_end > HbmBytes) || (h_scale_end > HbmBytes);
+  assign h_hbm_oob = (h_code_end > hbm_bytes) || (h_scale_end > hbm_bytes);
   assign h_o_mis   = ((rs1_v % 64'(MX_BLOCK)) != 64'd0) ||
                      ((h_rows > 64'd1) && ((h_stride % 64'(MX_BLOCK)) != 64'd0));
 
@@ -293,14 +299,14 @@ module moe_decoder
       ////////////////////
       OP_M_MM: begin
         unit_o = UNIT_MATRIX;
-        oor    = outside(rs1_v / Mlen64, Blen64, MramRows) || vrows_oob(rs2_v, Blen64);
+        oor    = outside(rs1_v / Mlen64, Blen64, mram_rows) || vrows_oob(rs2_v, Blen64);
         mis    = ((rs1_v % Mlen64) != 64'd0) ||
                  ((((rs1_v % (Mlen64 * Mlen64)) / Mlen64) % Blen64) != 64'd0) ||
                  vrow_mis(rs2_v);
       end
       OP_M_TMM: begin
         unit_o = UNIT_MATRIX;
-        oor    = (tmm_tile >= 64'(MRAM_TILES)) || vrows_oob(rs1_v, Blen64);
+        oor    = (tmm_tile >= mram_tiles) || vrows_oob(rs1_v, Blen64);
         mis    = ((rs2_v % Mlen64) != 64'd0) || ((tmm_col % Blen64) != 64'd0) || vrow_mis(rs1_v);
       end
       OP_M_MM_WO: begin
@@ -310,7 +316,7 @@ module moe_decoder
       end
       OP_M_MV, OP_M_TMV: begin
         unit_o = UNIT_MATRIX;
-        oor    = (mv_tile >= 64'(MRAM_TILES)) || vrow_oob(rs2_v);
+        oor    = (mv_tile >= mram_tiles) || vrow_oob(rs2_v);
         mis    = (mv_col >= Mlen64) || ((mv_col % Blen64) != 64'd0) || vrow_mis(rs2_v);
       end
       OP_M_MV_WO: begin
@@ -320,7 +326,7 @@ module moe_decoder
       end
       OP_M_BMV, OP_M_BTMV: begin
         unit_o = UNIT_MATRIX;
-        oor    = (bm_tile >= 64'(MRAM_TILES)) || vrow_oob(rs2_v);
+        oor    = (bm_tile >= mram_tiles) || vrow_oob(rs2_v);
         mis    = (bm_r0 >= Mlen64) || ((bm_r0 % Hlen64) != 64'd0) || vrow_mis(rs2_v);
       end
       OP_M_BMV_WO: begin
@@ -330,7 +336,7 @@ module moe_decoder
       end
       OP_M_BMM, OP_M_BTMM: begin
         unit_o = UNIT_MATRIX;
-        oor    = (bm_tile >= 64'(MRAM_TILES)) || vrows_oob(rs2_v, Mlen64);
+        oor    = (bm_tile >= mram_tiles) || vrows_oob(rs2_v, Mlen64);
         mis    = (bm_r0 >= Mlen64) || ((bm_r0 % Hlen64) != 64'd0) || vrow_mis(rs2_v);
       end
       OP_M_BMM_WO: begin
@@ -452,7 +458,7 @@ module moe_decoder
         unit_o   = UNIT_DMA;
         dma_op_o = DMA_PREFETCH_M;
         ill      = rs2_past;
-        oor      = h_hbm_oob || outside(rd_v / Mlen64, h_rows, MramRows);
+        oor      = h_hbm_oob || outside(rd_v / Mlen64, h_rows, mram_rows);
         mis      = ((rd_v % Mlen64) != 64'd0) || h_o_mis;
       end
       OP_H_PREFETCH_V, OP_H_STORE_V: begin

@@ -15,6 +15,10 @@
  *   (ctrl_reg_e, reset CTRL_<NAME>_RESET), TOPK_POLICY's valid bit, a loop stack of LOOP_DEPTH
  *   body-start pcs with a C_BREAK mark each, and the retired-instruction count, compared with
  *   instruction_budget_i (INSTRUCTION_BUDGET, a run-time input: machine.yaml `runtime`).
+ * - Run-time sizes (machine.yaml `runtime`): mram_tiles_i (MRAM_TILES, at most the parameter
+ *   MRAM_TILES_MAX, the depth the MRAM array is built with) and hbm_bytes_i (HBM_BYTES; the HBM backing store is
+ *   the harness's). Both are registered (mram_tiles_q, hbm_bytes_q; held constant by the harness,
+ *   loaded by the reset cycles) and only bound moe_decoder's address checks.
  *   C_BREAK outside a loop halts by moving pc to prog_len_i.
  * - Memories (arrays public to the harness): VRAM rows of VLEN BF16 with two synchronous read
  *   ports and one write port with per-element enables; MRAM rows {scales, codes} with one
@@ -38,10 +42,9 @@ module moe_top
   parameter int unsigned HLEN                = 16,
   parameter int unsigned MX_BLOCK            = 8,
   parameter int unsigned VRAM_ROWS           = 8192,
-  parameter int unsigned MRAM_TILES          = 16,
+  parameter int unsigned MRAM_TILES_MAX      = 32,
   parameter int unsigned FP_SRAM_WORDS       = 4096,
   parameter int unsigned INT_SRAM_WORDS      = 4096,
-  parameter int unsigned HBM_BYTES           = 67108864,
   parameter int unsigned HBM_LATENCY         = 24,
   parameter int unsigned HBM_BYTES_PER_CYCLE = 64,
   parameter int unsigned HBM_V_ROWS          = 4,
@@ -50,7 +53,7 @@ module moe_top
   parameter int unsigned MAX_TOPK_EXPERTS    = 256,
   parameter int unsigned IMEM_WORDS          = 65536,
   localparam int unsigned VramRowW           = $clog2(VRAM_ROWS),
-  localparam int unsigned MramRows           = MRAM_TILES * MLEN,
+  localparam int unsigned MramRows           = MRAM_TILES_MAX * MLEN,
   localparam int unsigned MramRowW           = $clog2(MramRows),
   localparam int unsigned FpAddrW            = $clog2(FP_SRAM_WORDS),
   localparam int unsigned IntAddrW           = $clog2(INT_SRAM_WORDS)
@@ -60,6 +63,8 @@ module moe_top
 
   input  logic [31:0]           prog_len_i,      // instructions loaded in imem
   input  logic [INSTRUCTION_BUDGET_BITS-1:0] instruction_budget_i,  // machine.yaml `runtime`
+  input  logic [MRAM_TILES_BITS-1:0]         mram_tiles_i,          // machine.yaml `runtime`
+  input  logic [HBM_BYTES_BITS-1:0]          hbm_bytes_i,           // machine.yaml `runtime`
 
   // Instruction trace
   output logic                  issue_valid_o,
@@ -209,10 +214,8 @@ module moe_top
     .HLEN               (HLEN),
     .MX_BLOCK           (MX_BLOCK),
     .VRAM_ROWS          (VRAM_ROWS),
-    .MRAM_TILES         (MRAM_TILES),
     .FP_SRAM_WORDS      (FP_SRAM_WORDS),
     .INT_SRAM_WORDS     (INT_SRAM_WORDS),
-    .HBM_BYTES          (HBM_BYTES),
     .HBM_V_ROWS         (HBM_V_ROWS),
     .HBM_M_ROWS         (HBM_M_ROWS),
     .LOOP_DEPTH         (LOOP_DEPTH),
@@ -230,6 +233,8 @@ module moe_top
     .loop_depth_i       (loop_depth_q),
     .retired_i          (retired_q),
     .budget_i           (instruction_budget_i),
+    .mram_tiles_i       (mram_tiles_q),
+    .hbm_bytes_i        (hbm_bytes_q),
     .int_raddr_o        (dec_int_raddr),
     .int_rdata_i        (int_rdata_async),
     .trap_o             (dec_trap),
@@ -778,6 +783,17 @@ module moe_top
     if (unit_done) busy_d = 1'b0;
     pc_d = pc_q;
     if (retire) pc_d = loop_jump ? loop_top : brk_halt ? prog_len_i : pc_q + 32'd1;
+  end
+
+  // Run-time sizes, registered: the harness holds the inputs constant for the model's lifetime
+  // and the reset cycles load them, so the decoder sees the run's values from its first cycle,
+  // from flops (an input port would put the decoder's logic into Verilator's input region,
+  // evaluated at every eval()).
+  logic [MRAM_TILES_BITS-1:0] mram_tiles_q;
+  logic [HBM_BYTES_BITS-1:0]  hbm_bytes_q;
+  always_ff @(posedge clk_i) begin : size_regs
+    mram_tiles_q <= mram_tiles_i;
+    hbm_bytes_q  <= hbm_bytes_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : core_regs

@@ -1,7 +1,9 @@
 // Private to rtl_model: one Verilated model is built per machine preset listed in
 // MOESIM_RTL_PRESETS (a preset's sizes are Verilator parameters); each is wrapped by
 // rtl_model.cpp compiled for it (namespace moesim::rtl::variant_<preset>) as an isa::Engine, and
-// variants() lists them. make_rtl_model() picks the one whose preset it is given.
+// variants() lists them. make_rtl_model() picks the one built for the preset it is given, or
+// else one built with the same Verilator parameters (presets that differ only in run-time
+// parameters, machine.yaml `runtime`, share a model).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,9 @@ struct Variant {
   const char* preset;
   std::unique_ptr<isa::Engine> (*make)(const isa::Spec& spec, const isa::MachinePreset& preset,
                                        const RtlOptions& opts);
+  /// True when `preset` has the Verilator parameters this model was built with (its run-time
+  /// parameters, machine.yaml `runtime`, may differ: they are ports).
+  bool (*runs)(const isa::Spec& spec, const isa::MachinePreset& preset);
 };
 
 /// Every Verilated model of this build, in MOESIM_RTL_PRESETS order (generated variants.cpp).

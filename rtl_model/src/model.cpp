@@ -37,8 +37,12 @@ HbmStore*& active_hbm() {
 
 std::unique_ptr<isa::Engine> make_rtl_model(const isa::Spec& spec, const isa::MachinePreset& preset,
                                             const RtlOptions& opts) {
+  // The model Verilated for this preset name (its constructor reports a parameter that differs),
+  // else one whose Verilator parameters the preset has.
   for (const Variant& v : variants())
     if (preset.name == v.preset) return v.make(spec, preset, opts);
+  for (const Variant& v : variants())
+    if (v.runs(spec, preset)) return v.make(spec, preset, opts);
   throw std::invalid_argument("RtlModel: no Verilated model for machine preset '" + preset.name +
                               "' (built: " + preset_list() +
                               "; configure with -DMOESIM_RTL_PRESETS=...)");
@@ -47,6 +51,16 @@ std::unique_ptr<isa::Engine> make_rtl_model(const isa::Spec& spec, const isa::Ma
 std::vector<std::string> built_presets() {
   std::vector<std::string> out;
   for (const Variant& v : variants()) out.emplace_back(v.preset);
+  return out;
+}
+
+std::vector<std::string> runnable_presets(const isa::Spec& spec) {
+  std::vector<std::string> out;
+  for (const auto& [name, preset] : spec.presets()) {
+    bool runs = false;
+    for (const Variant& v : variants()) runs = runs || v.runs(spec, preset);
+    if (runs) out.push_back(name);
+  }
   return out;
 }
 

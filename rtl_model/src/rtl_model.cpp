@@ -64,6 +64,25 @@ constexpr std::size_t array_depth(const VlUnpacked<T, N>&) {
 
 constexpr uint64_t kWatchdogCycles = 100000000;  ///< no retire for this long: the RTL hangs
 
+/// What differs between `preset` and the parameters this model was Verilated with (empty if
+/// nothing does). Run-time parameters (machine.yaml `runtime`) are ports, not compared.
+std::string differences(const isa::Spec& spec, const isa::MachinePreset& preset) {
+  std::ostringstream diff;
+  for (const auto& [name, value] : cfg::kParams) {
+    auto it = preset.params.find(name);
+    if (it == preset.params.end())
+      diff << " " << name << " missing (built " << value << ");";
+    else if (it->second != value)
+      diff << " " << name << " = " << it->second << " (built " << value << ");";
+  }
+  size_t built_params = 0;
+  for (const auto& [name, value] : preset.params)
+    if (!spec.is_runtime_parameter(name)) ++built_params;
+  if (built_params != std::size(cfg::kParams))
+    diff << " parameter sets differ (" << built_params << " vs " << std::size(cfg::kParams) << ");";
+  return diff.str();
+}
+
 }  // namespace
 
 using isa::Space;
@@ -156,7 +175,9 @@ struct Impl {
     const size_t n = (s == Space::Vram)   ? storage_bytes(r.moe_top__DOT__vram[0])
                      : (s == Space::Mram) ? storage_bytes(r.moe_top__DOT__mram[0])
                                           : unit_bytes(s);
-    for (uint64_t i = 0; i < units(s); ++i) std::memset(entry(s, i), 0, n);
+    // MRAM is built MRAM_TILES_MAX tiles deep: rows past the run's MRAM_TILES are cleared too.
+    const uint64_t rows = (s == Space::Mram) ? array_depth(r.moe_top__DOT__mram) : units(s);
+    for (uint64_t i = 0; i < rows; ++i) std::memset(entry(s, i), 0, n);
   }
 
   void write_segment(Space s, const isa::MemorySegment& seg) {
@@ -257,28 +278,18 @@ class Model final : public isa::Engine {
 
 Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlOptions& opts)
     : impl_(std::make_unique<Impl>(spec, preset)) {
-  // The preset must be the one the RTL was Verilated for, parameter by parameter (run-time
-  // parameters are ports, not Verilator parameters).
-  std::ostringstream diff;
-  for (const auto& [name, value] : cfg::kParams) {
-    auto it = preset.params.find(name);
-    if (it == preset.params.end())
-      diff << " " << name << " missing (built " << value << ");";
-    else if (it->second != value)
-      diff << " " << name << " = " << it->second << " (built " << value << ");";
-  }
-  const size_t built_params = preset.params.size() - spec.runtime_parameters().size();
-  if (built_params != std::size(cfg::kParams))
-    diff << " parameter sets differ (" << built_params << " vs " << std::size(cfg::kParams) << ");";
-  if (!diff.str().empty())
+  // The preset must have the parameters the RTL was Verilated with (run-time parameters are
+  // ports, not Verilator parameters).
+  const std::string diff = differences(spec, preset);
+  if (!diff.empty())
     throw std::invalid_argument("RtlModel: preset '" + preset.name +
                                 "' differs from the Verilated preset '" + cfg::kPreset +
-                                "':" + diff.str());
+                                "':" + diff);
 
   auto& m = *impl_;
   for (Space s : isa::kAllSpaces) m.geo[static_cast<size_t>(s)] = isa::space_geometry(s, preset);
   m.imem_words = static_cast<uint64_t>(cfg_param("IMEM_WORDS"));
-  m.hbm.bytes.assign(static_cast<size_t>(cfg_param("HBM_BYTES")), 0);
+  m.hbm.bytes.assign(static_cast<size_t>(preset.get("HBM_BYTES")), 0);
   m.budget = static_cast<uint64_t>(preset.get("INSTRUCTION_BUDGET"));
 
   m.ctx = std::make_unique<VerilatedContext>();
@@ -314,6 +325,13 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   }
   m.top->prog_len_i = 0;
   m.top->instruction_budget_i = static_cast<uint32_t>(m.budget);
+  // The run-time sizes (machine.yaml `runtime`; the loader held them to their ports' ranges and
+  // MRAM_TILES to the parameter MRAM_TILES_MAX, the array's depth) stay fixed for the model's
+  // lifetime; moe_top registers them, and the reset cycles of reset_with() load them.
+  m.top->mram_tiles_i = static_cast<uint8_t>(preset.get("MRAM_TILES"));
+  m.top->hbm_bytes_i = static_cast<uint64_t>(preset.get("HBM_BYTES"));
+  if (m.units(Space::Mram) > array_depth(m.root().moe_top__DOT__mram))
+    throw std::logic_error("RtlModel: MRAM_TILES exceeds the MRAM array built");
   m.top->clk_i = 0;
   m.top->rst_ni = 0;
   m.top->eval();
@@ -584,6 +602,10 @@ std::vector<isa::UnitSpan> Model::take_unit_spans() { return std::exchange(impl_
 std::unique_ptr<isa::Engine> make(const isa::Spec& spec, const isa::MachinePreset& preset,
                                   const RtlOptions& opts) {
   return std::make_unique<Model>(spec, preset, opts);
+}
+
+bool runs(const isa::Spec& spec, const isa::MachinePreset& preset) {
+  return differences(spec, preset).empty();
 }
 
 }  // namespace moesim::rtl::MOESIM_RTL_NS

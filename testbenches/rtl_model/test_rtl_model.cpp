@@ -139,8 +139,11 @@ BOOST_AUTO_TEST_CASE(one_verilated_model_per_built_preset) {
       BOOST_TEST(model.regs().gp[1] == 7u);
     }
   }
+  // A preset named after no built model runs on one only if it has that model's Verilator
+  // parameters (run_time_sizes_are_inputs); VRAM_ROWS is not a run-time parameter.
   isa::MachinePreset unknown = preset();
   unknown.name = "nosuch";
+  unknown.params["VRAM_ROWS"] *= 2;
   try {
     (void)rtl::make_rtl_model(spec(), unknown);
     BOOST_ERROR("no error for a preset without a Verilated model");
@@ -149,6 +152,56 @@ BOOST_AUTO_TEST_CASE(one_verilated_model_per_built_preset) {
         std::string(e.what()).find("no Verilated model for machine preset 'nosuch' (built: " +
                                    built.front()) != std::string::npos,
         e.what());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(run_time_sizes_are_inputs) {
+  // MRAM_TILES and HBM_BYTES are ports (machine.yaml `runtime`): a preset that differs from a
+  // built one only there runs on that model, and its values bound the address checks. Expected
+  // traps from isa.yaml: M_MV's tile T = gp[rs1] / MLEN^2 must be below MRAM_TILES, and
+  // H_PREFETCH_V's 4 code rows [a0 + o_i, +VLEN) must end at or below HBM_BYTES.
+  const int64_t mlen = P("MLEN"), vlen = P("VLEN");
+  isa::MachinePreset small = preset();
+  small.name = "small";
+  small.params["MRAM_TILES"] = 3;
+  small.params["HBM_BYTES"] = 4 * vlen + 40;  // the last 4-row transfer may start at byte 40
+  const auto engine = rtl::make_rtl_model(spec(), small);
+  isa::Engine& model = *engine;
+  BOOST_TEST(model.size(Space::Mram) == static_cast<uint64_t>(3 * mlen));
+  BOOST_TEST(model.size(Space::Hbm) == static_cast<uint64_t>(4 * vlen + 40));
+  auto last = [&](const std::string& text) {
+    model.load(isa::assemble(spec(), text), {});
+    isa::RetireRecord r, out;
+    while (model.step(r)) out = r;
+    return out;
+  };
+  const isa::RetireRecord mv2 =
+      last("S_ADDI_INT gp1, gp0, " + std::to_string(2 * mlen * mlen) + "\nM_MV 0, gp1, gp0\n");
+  BOOST_TEST(!mv2.trap.has_value());  // tile 2 of 3
+  BOOST_TEST(mv2.pc == 1u);
+  const isa::RetireRecord mv3 =
+      last("S_ADDI_INT gp1, gp0, " + std::to_string(3 * mlen * mlen) + "\nM_MV 0, gp1, gp0\n");
+  BOOST_REQUIRE(mv3.trap.has_value());  // tile 3 of 3
+  BOOST_TEST(mv3.trap->cause == spec().trap("address_out_of_range").code);
+  BOOST_TEST(mv3.trap->pc == 1u);
+  auto prefetch = [&](int64_t a0) {
+    return last("S_ADDI_INT gp2, gp0, " + std::to_string(a0) +
+                "\nC_SET_ADDR_REG a0, gp0, gp2\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n");
+  };
+  const isa::RetireRecord at_end = prefetch(40);  // rows end exactly at HBM_BYTES
+  BOOST_TEST(!at_end.trap.has_value());
+  BOOST_TEST(at_end.pc == 2u);
+  const isa::RetireRecord past = prefetch(41);  // one byte past
+  BOOST_REQUIRE(past.trap.has_value());
+  BOOST_TEST(past.trap->cause == spec().trap("address_out_of_range").code);
+  BOOST_TEST(past.trap->pc == 2u);
+  // machine.yaml's bench preset differs from default only in run-time sizes.
+  if (preset().name == "default") {
+    const auto bench = rtl::make_rtl_model(spec(), spec().preset("bench"));
+    BOOST_TEST(bench->size(Space::Mram) ==
+               static_cast<uint64_t>(spec().preset("bench").get("MRAM_TILES") * mlen));
+    const std::vector<std::string> runnable = rtl::runnable_presets(spec());
+    BOOST_TEST((std::find(runnable.begin(), runnable.end(), "bench") != runnable.end()));
   }
 }
 

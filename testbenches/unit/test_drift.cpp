@@ -852,6 +852,8 @@ BOOST_AUTO_TEST_CASE(vc_files_match_presets) {
   EXPECT_REPORTS(
       check_vc(spec(), "tiny", edit(t, "-GHLEN=4\n", "-GHLEN=4\n-GINSTRUCTION_BUDGET=5\n")),
       "INSTRUCTION_BUDGET", "not in the YAML");
+  EXPECT_REPORTS(check_vc(spec(), "tiny", edit(t, "-GHLEN=4\n", "-GHLEN=4\n-GMRAM_TILES=8\n")),
+                 "MRAM_TILES", "not in the YAML");
 }
 
 BOOST_AUTO_TEST_CASE(isa_md_matches_yaml) {

@@ -136,6 +136,11 @@ BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
   BOOST_TEST(s.is_runtime_parameter("INSTRUCTION_BUDGET"));
   BOOST_TEST(!s.is_runtime_parameter("MLEN"));
   BOOST_TEST(s.runtime_max("INSTRUCTION_BUDGET") == 4294967295);
+  // The run-time memory sizes; the MRAM the RTL is built with is a parameter.
+  BOOST_TEST(s.is_runtime_parameter("MRAM_TILES"));
+  BOOST_TEST(s.is_runtime_parameter("HBM_BYTES"));
+  BOOST_TEST(!s.is_runtime_parameter("MRAM_TILES_MAX"));
+  BOOST_TEST(s.runtime_max("HBM_BYTES") == (int64_t{1} << 40) - 1);
   BOOST_CHECK_THROW(s.runtime_max("MLEN"), SpecError);
   // Aliased operand lists (&vv / *vv) load like written-out ones.
   const InstrSpec* sub = s.by_mnemonic("V_SUB_VV");
@@ -329,6 +334,10 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
                       "    INSTRUCTION_BUDGET: 4294967296\n"),
               "machine.yaml: presets.tiny.INSTRUCTION_BUDGET: value 4294967296 outside [1, "
               "4294967295]");
+  CHECK_ERROR(BadSpec("machine.yaml", "    MRAM_TILES: 8\n", "    MRAM_TILES: 9\n"),
+              "machine.yaml: presets.tiny.MRAM_TILES: must not exceed MRAM_TILES_MAX (8)");
+  CHECK_ERROR(BadSpec("machine.yaml", "    MRAM_TILES: 8\n", "    MRAM_TILES: 256\n"),
+              "machine.yaml: presets.tiny.MRAM_TILES: value 256 outside [1, 255]");
   CHECK_ERROR(BadSpec("machine.yaml", "  INSTRUCTION_BUDGET: {bits: 32}", "  BUDGET: {bits: 32}"),
               "machine.yaml: runtime.BUDGET: not a parameter declared under 'parameters'");
   CHECK_ERROR(BadSpec("machine.yaml", "  INSTRUCTION_BUDGET: {bits: 32}",

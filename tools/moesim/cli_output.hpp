@@ -54,17 +54,18 @@ inline std::string rtl_built_list() {
   return built;
 }
 
-/// True when a Verilated model was built for machine preset `machine`.
-inline bool rtl_built_for(const std::string& machine) {
-  for (const std::string& p : cosim::rtl_built_presets())
+/// True when a Verilated model of this build runs machine preset `machine`: one built for it, or
+/// for a preset that differs only in run-time parameters (machine.yaml `runtime`).
+inline bool rtl_built_for(const isa::Spec& spec, const std::string& machine) {
+  for (const std::string& p : cosim::rtl_runnable_presets(spec))
     if (p == machine) return true;
   return false;
 }
 
-/// Refuses an RTL run on a machine preset no Verilated model was built for: throws
+/// Refuses an RTL run on a machine preset no Verilated model runs: throws
 /// UsageError "--machine M: ..." naming the built presets.
-inline void check_rtl_preset(const std::string& machine) {
-  if (rtl_built_for(machine)) return;
+inline void check_rtl_preset(const isa::Spec& spec, const std::string& machine) {
+  if (rtl_built_for(spec, machine)) return;
   throw UsageError("--machine " + machine + ": no RTL model was built for this preset (built: " +
                    rtl_built_list() + "; configure with -DMOESIM_RTL_PRESETS=\"" +
                    rtl_built_list() + ";" + machine + "\")");

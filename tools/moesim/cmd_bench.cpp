@@ -99,7 +99,7 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
     std::vector<std::string> engines;
     for (const char* name : {"golden", "rtl"}) {
       if (f.engine != "both" && f.engine != name) continue;
-      if (std::string(name) == "rtl" && !cli::rtl_built_for(w.preset->name)) {
+      if (std::string(name) == "rtl" && !cli::rtl_built_for(spec, w.preset->name)) {
         std::cout << "  rtl: skipped, no RTL model was built for preset '" << w.preset->name
                   << "' (configure with -DMOESIM_RTL_PRESETS=\"" << cli::rtl_built_list() << ";"
                   << w.preset->name << "\")\n";

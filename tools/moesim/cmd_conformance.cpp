@@ -179,7 +179,7 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
   std::vector<std::string> engines;
   if (f.engine == "golden" || f.engine == "both") engines.push_back("golden");
   if (f.engine == "rtl" || f.engine == "both") engines.push_back("rtl");
-  if (engines.back() == "rtl") cli::check_rtl_preset(f.machine);
+  if (engines.back() == "rtl") cli::check_rtl_preset(spec, f.machine);
 
   std::vector<EngineRun> runs;
   for (const std::string& name : engines) {

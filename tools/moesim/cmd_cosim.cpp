@@ -44,7 +44,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   check_dump_dir(f.dump);
   check_window_flags(f.windows, f, f.flip_bit);
   Workload w = make_workload(spec, f.program);
-  cli::check_rtl_preset(w.preset->name);
+  cli::check_rtl_preset(spec, w.preset->name);
   if (!f.windows.to_checkpoint.empty())
     return run_window_process(spec, w, f.windows, f.history, flip);
   const bool one_run = !f.windows.windowed() && !f.windows.focused();

@@ -192,7 +192,7 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
     return kExitEqual;
   }
 
-  check_rtl_preset(preset.name);
+  check_rtl_preset(spec, preset.name);
   std::optional<uint8_t> plant_op;
   if (!f.plant.empty()) {
     const isa::InstrSpec* I = spec.by_mnemonic(f.plant);

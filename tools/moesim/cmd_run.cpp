@@ -43,7 +43,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   if (f.engine == "golden") {
     engine = cosim::make_golden_engine(spec, *w.preset);
   } else {
-    cli::check_rtl_preset(w.preset->name);
+    cli::check_rtl_preset(spec, w.preset->name);
     engine = make_rtl(spec, *w.preset, f.trace_rtl, trace_window(f));
   }
   if (w.budget) engine->set_instruction_budget(*w.budget);  // --random-seed

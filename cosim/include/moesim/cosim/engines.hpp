@@ -37,4 +37,8 @@ std::unique_ptr<isa::Engine> make_rtl_engine(const isa::Spec& spec,
 /// Machine presets with a Verilated RTL model in this build (CMake MOESIM_RTL_PRESETS).
 std::vector<std::string> rtl_built_presets();
 
+/// Machine presets of `spec` the RTL of this build runs: the built ones and those that differ
+/// from one only in run-time parameters (machine.yaml `runtime`).
+std::vector<std::string> rtl_runnable_presets(const isa::Spec& spec);
+
 }  // namespace moesim::cosim

@@ -22,16 +22,22 @@ struct RtlOptions {
 };
 
 /// The Verilated moe_top built for `preset` (one per machine preset of the CMake list
-/// MOESIM_RTL_PRESETS; a preset's sizes are Verilator parameters) behind the engine interface.
-/// Throws std::invalid_argument if no model was Verilated for `preset.name` (built_presets())
-/// or if `preset`'s parameters differ from the ones it was Verilated with (run-time parameters,
-/// machine.yaml `runtime`, excepted), or if `opts.fst_path` is set and the model was built
-/// without tracing. Its unit spans are the cycles in which moe_top's unit_busy_o bit is high,
-/// sampled each clock and closed at each retire.
+/// MOESIM_RTL_PRESETS; a preset's sizes are Verilator parameters, except its run-time
+/// parameters, machine.yaml `runtime`, which are ports) behind the engine interface: the model
+/// Verilated for `preset.name` if there is one, else one Verilated with `preset`'s parameters
+/// (so `bench`, which differs from `default` only in run-time sizes, runs on `default`'s).
+/// Throws std::invalid_argument if there is none (runnable_presets()), if the model named
+/// `preset.name` was Verilated with other parameters, or if `opts.fst_path` is set and the model
+/// was built without tracing. Its unit spans are the cycles in which moe_top's unit_busy_o bit is
+/// high, sampled each clock and closed at each retire.
 std::unique_ptr<isa::Engine> make_rtl_model(const isa::Spec& spec, const isa::MachinePreset& preset,
                                             const RtlOptions& opts = {});
 
 /// Machine presets with a Verilated model in this build.
 std::vector<std::string> built_presets();
+
+/// The presets of `spec` (machine.yaml) that a model of this build runs: those with the Verilator
+/// parameters of one of built_presets() (run-time parameters may differ).
+std::vector<std::string> runnable_presets(const isa::Spec& spec);
 
 }  // namespace moesim::rtl

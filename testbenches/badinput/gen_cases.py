@@ -526,8 +526,6 @@ def flag_cases():
         ('program_and_seed', ['run', '--engine', 'golden', '--program', P, '--seed', '2'], '--seed'),
         ('flag_twice', ['cosim', '--tokens', '1', '--tokens', '2'], '--tokens'),
         ('run_without_engine_value', ['run', '--engine', '--quiet'], '--engine'),
-        ('rtl_on_bench_machine', ['run', '--engine', 'rtl', '--machine', 'bench', '--program', P],
-         'bench'),
         ('repeat_zero', ['bench', '--engine', 'golden', '--repeat', '0'], '--repeat'),
         ('token_counts_zero', ['bench', '--engine', 'golden', '--token-counts', '0'],
          '--token-counts'),

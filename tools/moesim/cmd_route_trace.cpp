@@ -257,31 +257,32 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
                  {"top_k", t.top_k}, {"source", t.source}, {"batch", f.batch}};
   report["expert_load"] = load_summary(t, std::cout);
 
+  // One batch [a, b) of a trace file as a child run (golden alone, or a co-simulation), its
+  // stage cycles added to `sums`; returns the child's exit status.
+  auto run_batch = [&](const std::vector<std::string>& head, const std::string& trace, unsigned a,
+                       unsigned b, const std::string& rep, bool cosim, StageSums& sums) {
+    std::vector<std::string> argv = head;
+    for (const std::string& arg :
+         {std::string("--route-trace"), trace, std::string("--tokens-from"), std::to_string(a),
+          std::string("--tokens-to"), std::to_string(b), std::string("--report"), rep}) {
+      argv.push_back(arg);
+    }
+    argv.insert(argv.end(), common.begin(), common.end());
+    int status = 0;
+    const Json r = run_child(argv, rep, cosim, status);
+    uint64_t total = 0;
+    const Json stages = golden_stages(r, total);  // sets total
+    sums.add(stages, total);
+    return status;
+  };
+
   // The whole trace on golden, one layer per batch.
   const auto t0 = Clock::now();
   StageSums full;
   for (unsigned a = 0; a < N; a += f.batch) {
-    const unsigned b = std::min(N, a + f.batch);
     const std::string rep = (work / ("golden_" + std::to_string(a) + ".json")).string();
-    std::vector<std::string> argv = {exe,
-                                     "run",
-                                     "--engine",
-                                     "golden",
-                                     "--quiet",
-                                     "--route-trace",
-                                     f.trace,
-                                     "--tokens-from",
-                                     std::to_string(a),
-                                     "--tokens-to",
-                                     std::to_string(b),
-                                     "--report",
-                                     rep};
-    argv.insert(argv.end(), common.begin(), common.end());
-    int status = 0;
-    const Json r = run_child(argv, rep, false, status);
-    uint64_t total = 0;
-    const Json stages = golden_stages(r, total);  // sets total
-    full.add(stages, total);
+    run_batch({exe, "run", "--engine", "golden", "--quiet"}, f.trace, a, std::min(N, a + f.batch),
+              rep, false, full);
   }
   const double golden_s = seconds_since(t0);
 
@@ -290,7 +291,6 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
   const std::vector<unsigned> subset = stratified_subset(t, f.subset, strata);
   workload::RouteTrace st = t;
   st.tokens.clear();
-  std::string picked;
   for (unsigned i : subset) st.tokens.push_back(t.tokens[i]);
   st.source = "stratified subset of " + f.trace + " (" + std::to_string(subset.size()) + " of " +
               std::to_string(N) + " tokens)";
@@ -301,25 +301,10 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
   bool all_equal = true;
   const auto n = static_cast<unsigned>(subset.size());
   for (unsigned a = 0; a < n; a += f.batch) {
-    const unsigned b = std::min(n, a + f.batch);
     const std::string rep = (work / ("cosim_" + std::to_string(a) + ".json")).string();
-    std::vector<std::string> argv = {exe,
-                                     "cosim",
-                                     "--route-trace",
-                                     subset_file,
-                                     "--tokens-from",
-                                     std::to_string(a),
-                                     "--tokens-to",
-                                     std::to_string(b),
-                                     "--report",
-                                     rep};
-    argv.insert(argv.end(), common.begin(), common.end());
-    int status = 0;
-    const Json r = run_child(argv, rep, true, status);
+    const int status =
+        run_batch({exe, "cosim"}, subset_file, a, std::min(n, a + f.batch), rep, true, sub);
     all_equal = all_equal && status == 0;
-    uint64_t total = 0;
-    const Json stages = golden_stages(r, total);  // sets total
-    sub.add(stages, total);
   }
   const double cosim_s = seconds_since(t1);
 

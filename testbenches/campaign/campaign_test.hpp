@@ -22,6 +22,25 @@ inline const char* kTinySpec = R"(runs:
     intermediate: [32]
 )";
 
+// Three runs, the first the slowest (expert-major over 128 experts, several seconds): it is still
+// running when the others have finished, so the lost-run tests can kill or cancel it then.
+inline const char* kSlowFirstSpec = R"(runs:
+  - model: qwen3-30b-a3b
+    lowering: expert
+    tokens: 2
+    hidden: 64
+    intermediate: 64
+  - models: [gpt-oss-20b]
+    machines: [tiny]
+    lowerings: [pair, expert]
+    tokens: 2
+    hidden: 32
+    intermediate: 32
+)";
+inline const char* kSlowRun = "default.qwen3-30b-a3b.routed.expert.s1.t2.h64.i64";
+inline const char* kQuickPairRun = "tiny.gpt-oss-20b.routed.pair.s1.t2.h32.i32";
+inline const char* kQuickExpertRun = "tiny.gpt-oss-20b.routed.expert.s1.t2.h32.i32";
+
 inline std::filesystem::path write_spec(const std::filesystem::path& dir, const std::string& yaml,
                                         const std::string& name = "campaign.yaml") {
   std::ofstream(dir / name) << yaml;

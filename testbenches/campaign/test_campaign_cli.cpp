@@ -179,22 +179,9 @@ BOOST_AUTO_TEST_CASE(campaign_local_killed_run_is_reported_and_resume_runs_only_
   const fs::path dir = workdir("local_killed");
   // The first run is the slowest (expert-major over 128 experts, several seconds): it is still
   // running when the others have finished, and is killed then.
-  write_spec(dir, R"(runs:
-  - model: qwen3-30b-a3b
-    lowering: expert
-    tokens: 2
-    hidden: 64
-    intermediate: 64
-  - models: [gpt-oss-20b]
-    machines: [tiny]
-    lowerings: [pair, expert]
-    tokens: 2
-    hidden: 32
-    intermediate: 32
-)");
-  const std::string slow = "default.qwen3-30b-a3b.routed.expert.s1.t2.h64.i64";
-  const std::vector<std::string> quick = {"tiny.gpt-oss-20b.routed.pair.s1.t2.h32.i32",
-                                          "tiny.gpt-oss-20b.routed.expert.s1.t2.h32.i32"};
+  write_spec(dir, kSlowFirstSpec);
+  const std::string slow = kSlowRun;
+  const std::vector<std::string> quick = {kQuickPairRun, kQuickExpertRun};
   const std::string moesim = counting_moesim(dir).string();
   const std::string cmd = "cd '" + dir.string() + "' && '" + MOESIM_BIN +
                           "' campaign campaign.yaml --jobs 2 --moesim '" + moesim +

@@ -61,19 +61,7 @@ BOOST_AUTO_TEST_CASE(slurm_scancel_is_reported_and_resume_completes) {
   const fs::path dir = workdir("slurm_scancel");
   // Task 0 is the slowest run (expert-major over 128 experts, several seconds), so it is still
   // running when it is cancelled; --jobs 1 keeps tasks 1 and 2 pending meanwhile.
-  write_spec(dir, R"(runs:
-  - model: qwen3-30b-a3b
-    lowering: expert
-    tokens: 2
-    hidden: 64
-    intermediate: 64
-  - models: [gpt-oss-20b]
-    machines: [tiny]
-    lowerings: [pair, expert]
-    tokens: 2
-    hidden: 32
-    intermediate: 32
-)");
+  write_spec(dir, kSlowFirstSpec);
   const std::string moesim = counting_moesim(dir).string();
   const std::string cmd =
       "cd '" + dir.string() + "' && '" + MOESIM_BIN +
@@ -88,9 +76,9 @@ BOOST_AUTO_TEST_CASE(slurm_scancel_is_reported_and_resume_completes) {
           [&] { return ("\n" + task_states(job)).find("\n0 RUNNING\n") != std::string::npos; },
           120),
       task_states(job));
-  const std::string slow = "default.qwen3-30b-a3b.routed.expert.s1.t2.h64.i64";
-  const std::string pending = "tiny.gpt-oss-20b.routed.pair.s1.t2.h32.i32";
-  const std::string other = "tiny.gpt-oss-20b.routed.expert.s1.t2.h32.i32";
+  const std::string slow = kSlowRun;
+  const std::string pending = kQuickPairRun;
+  const std::string other = kQuickExpertRun;
   BOOST_TEST(!fs::exists(dir / "out" / "runs" / slow / "exit_code"));  // still running
   const auto c = moesim::campaign::run_captured({"scancel", job + "_0", job + "_1"});
   BOOST_TEST_REQUIRE(c.status == 0, c.err);

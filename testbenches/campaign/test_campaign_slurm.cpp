@@ -71,14 +71,19 @@ BOOST_AUTO_TEST_CASE(slurm_scancel_is_reported_and_resume_completes) {
   const fs::path jobs_file = dir / "out" / "slurm" / "jobs.txt";
   BOOST_TEST_REQUIRE(wait_until([&] { return !slurp(jobs_file).empty(); }, 60));
   const std::string job = slurp(jobs_file).substr(0, slurp(jobs_file).find('\n'));
-  BOOST_TEST_REQUIRE(
-      wait_until(
-          [&] { return ("\n" + task_states(job)).find("\n0 RUNNING\n") != std::string::npos; },
-          120),
-      task_states(job));
   const std::string slow = kSlowRun;
   const std::string pending = kQuickPairRun;
   const std::string other = kQuickExpertRun;
+  // Slurm says RUNNING as soon as it starts the task's batch step, before run.sh has started
+  // moesim (a CI run once cancelled it in between): wait for the execution itself to be logged.
+  BOOST_TEST_REQUIRE(wait_until(
+                         [&] {
+                           return ("\n" + task_states(job)).find("\n0 RUNNING\n") !=
+                                      std::string::npos &&
+                                  executions(dir)[slow] == 1;
+                         },
+                         120),
+                     task_states(job));
   BOOST_TEST(!fs::exists(dir / "out" / "runs" / slow / "exit_code"));  // still running
   const auto c = moesim::campaign::run_captured({"scancel", job + "_0", job + "_1"});
   BOOST_TEST_REQUIRE(c.status == 0, c.err);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -91,10 +92,31 @@ std::string xml_escape(const std::string& s) {
   return o;
 }
 
+/// The exit code run.sh recorded: the file holds one decimal number and a newline, else none.
+std::optional<int> read_exit_code(const fs::path& dir) {
+  const std::string t = slurp(dir / "exit_code");
+  if (t.size() < 2 || t.size() > 4 || t.back() != '\n' ||
+      t.find_first_not_of("0123456789") != t.size() - 1)
+    return std::nullopt;
+  return std::stoi(t);
+}
+
+/// A report.json that is a JSON object with a verdict (moesim cosim writes it before it exits).
+bool report_has_verdict(const fs::path& dir) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(slurp(dir / "report.json"));
+    return j.is_object() && j.contains("verdict") && j["verdict"].is_string() &&
+           !j["verdict"].get<std::string>().empty();
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+/// A run finished when it ended with a verdict (exit 0 or 1) and its report says which; anything
+/// else (killed, lost, a damaged record) is run again by --resume.
 bool finished(const fs::path& dir) {
-  std::ifstream in(dir / "exit_code");
-  int rc = -1;
-  return (in >> rc) && (rc == 0 || rc == 1) && fs::exists(dir / "report.json");
+  const std::optional<int> rc = read_exit_code(dir);
+  return rc && (*rc == 0 || *rc == 1) && report_has_verdict(dir);
 }
 
 nlohmann::json result_json(const RunResult& r) {
@@ -120,13 +142,15 @@ RunResult read_result(const Run& run, const fs::path& dir, const std::string& mo
   r.id = run.id;
   r.where = run.where;
   r.command = command_of(run, moesim);
-  std::ifstream ec(dir / "exit_code");
-  if (!(ec >> r.exit_code)) {
+  const std::optional<int> rc = read_exit_code(dir);
+  if (!rc) {
     r.exit_code = -1;
     r.status = "NOT FINISHED";
-    r.reason = "never ran or did not finish";
+    r.reason = fs::exists(dir / "exit_code") ? "its exit_code file is damaged"
+                                             : "never ran or did not finish";
     return r;
   }
+  r.exit_code = *rc;
   if (fs::exists(dir / "report.json")) {
     try {
       nlohmann::json j = nlohmann::json::parse(slurp(dir / "report.json"));
@@ -163,6 +187,10 @@ RunResult read_result(const Run& run, const fs::path& dir, const std::string& mo
   } else if (r.exit_code == 2) {
     r.status = "BAD INPUT";
     r.reason = err.empty() ? "moesim cosim exited 2 (see log.txt)" : err;
+  } else if (r.exit_code == 0 || r.exit_code == 1) {
+    r.status = "FAILED";
+    r.reason = "moesim cosim exited " + std::to_string(r.exit_code) + " but its report.json " +
+               (r.reason.empty() ? std::string("has no verdict") : r.reason);
   } else {
     r.status = "FAILED";
     r.reason = "moesim cosim exited " + std::to_string(r.exit_code) +

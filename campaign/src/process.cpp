@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 extern char** environ;
@@ -85,24 +86,39 @@ Captured run_captured(const std::vector<std::string>& argv) {
   return c;
 }
 
-int spawn(const std::vector<std::string>& argv) {
+int spawn(const std::vector<std::string>& argv, bool own_group) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  if (own_group) {
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+  }
   pid_t pid = 0;
   auto a = c_argv(argv);
-  const int rc = posix_spawnp(&pid, a[0], &fa, nullptr, a.data(), environ);
+  const int rc = posix_spawnp(&pid, a[0], &fa, &at, a.data(), environ);
+  posix_spawnattr_destroy(&at);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + strerror(rc));
   return pid;
 }
 
-int wait_any(int& status) {
+int wait_any(int& status, const volatile std::sig_atomic_t* stop) {
   int ws = 0;
   pid_t pid;
-  while ((pid = waitpid(-1, &ws, 0)) < 0 && errno == EINTR) {
+  for (;;) {
+    if (stop && *stop) return -1;
+    pid = waitpid(-1, &ws, stop ? WNOHANG : 0);
+    if (pid > 0) break;
+    if (pid < 0 && errno != EINTR)
+      throw std::runtime_error("waitpid: " + std::string(strerror(errno)));
+    if (pid == 0) {
+      const timespec nap = {0, 50'000'000};
+      nanosleep(&nap, nullptr);
+    }
   }
-  if (pid < 0) throw std::runtime_error("waitpid: " + std::string(strerror(errno)));
   status = decode(ws);
   return pid;
 }

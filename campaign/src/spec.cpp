@@ -95,16 +95,8 @@ std::vector<std::string> Run::cosim_args() const {
 
 std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
                            const SpecOptions& options) {
-  if (!fs::is_regular_file(path)) throw UsageError(path + ": cannot read the campaign spec");
   const Reader r(path);
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::ParserException& e) {
-    r.fail(e.mark, e.msg);
-  } catch (const YAML::Exception& e) {
-    throw UsageError(path + ": " + e.what());
-  }
+  const YAML::Node root = r.load("campaign spec");
   if (!root.IsMap()) r.fail(root.Mark(), "expected a mapping with the key 'runs'");
   for (const auto& kv : root) {
     const std::string k = kv.first.Scalar();
@@ -117,6 +109,18 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
   if (runs.size() == 0) r.fail(runs.Mark(), "empty cross product: 'runs' is an empty list");
 
   const fs::path base = fs::absolute(fs::path(path)).parent_path();
+  // The id word of each config.json file: two files whose words would be the same (every
+  // Hugging Face model names its file config.json) get -2, -3, ... in the order of the spec.
+  std::map<std::string, std::string> file_of_word;
+  auto file_word = [&](const std::string& file) {
+    const std::string word = model_word(file, true);
+    const std::string canonical = fs::weakly_canonical(file).string();
+    for (unsigned n = 1;; ++n) {
+      const std::string w = n == 1 ? word : word + "-" + std::to_string(n);
+      const auto [it, fresh] = file_of_word.emplace(w, canonical);
+      if (fresh || it->second == canonical) return w;
+    }
+  };
   std::vector<Run> out;
   std::map<std::string, std::string> seen;  // id -> where
   for (const YAML::Node& entry : runs) {
@@ -179,7 +183,8 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
       } catch (const std::exception& e) {
         r.fail(n.Mark(), std::string("'models': ") + e.what());
       }
-      models.push_back({m, model_word(is_file ? m : mp.name, is_file), mp.shared_experts != 0});
+      models.push_back(
+          {m, is_file ? file_word(m) : model_word(mp.name, false), mp.shared_experts != 0});
     }
     std::vector<std::string> machines, lowerings;
     for (const YAML::Node& n : vals("machines")) {

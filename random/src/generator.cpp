@@ -808,7 +808,7 @@ class Gen {
     std::vector<double> w;
     for (const isa::InstrSpec& I : spec_.instructions()) {
       const std::string& m = I.mnemonic;
-      if (m == "C_HADAMARD_TRANSFORM" || m == "C_LOOP_START" || m == "C_LOOP_END") continue;
+      if (drawn(m) == Drawn::never) continue;
       if (m == "C_BREAK" && (depth_ == 0 || no_break_)) continue;
       if (m == "C_SET_TOPK_REG" && no_topk_set_) continue;
       double weight = 1.0;
@@ -823,6 +823,8 @@ class Gen {
       ms.push_back(m);
       w.push_back(weight);
     }
+    // load_mix refuses weights that leave no instruction drawn always.
+    if (ms.empty()) throw std::logic_error("random: no instruction to draw");
     std::discrete_distribution<size_t> d(w.begin(), w.end());
     return ms[d(rng_)];
   }

@@ -178,6 +178,10 @@ RandomProgram shrink(const RandomProgram& start,
 }
 
 Mix load_mix(const isa::Spec& spec, const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw UsageError("--mix " + path.string() + ": " +
+                     (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   YAML::Node root;
   try {
     root = YAML::LoadFile(path.string());
@@ -248,7 +252,22 @@ Mix load_mix(const isa::Spec& spec, const std::filesystem::path& path) {
   }
   if (m.min_snippets > m.max_snippets)
     throw UsageError(f + "min_snippets: larger than max_snippets");
+  bool any = false;
+  for (const isa::InstrSpec& I : spec.instructions()) {
+    const auto it = m.weights.find(I.mnemonic);
+    any = any || (drawn(I.mnemonic) == Drawn::always && (it == m.weights.end() || it->second > 0));
+  }
+  if (!any)
+    throw UsageError(f +
+                     "weights: every instruction a program is made of has weight 0 (C_BREAK and "
+                     "C_SET_TOPK_REG are drawn only in some places)");
   return m;
+}
+
+Drawn drawn(const std::string& m) {
+  if (m == "C_HADAMARD_TRANSFORM" || m == "C_LOOP_START" || m == "C_LOOP_END") return Drawn::never;
+  if (m == "C_BREAK" || m == "C_SET_TOPK_REG") return Drawn::sometimes;
+  return Drawn::always;
 }
 
 }  // namespace moesim::rnd

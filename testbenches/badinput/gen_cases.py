@@ -590,8 +590,66 @@ def output_cases():
     yield Case('outputs/asm.o_empty', ['asm', P, '-o', ''], dict(PROGRAM), ['-o'])
 
 
+# ---------------------------------------------------------------- inputs of the newer commands
+
+TRACE = json.dumps({'format': 'moesim-route-trace', 'version': 1, 'experts': 32, 'top_k': 4,
+                    'tokens': [{'ids': [0, 1, 2, 3], 'weights': [0.4, 0.3, 0.2, 0.1]}]}) + '\n'
+MIX = 'loop_share: 0.1\n'
+
+
+def input_cases():
+    """Mix files, route traces, campaign specs, deployments and checkpoints: wrong files, keys
+    written twice, and outputs that would overwrite them."""
+    names = [i['mnemonic'] for i in _isa()['instructions']]
+    zero = 'weights: {' + ', '.join(f'{m}: 0' for m in names) + '}\n'
+    yield Case('inputs/mix_all_weights_zero', ['random', '--count', '1', '--mix', 'z.yaml', '-o', 'o'],
+               {'z.yaml': zero}, ['--mix z.yaml', 'weights'])
+    yield Case('inputs/mix_directory', ['random', '--count', '1', '--mix', 'd', '-o', 'o'],
+               {'d': Dir()}, ['--mix d'])
+    yield Case('inputs/route_trace_directory', ['route-trace', 'check', 'd'], {'d': Dir()}, ['d: '])
+    yield Case('inputs/route_trace_key_twice', ['route-trace', 'check', 't.json'],
+               {'t.json': TRACE.replace('"top_k": 4,', '"top_k": 4, "top_k": 3,')},
+               ["t.json:1: key 'top_k'"])
+    yield Case('inputs/route_trace_gen_experts', ['route-trace', 'gen', '-o', 't.json', '--experts',
+                                                  '2000000', '--top-k', '1', '--tokens', '1'],
+               {}, ['--experts'])
+    yield Case('inputs/replay_work_is_file', ['route-trace', 'replay', 't.json', '--model',
+                                              'gpt-oss-20b', '--work', 'w'],
+               {'t.json': TRACE, 'w': 'x\n'}, ['--work w'])
+    yield Case('inputs/campaign_key_twice', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'runs:\n  - machines: [tiny]\nruns:\n  - machines: [default]\n'},
+               ["s.yaml:3:1: 'runs' written twice"])
+    yield Case('inputs/campaign_list_key_twice', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'runs:\n  - models: [gpt-oss-20b]\n    models: [qwen3-30b-a3b]\n'},
+               ["s.yaml:3:5: 'models' written twice"])
+    yield Case('inputs/deployment_key_twice', ['deploy', 'list', 'd.yaml'],
+               {'d.yaml': 'deployments:\n  - name: a\n    model: gpt-oss-20b\n    ep: 2\n'
+                          '    ep: 4\n    max_tokens_per_rank: 8\n'},
+               ["d.yaml:5:5: 'ep' written twice"])
+    yield Case('outputs/report_is_route_trace', ['cosim', '--route-trace', 't.json', '--quiet',
+                                                 '--report', 't.json'] + SHAPE,
+               {'t.json': TRACE}, ['--report t.json', '--route-trace'])
+    yield Case('outputs/report_is_mix', ['cosim', '--random-seed', '1', '--mix', 'm.yaml', '--quiet',
+                                         '--report', 'm.yaml'], {'m.yaml': MIX},
+               ['--report m.yaml', '--mix'])
+    yield Case('outputs/html_is_mix', ['cosim', '--random-seed', '1', '--mix', 'm.html', '--quiet',
+                                       '--html', 'm.html'], {'m.html': MIX}, ['--html m.html', '--mix'])
+    yield Case('outputs/coverage_is_mix', ['random', '--count', '1', '--cosim', '--mix', 'm.yaml',
+                                           '--coverage', 'm.yaml'], {'m.yaml': MIX},
+               ['--coverage m.yaml', '--mix'])
+    yield Case('outputs/report_is_checkpoint', ['cosim', '--from-checkpoint', 'c.json', '--to-retire',
+                                                '5', '--quiet', '--report', 'c.json'],
+               {'c.json': '{}\n'}, ['--report c.json', '--from-checkpoint'])
+    yield Case('outputs/replay_report_is_config', ['route-trace', 'replay', 't.json', '--model',
+                                                   'c.json', '--report', 'c.json'],
+               {'t.json': TRACE, 'c.json': open(os.path.join(ROOT, 'testbenches', 'models',
+                                                             'mixtral-8x7b.config.json')).read()},
+               ['--report c.json', '--model'])
+
+
 def cases():
-    for gen in (asm_cases, hex_cases, suite_cases, config_cases, flag_cases, output_cases):
+    for gen in (asm_cases, hex_cases, suite_cases, config_cases, flag_cases, output_cases,
+                input_cases):
         yield from gen()
 
 

@@ -157,6 +157,67 @@ BOOST_AUTO_TEST_CASE(campaign_local_resume_runs_only_what_did_not_finish) {
   BOOST_TEST(r.err.find("does not give the runs of the campaign") != std::string::npos, r.err);
 }
 
+// A run record that is damaged counts as not finished: an exit_code file that is not one number
+// ("0garbage"), and exit 0 with a report.json cut short. Both are listed, the campaign exits 1,
+// and --resume runs exactly those two again.
+BOOST_AUTO_TEST_CASE(campaign_resume_runs_again_a_damaged_record) {
+  const fs::path dir = workdir("damaged");
+  write_spec(dir, kTinySpec);
+  BOOST_TEST_REQUIRE(moesim_cli("campaign campaign.yaml --jobs 2 --out out", dir).code == 0);
+  const std::string garbage = "tiny.gpt-oss-20b.routed.pair.s1.t2.h32.i32";
+  const std::string cut = "tiny.qwen1.5-moe-a2.7b.routed.expert.s1.t2.h32.i32";
+  std::ofstream(dir / "out" / "runs" / garbage / "exit_code", std::ios::trunc) << "0garbage\n";
+  const fs::path report = dir / "out" / "runs" / cut / "report.json";
+  const std::string text = slurp(report);
+  std::ofstream(report, std::ios::trunc) << text.substr(0, text.size() / 2);
+  CliResult r = moesim_cli("campaign campaign.yaml --jobs 2 --out out --resume", dir);
+  BOOST_TEST(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out.find("4 runs (2 finished before), 2 to run") != std::string::npos, r.out);
+  for (const auto& run : summary_of(dir / "out").at("runs")) {
+    BOOST_TEST(run.at("status") == "EQUAL", run.at("id"));
+    BOOST_TEST(run.at("ran_now").get<bool>() == (run.at("id") == garbage || run.at("id") == cut),
+               run.at("id"));
+  }
+}
+
+// A campaign stopped by SIGTERM (a scheduler's time limit, kill) stops the runs it started —
+// run.sh and the moesim under it — before it ends by that signal; runs never started stay so;
+// --resume completes the campaign.
+BOOST_AUTO_TEST_CASE(campaign_sigterm_stops_its_runs_and_resume_completes) {
+  const fs::path dir = workdir("sigterm");
+  write_spec(dir, kSlowFirstSpec);
+  const std::string slow = kSlowRun;
+  const std::string moesim = counting_moesim(dir).string();
+  const int pid =
+      moesim::campaign::spawn({MOESIM_BIN, "campaign", (dir / "campaign.yaml").string(), "--jobs",
+                               "1", "--moesim", moesim, "--out", (dir / "out").string()});
+  BOOST_TEST_REQUIRE(wait_until([&] { return execution_pid(dir, slow) != 0; }, 120));
+  const int child = execution_pid(dir, slow);
+  BOOST_TEST_REQUIRE(kill(pid, SIGTERM) == 0);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  BOOST_TEST((WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM), "wait status " << st);
+  // The run's moesim is gone (or a zombie nobody has reaped yet), not left running.
+  auto alive = [](int p) {
+    const std::string stat = slurp("/proc/" + std::to_string(p) + "/stat");
+    const size_t close = stat.rfind(')');
+    return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+  };
+  BOOST_TEST(wait_until([&] { return !alive(child); }, 3), "moesim " << child << " still runs");
+  std::map<std::string, int> n = executions(dir);
+  BOOST_TEST(n[slow] == 1);
+  BOOST_TEST(n.size() == 1u);  // --jobs 1: the other two never started
+
+  const CliResult r = moesim_cli(
+      "campaign campaign.yaml --jobs 2 --moesim '" + moesim + "' --out out --resume", dir);
+  BOOST_TEST(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out.find("3 runs (0 finished before), 3 to run") != std::string::npos, r.out);
+  n = executions(dir);
+  BOOST_TEST(n[slow] == 2);
+  BOOST_TEST(n[kQuickPairRun] == 1);
+  BOOST_TEST(n[kQuickExpertRun] == 1);
+}
+
 // The determinism gate: serially (--jobs 1) and in parallel (--jobs 2) the same campaign gives
 // the same verdicts, cycles and report digests, run by run.
 BOOST_AUTO_TEST_CASE(campaign_serial_and_parallel_give_identical_results) {

@@ -2,6 +2,7 @@
 // left-out key has the single-run default, explicit entries work, and bad input is refused with
 // FILE:LINE:COL.
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -86,6 +87,26 @@ BOOST_AUTO_TEST_CASE(spec_explicit_entries_and_config_json_paths) {
   BOOST_TEST(runs[1].model == models + "/mixtral-8x7b.config.json");
   BOOST_TEST(args_of(runs[1]).find("--flip-bit rtl:hbm:0:0 --quiet") != std::string::npos);
   BOOST_TEST(runs[1].where.find(":7") != std::string::npos);
+}
+
+// Hugging Face names every model's file config.json: two different files whose id words would
+// be the same get distinct ids (-2 for the second, in spec order); one file named twice is one
+// run.
+BOOST_AUTO_TEST_CASE(spec_config_files_of_the_same_name_get_distinct_ids) {
+  const std::string models = std::string(MOESIM_SOURCE_DIR) + "/testbenches/models";
+  const auto dir = test::workdir("spec_same_name");
+  for (const char* sub : {"a", "b"}) std::filesystem::create_directories(dir / sub);
+  std::filesystem::copy_file(models + "/mixtral-8x7b.config.json", dir / "a" / "cfg.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(models + "/qwen3-30b-a3b.config.json", dir / "b" / "cfg.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "campaign.yaml") << "runs:\n  - models: [a/cfg.json, b/cfg.json]\n"
+                                          "  - model: a/../a/cfg.json\n    seed: 2\n";
+  const auto runs = campaign::load_spec((dir / "campaign.yaml").string(), isa::Spec::builtin(), {});
+  BOOST_TEST_REQUIRE(runs.size() == 3u);
+  BOOST_TEST(runs[0].id == "default.cfg.routed.pair.s1.t4");
+  BOOST_TEST(runs[1].id == "default.cfg-2.routed.pair.s1.t4");
+  BOOST_TEST(runs[2].id == "default.cfg.routed.pair.s2.t4");  // a/cfg.json again: its word
 }
 
 BOOST_AUTO_TEST_CASE(spec_windows_pass_through_only_when_cosim_has_them) {

@@ -84,6 +84,23 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2) {
 
 // The shrinker on a planted divergence (the RTL engine's register writes of V_RED_SUM with bit 0
 // flipped): a random program of ~100 instructions shrinks to the instruction that diverges.
+// A program that has not ended at --max-instructions, the engines agreeing, is STOPPED (as
+// `moesim cosim` says), not a mismatch: exit 2 naming the flag, and its line gives the command
+// with the same limit.
+BOOST_AUTO_TEST_CASE(budget_stop_is_not_a_mismatch) {
+  const fs::path d = workdir("budget_stop");
+  const CliResult r =
+      moesim_cli("random --cosim --seed 1 --count 2 --machine tiny --max-instructions 3", d);
+  BOOST_TEST(r.code == 2, r.out + r.err);
+  BOOST_TEST(r.out.find("MISMATCH") == std::string::npos, r.out);
+  BOOST_TEST(r.out.find("0 mismatches") != std::string::npos, r.out);
+  BOOST_TEST(std::regex_search(r.out, std::regex("STOPPED seed 1 \\(moesim cosim --random-seed 1 "
+                                                 "--machine tiny --max-instructions 3\\)")),
+             r.out);
+  BOOST_TEST(r.err.find("moesim: error:") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("--max-instructions 3") != std::string::npos, r.err);
+}
+
 BOOST_AUTO_TEST_CASE(shrink_planted_divergence) {
   const fs::path d = workdir("shrink");
   const CliResult r = moesim_cli(
@@ -94,6 +111,11 @@ BOOST_AUTO_TEST_CASE(shrink_planted_divergence) {
         return d;
       }());
   BOOST_TEST(r.code == 1);
+  // The command printed for a mismatch makes the same program: it keeps --mix.
+  BOOST_TEST(std::regex_search(r.out, std::regex("MISMATCH seed [0-9]+ \\(moesim cosim "
+                                                 "--random-seed [0-9]+ --machine tiny --mix "
+                                                 "mix.yaml\\)")),
+             r.out);
   std::smatch m;
   const std::regex shrunk("shrunk seed ([0-9]+): ([0-9]+) -> ([0-9]+) instructions");
   BOOST_TEST_REQUIRE(std::regex_search(r.out, m, shrunk));

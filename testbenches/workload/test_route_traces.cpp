@@ -3,6 +3,7 @@
 // the field), the recorded logits (V_TOPK's softmax over them replays the recorded weights), and
 // the builder's recorded layer: the independent reference's V_TOPK selects exactly the recorded
 // experts in rank order.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <filesystem>
@@ -84,7 +85,7 @@ BOOST_AUTO_TEST_CASE(validator_names_token_and_field) {
                 "token 0: unknown key 'route'");
   check_refused(R"({"ids": [3, -1], "weights": [0.6, 0.4]})",
                 "token 0: 'ids'[1]: expected an expert id");
-  BOOST_TEST(load_error("{not json").find("not JSON") != std::string::npos);
+  BOOST_TEST(load_error("{not json").find("not valid JSON") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(generator_is_seeded_skewed_and_round_trips) {
@@ -123,6 +124,40 @@ BOOST_AUTO_TEST_CASE(generator_is_seeded_skewed_and_round_trips) {
   o.zipf_s = 0;
   const auto flat = workload::expert_load(workload::generate_route_trace(o), 0, 2048);
   BOOST_TEST(static_cast<double>(*std::max_element(flat.begin(), flat.end())) < 1.5 * mean);
+}
+
+// A popularity so skewed that all but the hottest experts underflow to 0 (zipf 1000) still
+// gives k distinct experts per token, the hottest ones, and a trace the validator accepts.
+BOOST_AUTO_TEST_CASE(generator_with_underflowing_popularity_picks_distinct_experts) {
+  workload::TraceGenOptions o;
+  o.experts = 8;
+  o.top_k = 4;
+  o.tokens = 16;
+  o.zipf_s = 1000;
+  const workload::RouteTrace t = workload::generate_route_trace(o);
+  const fs::path f = work_file("zipf1000.json");
+  std::ofstream(f) << workload::route_trace_json(t);
+  BOOST_CHECK_NO_THROW(workload::load_route_trace(f.string()));
+  const auto load = workload::expert_load(t, 0, 16);
+  BOOST_TEST(std::count(load.begin(), load.end(), 16u) == 4);  // the same 4 hottest every time
+  BOOST_TEST(std::count(load.begin(), load.end(), 0u) == 4);
+  o.experts = workload::kRouteTraceMaxExperts + 1;
+  o.top_k = 1;
+  BOOST_CHECK_THROW(workload::generate_route_trace(o), UsageError);
+}
+
+// Weights at the ends of the double range (a ratio that overflows) still give finite, positive,
+// strictly decreasing logits.
+BOOST_AUTO_TEST_CASE(recorded_logits_of_extreme_weight_ratios_are_finite) {
+  workload::RouteToken t;
+  t.ids = {0, 1, 2, 3};
+  t.weights = {1, 0.5, 0.25, 1e-310};
+  const std::vector<uint16_t> l = workload::recorded_logits_bf16(t);
+  for (size_t j = 0; j < 4; ++j) {
+    BOOST_TEST(std::isfinite(num::bf16_to_f32(l[j])));
+    BOOST_TEST(num::bf16_to_f32(l[j]) > 0.0f);
+    if (j > 0) BOOST_TEST(num::bf16_to_f32(l[j]) < num::bf16_to_f32(l[j - 1]));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(recorded_logits_replay_the_weights) {

@@ -40,7 +40,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t0 = Clock::now();
   std::optional<cosim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
-  check_outputs(f, f.program);
+  check_outputs(f, f.program, {{"--from-checkpoint", f.windows.from_checkpoint}});
   check_dump_dir(f.dump);
   check_window_flags(f.windows, f, f.flip_bit);
   Workload w = make_workload(spec, f.program);

@@ -127,6 +127,15 @@ RunOutcome run_one(const isa::Spec& spec, const isa::MachinePreset& preset, Engi
   return out;
 }
 
+/// The `moesim cosim` command that co-simulates random program `seed` alone, with the knobs
+/// that make the same program (--mix) and, for a run stopped there, --max-instructions.
+std::string rerun_command(const RandomFlags& f, const isa::MachinePreset& preset, uint64_t seed,
+                          bool with_limit) {
+  return "moesim cosim --random-seed " + std::to_string(seed) + " --machine " + preset.name +
+         (f.mix.empty() ? "" : " --mix " + f.mix) +
+         (with_limit ? " --max-instructions " + std::to_string(f.max_instructions) : "");
+}
+
 std::string divergence_line(const isa::Spec& spec, const cosim::CosimResult& res) {
   std::ostringstream s;
   if (res.limit_reached) return "did not end within --max-instructions";
@@ -170,6 +179,8 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
     if (ec) throw UsageError("-o " + f.out + ": " + ec.message());
   }
   check_output_path("--coverage", f.coverage);
+  if (!f.coverage.empty() && !f.mix.empty())
+    check_not_input("--coverage " + f.coverage, f.coverage, "--mix", f.mix);
   const bool tty = isatty(STDERR_FILENO) != 0;
 
   if (!f.cosim) {
@@ -205,10 +216,11 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
   if (plant_op) e.rtl = std::make_unique<PlantedEngine>(std::move(e.rtl), spec, *plant_op);
 
   rnd::Coverage cov(spec, preset);
-  uint64_t retired = 0, cycles = 0, mismatches = 0, off_intent = 0, shrunk = 0;
+  uint64_t retired = 0, cycles = 0, mismatches = 0, stopped = 0, off_intent = 0, shrunk = 0;
   std::map<std::string, uint64_t> traps;
   std::vector<uint64_t> failing;
   const uint64_t step = std::max<uint64_t>(1, f.count / 10);
+  auto last_line = Clock::now();
   for (uint64_t i = 0; i < f.count; ++i) {
     const uint64_t s = f.seed + i;
     const rnd::RandomProgram p = rnd::generate(spec, preset, s, mix);
@@ -231,11 +243,18 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
                     << (p.intended_trap.empty() ? "halt" : p.intended_trap) << " and ended in "
                     << ended << " (both engines agree)\n";
       }
+    } else if (o.res.limit_reached && !o.res.divergence) {
+      // The engines agreed up to --max-instructions: no divergence, but not a finished run
+      // either (as `moesim cosim` says STOPPED).
+      ++stopped;
+      std::cout << "STOPPED seed " << s << " (" << rerun_command(f, preset, s, true)
+                << "): did not end within --max-instructions " << f.max_instructions
+                << "; the engines agree up to there\n";
     } else {
       ++mismatches;
       failing.push_back(s);
-      std::cout << "MISMATCH seed " << s << " (moesim cosim --random-seed " << s << " --machine "
-                << preset.name << "): " << divergence_line(spec, o.res) << '\n';
+      std::cout << "MISMATCH seed " << s << " (" << rerun_command(f, preset, s, o.res.limit_reached)
+                << "): " << divergence_line(spec, o.res) << '\n';
       if (!f.quiet) report::print_cosim_details(std::cout, spec, o.res);
       if (!f.out.empty())
         write_case(f.out, "random_" + std::to_string(s), preset, p, r,
@@ -271,10 +290,15 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
                   << divergence_line(spec, os.res) << '\n';
       }
     }
-    if ((i + 1) % step == 0 && (tty || f.count >= 100) && !f.quiet)
+    // Every tenth of the run (on a terminal, or in runs of 100 programs or more), and at least
+    // every 10 s (a slow run in a CI log).
+    if (!f.quiet &&
+        (((i + 1) % step == 0 && (tty || f.count >= 100)) || seconds_since(last_line) >= 10.0)) {
+      last_line = Clock::now();
       std::cout << "[moesim random] " << i + 1 << "/" << f.count << " programs, " << retired
                 << " instructions, " << mismatches << " mismatches, " << seconds_since(t0) << " s"
                 << std::endl;
+    }
   }
   const double wall = seconds_since(t0);
   std::cout << "moesim random: seeds " << f.seed << ".." << f.seed + f.count - 1
@@ -282,6 +306,9 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
             << (f.plant.empty() ? "" : " (planted divergence " + f.plant + ")") << ": " << f.count
             << " programs, " << retired << " instructions retired, " << cycles << " cycles, "
             << mismatches << " mismatches, " << wall << " s\n";
+  if (stopped != 0)
+    std::cout << "  stopped at --max-instructions " << f.max_instructions
+              << " (engines agreeing): " << stopped << '\n';
   std::cout << "  ended in:";
   for (const auto& [k, v] : traps) std::cout << ' ' << k << ' ' << v;
   std::cout << "\n  ended otherwise than the generator intended (engines agreeing): " << off_intent
@@ -300,6 +327,7 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
     j["instructions_retired"] = retired;
     j["cycles"] = cycles;
     j["mismatches"] = mismatches;
+    j["stopped"] = stopped;
     j["failing_seeds"] = failing;
     j["ended_in"] = traps;
     j["wall_time_s"] = wall;
@@ -317,7 +345,12 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
     j["missing"] = missing;
     bad_input_of("--coverage ", [&] { isa::write_file(f.coverage, j.dump(2) + "\n"); });
   }
-  return mismatches == 0 ? kExitEqual : kExitMismatch;
+  if (mismatches != 0) return kExitMismatch;
+  if (stopped != 0)
+    throw UsageError(std::to_string(stopped) +
+                     " program(s) did not end within --max-instructions " +
+                     std::to_string(f.max_instructions) + " (raise it, or 0 for no limit)");
+  return kExitEqual;
 }
 
 }  // namespace

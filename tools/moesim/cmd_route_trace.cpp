@@ -125,7 +125,7 @@ struct ReplayFlags {
   std::string trace, model, machine, lowering, topk_policy, report, work;
   unsigned hidden = 0, intermediate = 0, batch = 16, subset = 64;
   uint64_t seed = 1;
-  bool shared = false, keep = false;
+  bool shared = false;
 };
 
 /// Stratified subset of about n tokens: a token's routing pattern is how many of its k experts
@@ -226,16 +226,36 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
   const workload::RouteTrace t = workload::load_route_trace(f.trace);
   const auto N = static_cast<unsigned>(t.tokens.size());
   if (f.batch == 0) throw UsageError("--batch must be at least 1");
-  if (f.subset == 0 || f.subset > N)
-    throw UsageError("--subset " + std::to_string(f.subset) + ": must be in 1.." +
-                     std::to_string(N));
+  // --subset defaults to 64 tokens, or the whole trace when it is shorter.
+  const unsigned subset_n = app.count("--subset") != 0 ? f.subset : std::min(f.subset, N);
+  if (subset_n == 0 || subset_n > N)
+    throw UsageError("--subset " + std::to_string(subset_n) + ": must be in 1.." +
+                     std::to_string(N) + " (the tokens of " + f.trace + ")");
+  // Outputs never overwrite inputs: the report, and the files the replay writes in --work.
+  const bool model_file = fs::path(f.model).extension() == ".json";
+  auto check_output = [&](const std::string& what, const std::string& path) {
+    check_not_input(what, path, "", f.trace);
+    if (model_file) check_not_input(what, path, "--model", f.model);
+  };
   if (!f.report.empty()) check_output_path("--report", f.report);
-  if (!f.report.empty()) check_not_input("--report " + f.report, f.report, "", f.trace);
+  if (!f.report.empty()) check_output("--report " + f.report, f.report);
+  if (!f.work.empty() && fs::exists(f.work) && !fs::is_directory(f.work))
+    throw UsageError("--work " + f.work + ": exists and is not a directory");
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
   const fs::path work =
       f.work.empty() ? fs::temp_directory_path() / ("moesim-replay-" + std::to_string(::getpid()))
                      : fs::path(f.work);
-  fs::create_directories(work);
+  std::error_code ec;
+  fs::create_directories(work, ec);
+  if (ec) throw UsageError("--work " + work.string() + ": cannot create it: " + ec.message());
+  // The temporary work folder goes whether the replay ends well or not.
+  struct RemoveWork {
+    fs::path dir;
+    ~RemoveWork() {
+      std::error_code e;
+      if (!dir.empty()) fs::remove_all(dir, e);
+    }
+  } remove_work{f.work.empty() ? work : fs::path()};
   std::vector<std::string> common = {"--model", f.model};
   auto pass = [&](const char* flag, const std::string& v) {
     if (app.count(flag) != 0) {
@@ -256,11 +276,13 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
   Json report = {{"trace", f.trace}, {"tokens", N},        {"experts", t.experts},
                  {"top_k", t.top_k}, {"source", t.source}, {"batch", f.batch}};
   report["expert_load"] = load_summary(t, std::cout);
+  std::cout << std::flush;
 
   // One batch [a, b) of a trace file as a child run (golden alone, or a co-simulation), its
   // stage cycles added to `sums`; returns the child's exit status.
   auto run_batch = [&](const std::vector<std::string>& head, const std::string& trace, unsigned a,
                        unsigned b, const std::string& rep, bool cosim, StageSums& sums) {
+    check_output("the child report " + rep + " in --work", rep);
     std::vector<std::string> argv = head;
     for (const std::string& arg :
          {std::string("--route-trace"), trace, std::string("--tokens-from"), std::to_string(a),
@@ -279,22 +301,32 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
   // The whole trace on golden, one layer per batch.
   const auto t0 = Clock::now();
   StageSums full;
+  // A progress line at most every 5 s (children run for seconds to minutes; CI logs too).
+  auto last_line = Clock::now();
+  auto progress = [&](const char* what, unsigned done, unsigned of, Clock::time_point since) {
+    if (done < of && seconds_since(last_line) < 5.0) return;
+    last_line = Clock::now();
+    std::cout << "[moesim replay] " << what << ": " << done << "/" << of << " tokens, "
+              << static_cast<int>(seconds_since(since)) << " s" << std::endl;
+  };
   for (unsigned a = 0; a < N; a += f.batch) {
     const std::string rep = (work / ("golden_" + std::to_string(a) + ".json")).string();
     run_batch({exe, "run", "--engine", "golden", "--quiet"}, f.trace, a, std::min(N, a + f.batch),
               rep, false, full);
+    progress("whole trace on golden", std::min(N, a + f.batch), N, t0);
   }
   const double golden_s = seconds_since(t0);
 
   // The stratified subset, co-simulated on both engines (its own trace file, in batches).
   Json strata;
-  const std::vector<unsigned> subset = stratified_subset(t, f.subset, strata);
+  const std::vector<unsigned> subset = stratified_subset(t, subset_n, strata);
   workload::RouteTrace st = t;
   st.tokens.clear();
   for (unsigned i : subset) st.tokens.push_back(t.tokens[i]);
   st.source = "stratified subset of " + f.trace + " (" + std::to_string(subset.size()) + " of " +
               std::to_string(N) + " tokens)";
   const std::string subset_file = (work / "subset.json").string();
+  check_output("the subset trace " + subset_file + " in --work", subset_file);
   isa::write_file(subset_file, workload::route_trace_json(st));
   const auto t1 = Clock::now();
   StageSums sub;
@@ -305,6 +337,7 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
     const int status =
         run_batch({exe, "cosim"}, subset_file, a, std::min(n, a + f.batch), rep, true, sub);
     all_equal = all_equal && status == 0;
+    progress("subset golden vs RTL", std::min(n, a + f.batch), n, t1);
   }
   const double cosim_s = seconds_since(t1);
 
@@ -362,7 +395,6 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
   if (!f.report.empty())
     bad_input_of<std::exception>("--report " + f.report + ": ",
                                  [&] { isa::write_file(f.report, report.dump(2) + "\n"); });
-  if (!f.keep && f.work.empty()) fs::remove_all(work);
   return all_equal ? kExitEqual : kExitMismatch;
 }
 

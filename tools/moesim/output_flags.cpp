@@ -146,7 +146,8 @@ void add_output_flags(CLI::App* app, OutputFlags& o, bool both) {
       ->excludes("--program");
 }
 
-void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
+void check_outputs(const OutputFlags& o, const ProgramFlags& p,
+                   const std::vector<std::pair<std::string, std::string>>& more_inputs) {
   const std::vector<std::pair<std::string, std::string>> flag_paths = {
       {"--report", o.report},         {"--vcd", o.vcd},   {"--trace-rtl", o.trace_rtl},
       {"--trace-json", o.trace_json}, {"--html", o.html}, {"--profile", o.profile}};
@@ -205,6 +206,10 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p) {
   } else if (fs::path(p.model).extension() == ".json") {
     inputs.emplace_back("--model", p.model);
   }
+  if (!p.route_trace.empty()) inputs.emplace_back("--route-trace", p.route_trace);
+  if (!p.random_mix.empty()) inputs.emplace_back("--mix", p.random_mix);
+  for (const auto& [in_flag, in_path] : more_inputs)
+    if (!in_path.empty()) inputs.emplace_back(in_flag, in_path);
   for (const auto& [what, path] : files)
     for (const auto& [in_flag, in_path] : inputs) check_not_input(what, path, in_flag, in_path);
 }

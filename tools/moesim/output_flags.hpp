@@ -42,8 +42,10 @@ std::filesystem::path rtl_gtkw_path(const std::string& fst);
 void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
 
 /// Output files of one run: each checked by check_output_path, no two the same file (the
-/// VCD's .gtkw and .stages.filter included), and none an input of `p` (check_not_input).
-void check_outputs(const OutputFlags& o, const ProgramFlags& p);
+/// VCD's .gtkw and .stages.filter included), and none an input of `p` (check_not_input) nor
+/// one of `more_inputs` (flag, path; an empty path is none).
+void check_outputs(const OutputFlags& o, const ProgramFlags& p,
+                   const std::vector<std::pair<std::string, std::string>>& more_inputs = {});
 
 /// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
 void write_report(const std::string& path, const nlohmann::json& j);

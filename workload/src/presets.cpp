@@ -2,14 +2,12 @@
 // config.json reader.
 #include "moesim/workload/presets.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
+
+#include "moesim/workload/json_file.hpp"
 
 namespace moesim::workload {
 
@@ -261,19 +259,6 @@ class ConfigReader {
   std::set<std::string> used_;
 };
 
-/// The line (1-based) of the second `"key":` in `text` (0 if there is none).
-size_t line_of_second_key(const std::string& text, const std::string& key) {
-  const std::string quoted = "\"" + key + "\"";
-  size_t seen = 0;
-  for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + 1)) {
-    size_t after = at + quoted.size();
-    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
-    if (after < text.size() && text[after] == ':' && ++seen == 2)
-      return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));
-  }
-  return 0;
-}
-
 ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
                          std::vector<std::string>* ignored) {
   if (!root.is_object()) throw UsageError("--model " + path + ": not a JSON object");
@@ -386,42 +371,7 @@ const ModelPreset& find_model(const std::string& name) {
 }
 
 ModelPreset load_model_config(const std::string& path, std::vector<std::string>* ignored) {
-  std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  if (std::filesystem::is_directory(st)) throw UsageError("--model " + path + ": is a directory");
-  // A device (/dev/zero, a terminal) may never end: refuse it rather than read forever.
-  if (std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st) ||
-      std::filesystem::is_socket(st))
-    throw UsageError("--model " + path + ": is a device, not a file");
-  std::ifstream in(path);
-  if (!in) throw UsageError("--model " + path + ": cannot open");
-  std::string text;
-  try {  // libstdc++'s filebuf throws on a read error
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::exception& e) {
-    throw UsageError("--model " + path + ": read error (" + e.what() + ")");
-  }
-  if (in.bad()) throw UsageError("--model " + path + ": read error");
-  // JSON leaves a key given twice in one object to the reader (nlohmann keeps the last): refuse
-  // it, naming the key and the line of its second appearance.
-  std::vector<std::set<std::string>> keys;  // per open object
-  const nlohmann::json::parser_callback_t no_duplicates =
-      [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-        using E = nlohmann::json::parse_event_t;
-        if (event == E::object_start) keys.emplace_back();
-        if (event == E::object_end) keys.pop_back();
-        if (event == E::key && !keys.back().insert(parsed.get<std::string>()).second)
-          throw UsageError("--model " + path + ":" +
-                           std::to_string(line_of_second_key(text, parsed.get<std::string>())) +
-                           ": key '" + parsed.get<std::string>() + "' appears twice in one object");
-        return true;
-      };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text, no_duplicates);
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError("--model " + path + ": not valid JSON: " + e.what());
-  }
+  const nlohmann::json j = read_json_file(path, "--model " + path);
   return parse_config(path, j, ignored);
 }
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -11,6 +10,7 @@
 
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/usage_error.hpp"
+#include "moesim/workload/json_file.hpp"
 
 namespace moesim::workload {
 
@@ -44,14 +44,7 @@ double normal(std::mt19937_64& rng) {
 }  // namespace
 
 RouteTrace load_route_trace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot read the route trace");
-  Json root;
-  try {
-    root = Json::parse(in);
-  } catch (const Json::exception& e) {  // syntax, or a number beyond double (1e999)
-    fail(path, std::string("not JSON: ") + e.what());
-  }
+  const Json root = read_json_file(path, path);
   if (!root.is_object()) fail(path, "expected a JSON object with 'format', 'version', 'tokens'");
   static const std::set<std::string> known = {"format", "version", "experts", "top_k",
                                               "model",  "source",  "tokens"};
@@ -66,7 +59,7 @@ RouteTrace load_route_trace(const std::string& path) {
     fail(path, "'version': expected " + std::to_string(kRouteTraceVersion) +
                    (root.contains("version") ? ", got " + root["version"].dump() : " (missing)"));
   RouteTrace t;
-  t.experts = header_count(path, root, "experts", 1u << 20);
+  t.experts = header_count(path, root, "experts", kRouteTraceMaxExperts);
   t.top_k = header_count(path, root, "top_k", t.experts);
   for (const char* k : {"model", "source"})
     if (root.contains(k)) {
@@ -156,8 +149,12 @@ std::string route_trace_json(const RouteTrace& t) {
 }
 
 RouteTrace generate_route_trace(const TraceGenOptions& o) {
-  if (o.experts == 0 || o.top_k == 0 || o.top_k > o.experts)
-    throw UsageError("route-trace gen: need 1 <= --top-k <= --experts");
+  if (o.experts == 0 || o.experts > kRouteTraceMaxExperts)
+    throw UsageError("route-trace gen: --experts " + std::to_string(o.experts) +
+                     ": must be in 1.." + std::to_string(kRouteTraceMaxExperts));
+  if (o.top_k == 0 || o.top_k > o.experts)
+    throw UsageError("route-trace gen: --top-k " + std::to_string(o.top_k) + ": must be in 1.." +
+                     std::to_string(o.experts) + " (the experts)");
   if (o.tokens == 0) throw UsageError("route-trace gen: --tokens must be at least 1");
   if (!std::isfinite(o.zipf_s) || o.zipf_s < 0)
     throw UsageError("route-trace gen: --zipf must be a finite number >= 0");
@@ -179,18 +176,26 @@ RouteTrace generate_route_trace(const TraceGenOptions& o) {
   t.source = src;
   for (unsigned n = 0; n < o.tokens; ++n) {
     std::vector<double> p = pop;
+    std::vector<bool> taken(o.experts, false);
     RouteToken r;
     for (unsigned j = 0; j < o.top_k; ++j) {
       double total = 0;
       for (double x : p) total += x;
       double u = uniform(rng) * total;
-      uint32_t pick = 0;
-      for (uint32_t e = 0; e < o.experts; ++e) {
-        if (p[e] == 0) continue;
-        pick = e;
-        if (u < p[e]) break;
-        u -= p[e];
+      uint32_t pick = o.experts;
+      if (total > 0) {
+        for (uint32_t e = 0; e < o.experts; ++e) {
+          if (taken[e] || p[e] == 0) continue;
+          pick = e;
+          if (u < p[e]) break;
+          u -= p[e];
+        }
       }
+      // A large --zipf underflows the popularity of all but the hottest experts to 0: take the
+      // most popular expert not yet selected.
+      for (uint32_t rank = 0; pick == o.experts; ++rank)
+        if (!taken[perm[rank]]) pick = perm[rank];
+      taken[pick] = true;
       p[pick] = 0;
       r.ids.push_back(pick);
     }
@@ -215,7 +220,10 @@ std::vector<uint16_t> recorded_logits_bf16(const RouteToken& t) {
   const double last = std::max(t.weights[k - 1], smallest * 0x1.0p-16);
   for (size_t j = 0; j < k; ++j) {
     const double w = std::max(t.weights[j], smallest * 0x1.0p-16);
-    uint16_t b = num::f32_to_bf16(static_cast<float>(std::log(w / last) + 1.0));
+    // w / last overflows for weights near the double range's ends: take the logs apart then.
+    const double ratio = w / last;
+    const double l = std::isfinite(ratio) ? std::log(ratio) : std::log(w) - std::log(last);
+    uint16_t b = num::f32_to_bf16(static_cast<float>(l + 1.0));
     // Positive BF16 values order like their bits: one ulp below is bits - 1.
     if (j > 0 && b >= out.back()) b = static_cast<uint16_t>(out.back() - 1);
     out.push_back(b);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -20,16 +21,37 @@ class YamlReader {
 
   const std::string& file() const { return file_; }
 
-  /// Parses the file; a YAML syntax error is FILE:LINE:COL, a missing file names `what`.
+  /// Parses the file; a YAML syntax error is FILE:LINE:COL, a missing file names `what`, a key
+  /// written twice in one mapping (yaml-cpp keeps both) is refused at its second place.
   YAML::Node load(const std::string& what) const {
     if (!std::filesystem::is_regular_file(file_))
       throw UsageError(file_ + ": cannot read the " + what);
+    YAML::Node root;
     try {
-      return YAML::LoadFile(file_);
+      root = YAML::LoadFile(file_);
     } catch (const YAML::ParserException& e) {
       fail(e.mark, e.msg);
     } catch (const YAML::Exception& e) {
       throw UsageError(file_ + ": " + e.what());
+    }
+    refuse_duplicate_keys(root);
+    return root;
+  }
+
+  void refuse_duplicate_keys(const YAML::Node& n) const {
+    if (n.IsMap()) {
+      std::map<std::string, int> line;  // key -> line of its first place
+      for (const auto& kv : n) {
+        if (kv.first.IsScalar()) {
+          const auto [it, fresh] = line.emplace(kv.first.Scalar(), kv.first.Mark().line + 1);
+          if (!fresh)
+            fail(kv.first.Mark(), "'" + kv.first.Scalar() + "' written twice (first at line " +
+                                      std::to_string(it->second) + ")");
+        }
+        refuse_duplicate_keys(kv.second);
+      }
+    } else if (n.IsSequence()) {
+      for (const auto& e : n) refuse_duplicate_keys(e);
     }
   }
 

@@ -36,8 +36,14 @@ struct Mix {
 };
 
 /// Reads a mix file. Throws UsageError naming the file and key (unknown key, bad value,
-/// unknown mnemonic or trap).
+/// unknown mnemonic or trap, weights that leave the generator nothing to draw).
 Mix load_mix(const isa::Spec& spec, const std::filesystem::path& path);
+
+/// How the generator draws instruction `mnemonic` apart from the mix's weights: never (the loop
+/// instructions and C_HADAMARD_TRANSFORM: loops are built apart), sometimes (C_BREAK only inside
+/// a loop, C_SET_TOPK_REG not where a program must keep the policy) or always.
+enum class Drawn { never, sometimes, always };
+Drawn drawn(const std::string& mnemonic);
 
 /// What one instruction of a random program exercises, known when it is generated.
 struct Tag {

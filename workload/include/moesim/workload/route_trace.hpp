@@ -12,6 +12,8 @@ namespace moesim::workload {
 
 constexpr const char* kRouteTraceFormat = "moesim-route-trace";
 constexpr unsigned kRouteTraceVersion = 1;
+/// The most experts a route trace may name (its validator and generator refuse more).
+constexpr unsigned kRouteTraceMaxExperts = 1u << 20;
 
 struct RouteToken {
   std::vector<uint32_t> ids;    ///< k expert ids in rank order (distinct, < experts)

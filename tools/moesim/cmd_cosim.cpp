@@ -9,6 +9,7 @@
 
 #include "cli_output.hpp"
 #include "command.hpp"
+#include "cosim_deploy.hpp"
 #include "cosim_windows.hpp"
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/cosim/engines.hpp"
@@ -34,6 +35,7 @@ struct CosimFlags : OutputFlags {
   size_t history = 8;
   bool quiet = false;
   WindowFlags windows;  ///< --windows, --from-retire ... (cosim_windows.hpp)
+  DeployFlags deploy;   ///< --deployment, --rank, --all-ranks (cosim_deploy.hpp)
 };
 
 int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
@@ -43,7 +45,9 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   check_outputs(f, f.program, {{"--from-checkpoint", f.windows.from_checkpoint}});
   check_dump_dir(f.dump);
   check_window_flags(f.windows, f, f.flip_bit);
-  Workload w = make_workload(spec, f.program);
+  if (f.deploy.all_ranks) return run_deployment_ranks(spec, f.program, f.deploy, f, f.quiet);
+  Workload w = f.deploy.active() ? make_deployment_workload(spec, f.program, f.deploy)
+                                 : make_workload(spec, f.program);
   cli::check_rtl_preset(spec, w.preset->name);
   if (!f.windows.to_checkpoint.empty())
     return run_window_process(spec, w, f.windows, f.history, flip);
@@ -149,7 +153,9 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   std::vector<const isa::Engine*> ends;
   for (const isa::Engine* e : {golden.get(), rtl.get()})
     if (e != nullptr) ends.push_back(e);
-  if (f.reference && res.completed)
+  if (f.deploy.active() && res.completed)
+    reference_json = deployment_rank_check(w, ends, reference_ok, reference_text);
+  else if (f.reference && res.completed)
     reference_json = reference_check(w, ends, reference_ok, reference_text);
   const bool equal = res.equal() && reference_ok && win.errors.empty();
   const std::string verdict =
@@ -198,7 +204,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
               << ", stage profiles " << (res.profiles_match() ? "equal" : "DIFFER");
     if (res.outputs_bit_exact() && !res.final_state_equal())
       std::cout << ", final state DIFFERS outside the outputs (memory the program never wrote)";
-    if (f.reference)
+    if (f.reference || f.deploy.active())
       std::cout << ", independent reference " << (reference_ok ? "bit-exact" : "FAILS");
     if (res.trap) {
       const isa::TrapSpec* ts = spec.trap_by_code(res.trap->cause);
@@ -289,6 +295,7 @@ Subcommand add_cosim(CLI::App& app) {
                   "bytes (docs/images.md)");
   sub->add_flag("--quiet", cf.quiet, "print only the verdict line");
   add_window_flags(sub, cf.windows);
+  add_deploy_flags(sub, cf.deploy);
   return {sub, [flags](const isa::Spec& spec) { return cmd_cosim(spec, *flags); }};
 }
 

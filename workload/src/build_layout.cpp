@@ -2,6 +2,7 @@
 #include <cmath>
 #include <numeric>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -33,6 +34,18 @@ void LayerBuilder::validate_and_lay_out() {
   if (vlen_ % mxb_ != 0 || mlen_ % blen_ != 0)
     throw UsageError("--machine " + m_.name + ": VLEN must be a multiple of MX_BLOCK and BLEN");
   if (opt_.tokens == 0) throw UsageError("--tokens must be at least 1");
+  if (opt_.rank) {
+    // Deployment rank programs (docs/deployments.md): pair-major, the model's router, fused
+    // shared experts as columns (never --shared).
+    if (opt_.lowering != Lowering::pair)
+      throw UsageError("--lowering expert: a deployment's rank programs are pair-major");
+    if (!opt_.recorded.empty())
+      throw UsageError("--route-trace: not with a deployment's rank programs");
+    if (opt_.shared)
+      throw std::invalid_argument("build_moe_layer: a rank program has fused shared columns");
+    if (opt_.rank->modulus == 0 || opt_.rank->own_token.size() != opt_.tokens)
+      throw std::invalid_argument("build_moe_layer: rank program tables do not fit the layer");
+  }
   auto check_dim = [&](const char* flag, unsigned v) {
     if (v == 0 || v % vlen_ != 0)
       throw UsageError(std::string(flag) + " " + std::to_string(v) +
@@ -64,6 +77,13 @@ void LayerBuilder::validate_and_lay_out() {
   L_.experts = model.experts;
   L_.top_k = model.top_k;
   L_.pairs = L_.tokens * L_.top_k;
+  L_.expert_slots = L_.experts;
+  if (opt_.rank) {
+    L_.columns = L_.top_k + opt_.rank->shared;
+    L_.pairs = L_.tokens * L_.columns;
+    L_.expert_slots = opt_.rank->local_routed + opt_.rank->shared + 1;  // + the zero sentinel
+    L_.mask_modulus = opt_.rank->modulus;
+  }
   using Routing = Layout::Routing;
   L_.routing = model.scores_scale_input          ? Routing::input_scaled
                : model.scoring_func == "sigmoid" ? Routing::sigmoid_biased
@@ -126,8 +146,8 @@ void LayerBuilder::validate_and_lay_out() {
   L_.wr = mx(round_up(E, vrows_), H);
   if (model.router_bias) L_.br = mx(round_up(L_.logit_rows, vrows_), vlen_);
   if (model.expert_bias) {
-    L_.b1 = mx(round_up(E * 2 * ib, vrows_), vlen_);
-    L_.b2 = mx(round_up(E * hb, vrows_), vlen_);
+    L_.b1 = mx(round_up(uint64_t{L_.expert_slots} * 2 * ib, vrows_), vlen_);
+    L_.b2 = mx(round_up(uint64_t{L_.expert_slots} * hb, vrows_), vlen_);
   }
   if (IS != 0) {
     L_.ws1 = mx(2 * IS, H);
@@ -136,10 +156,10 @@ void LayerBuilder::validate_and_lay_out() {
   }
   L_.w1_expert_bytes = round_up(2 * I * H + 2 * I * H / mxb_, kHbmAlign);
   L_.w1 = cursor;
-  cursor += E * L_.w1_expert_bytes;
+  cursor += L_.expert_slots * L_.w1_expert_bytes;
   L_.w2_expert_bytes = round_up(H * I + H * I / mxb_, kHbmAlign);
   L_.w2 = cursor;
-  cursor += E * L_.w2_expert_bytes;
+  cursor += L_.expert_slots * L_.w2_expert_bytes;
   L_.hbm_input_end = cursor;
   L_.y = mx(L_.tokens_padded, H);
   const auto hbm_bytes = static_cast<uint64_t>(m_.get("HBM_BYTES"));
@@ -221,6 +241,11 @@ void LayerBuilder::validate_and_lay_out() {
     L_.fp_recorded = L_.fp_words_used;
     L_.fp_words_used += uint64_t{L_.tokens} * L_.top_k;
   }
+  if (opt_.rank) {
+    L_.fp_pair_weights = L_.fp_words_used;
+    L_.fp_keep = L_.fp_pair_weights + L_.pairs;
+    L_.fp_words_used = L_.fp_keep + uint64_t{L_.mask_modulus} * E;
+  }
   const auto fp_words = static_cast<uint64_t>(m_.get("FP_SRAM_WORDS"));
   if (L_.fp_words_used > fp_words)
     too_small("FP SRAM words", L_.fp_words_used, "FP_SRAM_WORDS", fp_words);
@@ -232,6 +257,11 @@ void LayerBuilder::validate_and_lay_out() {
   if (L_.group_limited()) {
     L_.int_groups = L_.int_words_used;
     L_.int_words_used += L_.topk_group;
+  }
+  if (opt_.rank) {
+    L_.int_pair_ids = L_.int_words_used;
+    L_.int_local_of = L_.int_pair_ids + L_.pairs;
+    L_.int_words_used = L_.int_local_of + uint64_t{L_.mask_modulus} * E;
   }
   const auto int_words = static_cast<uint64_t>(m_.get("INT_SRAM_WORDS"));
   if (L_.int_words_used > int_words)

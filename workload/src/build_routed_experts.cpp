@@ -9,7 +9,7 @@ namespace moesim::workload::detail {
 void LayerBuilder::emit_weight_address(unsigned p, uint64_t w_base, uint64_t expert_bytes,
                                        uint64_t n, uint64_t k) {
   e_.stage("expert_weight_address");
-  e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.id_word(p)));
+  e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.pair_id_word(p)));
   e_.li(5, expert_bytes);
   e_.op("S_MUL_INT gp5, gp4, gp5");
   e_.li(6, w_base);
@@ -25,7 +25,7 @@ void LayerBuilder::emit_weight_address(unsigned p, uint64_t w_base, uint64_t exp
 void LayerBuilder::emit_expert_bias(unsigned p, uint64_t bias_vram, uint64_t blocks,
                                     uint64_t slot) {
   e_.stage("expert_bias");
-  e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.id_word(p)));
+  e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.pair_id_word(p)));
   e_.li(5, blocks * vlen_);
   e_.op("S_MUL_INT gp5, gp4, gp5");
   e_.li(6, bias_vram);
@@ -55,18 +55,18 @@ void LayerBuilder::emit_token_rows(const std::string& mnemonic, unsigned p, uint
 void LayerBuilder::emit_pair(unsigned p) {
   const uint64_t H = L_.hidden, I = L_.intermediate;
   const uint64_t hb = H / vlen_, ib = I / vlen_;
-  const unsigned t = p / L_.top_k, j = p % L_.top_k;
+  const unsigned t = p / L_.pair_columns(), j = p % L_.pair_columns();
   e_.comment("---- pair " + std::to_string(p) + ": token " + std::to_string(t) + ", rank " +
              std::to_string(j));
-  e_.pair(
-      {static_cast<int32_t>(t), static_cast<int32_t>(j), -1, static_cast<int64_t>(L_.id_word(p))});
+  e_.pair({static_cast<int32_t>(t), static_cast<int32_t>(j), -1,
+           static_cast<int64_t>(L_.pair_id_word(p))});
   e_.stage("gather");
   emit_token_rows("V_GATHER", p, L_.v_in, blen_, L_.v_x, L_.tokens_padded);
   const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
   if (input_scaled) {
     e_.stage("expert_route_weight");
     e_.comment("routed input = bf16(score * x) (Llama-4: the score scales the input)");
-    emit_scale_rows(L_.weight_word(p), L_.v_in, hb, blen_ * vlen_);
+    emit_scale_rows(L_.pair_weight_word(p), L_.v_in, hb, blen_ * vlen_);
   }
 
   e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
@@ -85,7 +85,7 @@ void LayerBuilder::emit_pair(unsigned p) {
 
   if (!input_scaled) {
     e_.stage("expert_route_weight");
-    emit_scale_rows(L_.weight_word(p), L_.v_out, hb, blen_ * vlen_);
+    emit_scale_rows(L_.pair_weight_word(p), L_.v_out, hb, blen_ * vlen_);
   }
 
   e_.stage("scatter_combine");

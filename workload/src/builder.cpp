@@ -35,8 +35,8 @@ BuiltProgram LayerBuilder::build() {
              (L_.shared_intermediate != 0 ? "_S" + std::to_string(L_.shared_intermediate) : "") +
              (opt_.topk == TopkEncoding::register_policy ? "_topkreg" : "") +
              (opt_.lowering == Lowering::expert ? "_expertmajor" : "") +
-             (opt_.recorded.empty() ? "" : "_recorded") + "_seed" + std::to_string(opt_.seed) +
-             "_" + m_.name + ".asm";
+             (opt_.recorded.empty() ? "" : "_recorded") + (opt_.rank ? "_rank" : "") + "_seed" +
+             std::to_string(opt_.seed) + "_" + m_.name + ".asm";
   out.asm_text = emit_program();
   try {
     out.program = isa::assemble(spec_, out.asm_text, out.name);
@@ -48,7 +48,8 @@ BuiltProgram LayerBuilder::build() {
     throw UsageError("--tokens " + std::to_string(L_.tokens) + ": the program has " +
                      std::to_string(out.program.size()) + " instructions; machine preset '" +
                      m_.name + "' has IMEM_WORDS=" + std::to_string(imem));
-  out.image = make_image();
+  // A rank program's image is made by build_deployment (deployment_build.hpp) from the layer's.
+  if (!opt_.rank) out.image = make_image();
   if (opt_.model->activation == Activation::clamped_swiglu) {
     std::ostringstream alpha;
     alpha << "alpha " << opt_.model->swiglu_alpha << " is the BF16 constant "
@@ -104,6 +105,7 @@ std::string LayerBuilder::emit_program() {
   e_.blank();
   emit_input_loads();
   emit_router();
+  if (L_.rank_program()) emit_rank_mask();
   emit_accumulator_init();
   if (L_.lowering == Lowering::pair) {
     for (unsigned p = 0; p < L_.pairs; ++p) emit_pair(p);

@@ -57,6 +57,9 @@ class LayerBuilder {
   void emit_scale_rows(uint64_t weight, uint64_t dst, uint64_t blocks, uint64_t stride);
   void emit_expert(unsigned e);
 
+  // build_deployment.cpp
+  void emit_rank_mask();
+
   // build_shared_expert.cpp
   void emit_shared();
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "moesim/isa/numerics.hpp"
+#include "moesim/workload/deployment_build.hpp"
 
 namespace moesim::workload {
 namespace {
@@ -324,6 +325,107 @@ class LayerReference {
     return res;
   }
 
+  /// The deployment `db` (deployment_build.hpp, docs/deployments.md) from its definition: the
+  /// layer's routing (run()), then per rank and token the k routed columns in rank order (the
+  /// copy t mod c_g of logical expert g; a copy held by another rank becomes the zero sentinel
+  /// with weight bf16(w * +0)) and the S fused shared columns (weight 1 on the rank that owns the
+  /// token, t * EP / T; the sentinel with +0 elsewhere), accumulated per pair as the layer's
+  /// pair-major program does; the rank's output stored as MXFP8 and the outputs combined in rank
+  /// order.
+  DeploymentReference deployment(const DeploymentBuild& db) {
+    DeploymentReference out;
+    out.layer = run();
+    const DeploymentShape& s = db.shape;
+    const uint64_t T = L_.tokens, H = L_.hidden, I = L_.intermediate, E = L_.experts, k = L_.top_k,
+                   IS = L_.shared_intermediate;
+    if (s.routed != E || s.top_k != k || IS != uint64_t{s.shared} * I)
+      throw std::invalid_argument("reference: the deployment does not match its layer");
+    const Matrix X = dequant(b_.image, L_.x, mxb_, "X");
+    std::vector<Row> xs(T, Row(H));
+    for (uint64_t t = 0; t < T; ++t)
+      for (uint64_t h = 0; h < H; ++h) xs[t][h] = bf(X.at(t, h));
+    std::vector<std::vector<unsigned>> copies(E);
+    for (unsigned p = 0; p < s.physical; ++p) copies.at(s.physical_to_logical[p]).push_back(p);
+    std::vector<Experts> logical;
+    for (uint64_t g = 0; g < E; ++g) logical.push_back(expert_weights(g));
+    const Experts zero{Matrix{2 * I, H, std::vector<float>(2 * I * H, 0.0f)},
+                       Matrix{H, I, std::vector<float>(H * I, 0.0f)}};
+    std::vector<Experts> shared;
+    if (s.shared != 0) {
+      const Matrix Ws1 = dequant(b_.image, L_.ws1, mxb_, "shared W1");
+      const Matrix Ws2 = dequant(b_.image, L_.ws2, mxb_, "shared W2");
+      for (uint64_t i = 0; i < s.shared; ++i) {
+        Experts e = zero;
+        for (uint64_t r = 0; r < I; ++r)
+          for (uint64_t c = 0; c < H; ++c) {
+            e.w1.v[r * H + c] = Ws1.at(i * I + r, c);             // gate
+            e.w1.v[(I + r) * H + c] = Ws1.at(IS + i * I + r, c);  // up
+          }
+        for (uint64_t r = 0; r < H; ++r)
+          for (uint64_t c = 0; c < I; ++c) e.w2.v[r * I + c] = Ws2.at(r, i * I + c);
+        shared.push_back(std::move(e));
+      }
+    }
+    const std::vector<float> zb1(2 * I, 0.0f), zb2(H, 0.0f);
+    const bool biased = !b1_.v.empty();
+    auto add = [&](Row& acc, uint64_t t, const Experts& we, const float* b1, const float* b2,
+                   uint16_t w) {
+      Row x = xs[t];
+      if (input_scaled_)
+        for (uint16_t& v : x) v = bf(f32(v) * f32(w));  // V_MUL_VF of the input
+      Row h1 = project(x, we.w1, mxb_);
+      if (b1 != nullptr)
+        for (uint64_t c = 0; c < 2 * I; ++c) h1[c] = bf(f32(h1[c]) + b1[c]);
+      Row y = project(activation(h1, I, clamped_), we.w2, mxb_);
+      if (b2 != nullptr)
+        for (uint64_t h = 0; h < H; ++h) y[h] = bf(f32(y[h]) + b2[h]);
+      for (uint64_t h = 0; h < H; ++h) {
+        const uint16_t scaled = input_scaled_ ? y[h] : bf(f32(y[h]) * f32(w));
+        acc[t * H + h] = bf(f32(acc[t * H + h]) + f32(scaled));
+      }
+    };
+    for (unsigned r = 0; r < s.ep; ++r) {
+      Row acc(T * H, 0);
+      unsigned pairs = 0;
+      for (uint64_t t = 0; t < T; ++t) {
+        for (uint64_t j = 0; j < k; ++j) {
+          const uint32_t g = out.layer.expert_ids[t * k + j];
+          const uint16_t w = out.layer.route_weights[t * k + j];
+          const unsigned phys = copies[g][t % copies[g].size()];
+          if (s.ranks[r].mask[phys] >= 0) {
+            ++pairs;
+            add(acc, t, logical[g], biased ? &b1_.v[g * 2 * I] : nullptr,
+                biased ? &b2_.v[g * H] : nullptr, bf(f32(w) * 1.0f));
+          } else {
+            add(acc, t, zero, biased ? zb1.data() : nullptr, biased ? zb2.data() : nullptr,
+                bf(f32(w) * 0.0f));
+          }
+        }
+        const bool own = t * s.ep / T == r;
+        for (uint64_t i = 0; i < s.shared; ++i) {
+          pairs += own ? 1 : 0;
+          add(acc, t, own ? shared[i] : zero, biased ? zb1.data() : nullptr,
+              biased ? zb2.data() : nullptr, own ? bf(1.0f) : uint16_t{0});
+        }
+      }
+      out.rank_out.push_back(store_output(acc));
+      out.rank_acc.push_back(std::move(acc));
+      out.rank_pairs.push_back(pairs);
+    }
+    // The combine outside the accelerator: rank order, FP32 adds rounded to BF16.
+    out.combined.assign(T * H, 0);
+    for (uint64_t o = 0; o < T * H; ++o) {
+      uint16_t c = 0;
+      for (unsigned r = 0; r < s.ep; ++r) {
+        const std::vector<uint8_t>& y = out.rank_out[r];
+        const uint16_t v = num::mx_dequant_bf16(y[o], y[L_.y.scale_offset + o / mxb_]);
+        c = r == 0 ? v : bf(f32(c) + f32(v));
+      }
+      out.combined[o] = c;
+    }
+    return out;
+  }
+
  private:
   struct Experts {
     Matrix w1, w2;
@@ -573,6 +675,11 @@ class LayerReference {
 ReferenceResult reference_layer(const isa::MachinePreset& preset, const ModelPreset& model,
                                 const BuiltProgram& b) {
   return LayerReference(preset, model, b).run();
+}
+
+DeploymentReference reference_deployment(const isa::MachinePreset& preset,
+                                         const DeploymentBuild& b) {
+  return LayerReference(preset, b.deployment.model, b.layer).deployment(b);
 }
 
 LayerOutput read_layer_output(const isa::Engine& engine, const isa::MachinePreset& preset,

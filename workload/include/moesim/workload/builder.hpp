@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,18 @@ struct BuildOptions {
     std::vector<uint16_t> logits_bf16;
   };
   std::vector<RecordedRoute> recorded;
+  /// One EP rank's program of a deployment (docs/deployments.md, Per-rank programs; built by
+  /// build_deployment, deployment_build.hpp): the router as in the layer, then the rank's expert
+  /// mask applied on the accelerator to every token's k routed columns, then `shared` fused
+  /// shared columns per token, pair-major. The HBM holds `local_routed` + `shared` expert weight
+  /// slots and one zero sentinel slot. Without an initial image: build_deployment makes it.
+  struct RankProgram {
+    unsigned local_routed = 0;    ///< P / EP routed slots
+    unsigned shared = 0;          ///< S fused shared slots (after the routed ones)
+    unsigned modulus = 1;         ///< C: the mask tables have C rows of E entries (row t mod C)
+    std::vector<bool> own_token;  ///< per token: this rank computes its shared columns
+  };
+  std::optional<RankProgram> rank;
 };
 
 /// Matrix-unit work of one part of the layer (routed experts or the shared expert), counted
@@ -156,6 +169,24 @@ struct Layout {
   uint64_t int_words_used = 0;
 
   uint16_t alpha_bf16 = 0;  ///< bf16(alpha) bits (1.0 for swiglu)
+
+  /// A deployment rank's program (BuildOptions::rank; 0 / unused otherwise): `columns` pairs per
+  /// token (top_k + S), `expert_slots` weight slots in HBM (local routed + S shared + the zero
+  /// sentinel, the last), the masked routing the pairs read (INT SRAM int_pair_ids + p: the
+  /// local slot of pair p; FP SRAM fp_pair_weights + p: its weight) and the mask tables of the
+  /// initial image (row c = t mod mask_modulus, column = the logical expert V_TOPK selected:
+  /// INT SRAM int_local_of + c*E + g the local slot or the sentinel, FP SRAM fp_keep + c*E + g
+  /// 1.0 or +0).
+  unsigned columns = 0, expert_slots = 0, mask_modulus = 0;
+  uint64_t int_pair_ids = 0, int_local_of = 0, fp_pair_weights = 0, fp_keep = 0;
+  bool rank_program() const { return columns != 0; }
+  unsigned pair_columns() const { return columns != 0 ? columns : top_k; }
+  /// INT SRAM word of pair p's expert (slot) id and FP SRAM word of its route weight: V_TOPK's
+  /// words, or in a rank program the masked routing.
+  uint64_t pair_id_word(unsigned p) const { return rank_program() ? int_pair_ids + p : id_word(p); }
+  uint64_t pair_weight_word(unsigned p) const {
+    return rank_program() ? fp_pair_weights + p : weight_word(p);
+  }
 
   /// FP SRAM word of pair p's weight and INT SRAM word of its expert id.
   uint64_t weight_word(unsigned p) const { return fp_weights + rank_word(p); }

@@ -287,3 +287,29 @@ BOOST_AUTO_TEST_CASE(untrusted_checkpoint_files_are_refused) {
   BOOST_TEST(ok.code == 0);
   BOOST_TEST(read_json(dir / "r.json")["instructions"] == 2);
 }
+
+// `moesim checkpoint --save` makes, with the golden model alone, a checkpoint that a focused
+// co-simulation starts from (EQUAL) and that `--load` restores into both engines; it prints the
+// file's size.
+BOOST_AUTO_TEST_CASE(checkpoint_command_saves_what_cosim_starts_from) {
+  const fs::path dir = workdir("checkpoint_command");
+  fs::remove(dir / "c.ckpt");
+  const auto s = moesim_cli("checkpoint " + kDemo + " --save c.ckpt --at-retire 5000", dir);
+  BOOST_TEST_REQUIRE(s.code == 0, s.out + s.err);
+  BOOST_TEST(line_after(s.out, "saved c.ckpt: ") ==
+             std::to_string(fs::file_size(dir / "c.ckpt")) + " bytes");
+  BOOST_TEST(s.out.find("  retire 5000, cycle ") != std::string::npos, s.out);
+  const auto c =
+      moesim_cli("cosim " + kDemo + " --from-checkpoint c.ckpt --to-retire 6000 --quiet", dir);
+  BOOST_TEST(c.code == 0, c.out + c.err);
+  BOOST_TEST(c.out.find("VERDICT: EQUAL") != std::string::npos, c.out);
+  const auto l = moesim_cli("checkpoint " + kDemo + " --load c.ckpt --restore both", dir);
+  BOOST_TEST(l.code == 0, l.out + l.err);
+  BOOST_TEST(l.out.find("  golden: engine made ") != std::string::npos, l.out);
+  BOOST_TEST(l.out.find("  rtl: engine made ") != std::string::npos, l.out);
+  // Saved again onto the same file: refused, the file left as it is.
+  const auto again = moesim_cli("checkpoint " + kDemo + " --save c.ckpt --at-retire 10", dir);
+  BOOST_TEST(again.code == 2);
+  BOOST_TEST(again.err.find("moesim: error: --save c.ckpt: exists") != std::string::npos,
+             again.err);
+}

@@ -1,13 +1,56 @@
 // Windowed co-simulation: boundaries, the window result file and the merge (window.hpp).
 #include "moesim/cosim/window.hpp"
 
+#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace moesim::cosim {
 
 using nlohmann::json;
+
+StopAt::StopAt(isa::Engine& inner, uint64_t stop_at) : inner_(inner), stop_at_(stop_at) { seed(); }
+
+void StopAt::seed() {
+  regs_.clear();
+  last_.clear();
+  for (const auto& [name, value] : named_registers(inner_.regs())) regs_[name] = value;
+}
+
+bool StopAt::step(isa::RetireRecord& out) {
+  if (inner_.retired() >= stop_at_) return false;
+  if (!inner_.step(out)) return false;
+  last_.clear();
+  for (const isa::RegWrite& w : out.regs) {
+    const std::string name = reg_name(w.file, w.index);
+    last_.emplace(name, regs_[name]);
+    regs_[name] = w.value;
+  }
+  return true;
+}
+
+void StopAt::restore(const isa::Program& p, const isa::ArchState& s) {
+  inner_.restore(p, s);
+  seed();
+}
+
+uint64_t StopAt::at_issue(const std::string& reg) const {
+  auto it = last_.find(reg);
+  if (it != last_.end()) return it->second;
+  it = regs_.find(reg);
+  return it == regs_.end() ? 0 : it->second;
+}
+
+void operands_at_issue(Divergence& d, const std::array<const StopAt*, 2>& e) {
+  for (size_t s = 0; s < 2; ++s) {
+    if (!d.records[s]) continue;
+    for (OperandValue& op : d.operands[s])
+      if (!op.reg.empty()) op.value = e[s]->at_issue(op.reg);
+  }
+}
 
 std::vector<uint64_t> window_bounds(uint64_t total, unsigned windows) {
   if (windows == 0) throw std::invalid_argument("window_bounds: 0 windows");
@@ -61,6 +104,71 @@ std::optional<isa::Trap> trap_from(const json& j) {
   return isa::Trap{j.at(0).get<uint8_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>()};
 }
 
+json writer_json(const std::optional<Writer>& w) {
+  return w ? json{w->index, w->pc, w->word} : json(nullptr);
+}
+std::optional<Writer> writer_from(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  return Writer{j.at(0).get<uint64_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>()};
+}
+
+json writers_json(const std::array<std::optional<Writer>, 2>& w) {
+  return json{writer_json(w[0]), writer_json(w[1])};
+}
+std::array<std::optional<Writer>, 2> writers_from(const json& j) {
+  return {writer_from(j.at(0)), writer_from(j.at(1))};
+}
+
+/// The decoded "why" of a divergence (Divergence::operands, work, mem_diffs): what a single
+/// run's report prints, so a window's report can print the same.
+json why_json(const Divergence& d) {
+  json ops = json::array(), work = json::array(), mems = json::array();
+  for (size_t s = 0; s < 2; ++s) {
+    json o = json::array();
+    for (const OperandValue& v : d.operands[s]) o.push_back({v.operand, v.reg, v.value});
+    ops.push_back(o);
+    work.push_back({d.work[s].token, d.work[s].slot, d.work[s].expert});
+  }
+  for (const MemDiff& m : d.mem_diffs) {
+    json elements = json::array();
+    for (const ElementDiff& e : m.elements)
+      elements.push_back({e.unit, e.byte, e.element, e.values[0], e.values[1]});
+    mems.push_back({{"space", static_cast<int>(m.space)},
+                    {"begin", m.begin},
+                    {"end", m.end},
+                    {"differing_bytes", m.differing_bytes},
+                    {"differing_elements", m.differing_elements},
+                    {"elements", elements},
+                    {"previous_writer", writers_json(m.previous_writer)}});
+  }
+  return {{"operands", ops}, {"work", work}, {"mem_diffs", mems}};
+}
+
+void why_from(const json& j, Divergence& d) {
+  for (size_t s = 0; s < 2; ++s) {
+    for (const json& v : j.at("operands").at(s))
+      d.operands[s].push_back(
+          {v.at(0).get<std::string>(), v.at(1).get<std::string>(), v.at(2).get<uint64_t>()});
+    const json& w = j.at("work").at(s);
+    d.work[s] = {w.at(0).get<int32_t>(), w.at(1).get<int32_t>(), w.at(2).get<int32_t>()};
+  }
+  for (const json& m : j.at("mem_diffs")) {
+    MemDiff md;
+    md.space = static_cast<isa::Space>(m.at("space").get<int>());
+    md.begin = m.at("begin").get<uint64_t>();
+    md.end = m.at("end").get<uint64_t>();
+    md.differing_bytes = m.at("differing_bytes").get<uint64_t>();
+    md.differing_elements = m.at("differing_elements").get<uint64_t>();
+    for (const json& e : m.at("elements"))
+      md.elements.push_back({e.at(0).get<uint64_t>(),
+                             e.at(1).get<uint64_t>(),
+                             e.at(2).get<std::string>(),
+                             {e.at(3).get<std::string>(), e.at(4).get<std::string>()}});
+    md.previous_writer = writers_from(m.at("previous_writer"));
+    d.mem_diffs.push_back(std::move(md));
+  }
+}
+
 json result_json(const CosimResult& r) {
   json j;
   j["engines"] = r.engines;
@@ -97,12 +205,15 @@ json result_json(const CosimResult& r) {
                       {"differing_bytes", s.differing_bytes},
                       {"first_byte", s.first_byte ? json(*s.first_byte) : json(nullptr)},
                       {"first_values", s.first_values},
-                      {"ranges", ranges}});
+                      {"ranges", ranges},
+                      {"unwritten_differing_bytes", s.unwritten_differing_bytes},
+                      {"first_writer", writers_json(s.first_writer)}});
   }
   j["spaces"] = spaces;
   if (r.divergence) {
     const Divergence& d = *r.divergence;
-    json dj = {{"index", d.index}, {"fields", d.fields}, {"details", d.details}};
+    json dj = {
+        {"index", d.index}, {"fields", d.fields}, {"details", d.details}, {"why", why_json(d)}};
     for (size_t s = 0; s < 2; ++s) {
       dj["records"].push_back(d.records[s] ? rec_json(*d.records[s]) : json(nullptr));
       json h = json::array();
@@ -156,6 +267,8 @@ CosimResult result_from(const json& j) {
     d.first_values = s.at("first_values").get<std::array<uint8_t, 2>>();
     for (const json& rg : s.at("ranges"))
       d.ranges.emplace_back(rg.at(0).get<uint64_t>(), rg.at(1).get<uint64_t>());
+    d.unwritten_differing_bytes = s.at("unwritten_differing_bytes").get<uint64_t>();
+    d.first_writer = writers_from(s.at("first_writer"));
     r.spaces.push_back(d);
   }
   if (!j.at("divergence").is_null()) {
@@ -164,6 +277,7 @@ CosimResult result_from(const json& j) {
     d.index = dj.at("index").get<uint64_t>();
     d.fields = dj.at("fields").get<std::vector<std::string>>();
     d.details = dj.at("details").get<std::vector<std::string>>();
+    why_from(dj.at("why"), d);
     for (size_t s = 0; s < 2; ++s) {
       if (!dj.at("records").at(s).is_null()) d.records[s] = rec_from(dj["records"][s]);
       for (const json& h : dj.at("history").at(s)) d.history[s].push_back(rec_from(h));

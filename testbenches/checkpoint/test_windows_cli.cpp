@@ -72,6 +72,71 @@ BOOST_AUTO_TEST_CASE(windowed_report_equals_one_run) {
   }
 }
 
+// A planted divergence: the merged report of the windows tells why as one run does. One bit of
+// the golden model's initial HBM in the first E8M0 scale of expert 2 (a1 + SCALE = 93056 + 32768
+// in the demo), read by the first H_PREFETCH_M at retire 2798, in window 0 of 4 (--flip-bit
+// plants in the window that starts at retire 0). The report's first divergence then decodes
+// operands at issue (a1, SCALE and STRIDE set by earlier instructions), effective addresses, the
+// work item (token 0, slot 0, expert 2) and the differing MRAM byte as "scale 0" (which needs
+// MLEN: without it every MRAM byte reads as a code), and the final state at the
+// stop counts the flipped HBM byte as never written (unwritten_differing_bytes) with the last
+// writer of MRAM's first differing byte. Everything but the timing fields and the re-run command
+// (the window's --from-retire form vs one run's --max-instructions form, docs/checkpoints.md)
+// must be equal.
+BOOST_AUTO_TEST_CASE(windowed_report_of_a_divergence_equals_one_run) {
+  const fs::path dir = workdir("windows_divergence");
+  const std::string flags = kDemo + " --flip-bit golden:hbm:125824:6";
+  const auto one = moesim_cli("cosim " + flags + " --report one.json", dir);
+  BOOST_TEST(one.code == 1);
+  const auto win = moesim_cli("cosim " + flags + " --windows 4 --jobs 2 --report win.json", dir);
+  BOOST_TEST(win.code == 1);
+  json a = untimed(read_json(dir / "one.json"));
+  json b = untimed(read_json(dir / "win.json"));
+  for (json* j : {&a, &b}) {
+    BOOST_TEST_REQUIRE((*j)["first_divergence"].contains("rerun"));
+    (*j)["first_divergence"].erase("rerun");
+  }
+  // Not vacuous: the decoded fields hold what one run reports.
+  const json& d = a["first_divergence"];
+  BOOST_TEST(d["index"] == 2798);
+  BOOST_TEST(d["decoded"]["rtl"]["operands_at_issue"][2]["value"] == "0x16B80");
+  BOOST_TEST(d["decoded"]["rtl"]["work"]["expert"] == 2);
+  BOOST_TEST(d["memory_differences"][0]["elements"][0]["element"] == "scale 0");
+  BOOST_TEST(a["final_state"]["memories"]["hbm"]["unwritten_differing_bytes"] == 1);
+  BOOST_TEST(
+      a["final_state"]["memories"]["mram"]["first_difference"]["last_writer"]["rtl"]["index"] ==
+      2798);
+  BOOST_TEST(first_difference(a, b).empty(),
+             "windowed report differs from one run's at " << first_difference(a, b));
+  // The console tells the same story.
+  for (const char* line :
+       {"operands at issue: ", "never written by the program", "last writer of byte"})
+    BOOST_TEST((!line_after(one.out, line).empty() &&
+                line_after(win.out, line) == line_after(one.out, line)),
+               line << "\none run:  " << line_after(one.out, line)
+                    << "\nwindowed: " << line_after(win.out, line));
+}
+
+// A focused run from retire A decodes its divergence's operands with the values they held at
+// issue, also those last written before A (a1 at retire 2787, SCALE and STRIDE after it): the
+// same as one run from retire 0, though the window's engines start from A's checkpoint.
+BOOST_AUTO_TEST_CASE(focused_divergence_decodes_operands_written_before_the_range) {
+  const fs::path dir = workdir("focused_operands");
+  const std::string flags = kDemo + " --flip-bit golden:hbm:125824:6";
+  const auto one = moesim_cli("cosim " + flags + " --report one.json --quiet", dir);
+  BOOST_TEST(one.code == 1);
+  const auto f = moesim_cli("cosim " + flags + " --from-retire 2790 --report f.json --quiet", dir);
+  BOOST_TEST(f.code == 1);
+  const json a = read_json(dir / "one.json")["first_divergence"];
+  const json b = read_json(dir / "f.json")["first_divergence"];
+  BOOST_TEST(b["index"] == a["index"]);
+  BOOST_TEST(a["decoded"]["rtl"]["operands_at_issue"][2]["value"] == "0x16B80");
+  for (const char* key : {"decoded", "memory_differences"})
+    BOOST_TEST(first_difference(a[key], b[key]).empty(),
+               key << " of the focused run differs from one run's at "
+                   << first_difference(a[key], b[key]));
+}
+
 BOOST_AUTO_TEST_CASE(window_mismatch_is_named_and_its_rerun_command_reproduces_it) {
   const fs::path dir = workdir("windows_mismatch");
   // One bit of the RTL's initial VRAM, in a row the demo never touches: every record agrees,
@@ -221,4 +286,30 @@ BOOST_AUTO_TEST_CASE(untrusted_checkpoint_files_are_refused) {
       moesim_cli("cosim --program p.asm --from-checkpoint ck/retire_2.ckpt --report r.json", dir);
   BOOST_TEST(ok.code == 0);
   BOOST_TEST(read_json(dir / "r.json")["instructions"] == 2);
+}
+
+// `moesim checkpoint --save` makes, with the golden model alone, a checkpoint that a focused
+// co-simulation starts from (EQUAL) and that `--load` restores into both engines; it prints the
+// file's size.
+BOOST_AUTO_TEST_CASE(checkpoint_command_saves_what_cosim_starts_from) {
+  const fs::path dir = workdir("checkpoint_command");
+  fs::remove(dir / "c.ckpt");
+  const auto s = moesim_cli("checkpoint " + kDemo + " --save c.ckpt --at-retire 5000", dir);
+  BOOST_TEST_REQUIRE(s.code == 0, s.out + s.err);
+  BOOST_TEST(line_after(s.out, "saved c.ckpt: ") ==
+             std::to_string(fs::file_size(dir / "c.ckpt")) + " bytes");
+  BOOST_TEST(s.out.find("  retire 5000, cycle ") != std::string::npos, s.out);
+  const auto c =
+      moesim_cli("cosim " + kDemo + " --from-checkpoint c.ckpt --to-retire 6000 --quiet", dir);
+  BOOST_TEST(c.code == 0, c.out + c.err);
+  BOOST_TEST(c.out.find("VERDICT: EQUAL") != std::string::npos, c.out);
+  const auto l = moesim_cli("checkpoint " + kDemo + " --load c.ckpt --restore both", dir);
+  BOOST_TEST(l.code == 0, l.out + l.err);
+  BOOST_TEST(l.out.find("  golden: engine made ") != std::string::npos, l.out);
+  BOOST_TEST(l.out.find("  rtl: engine made ") != std::string::npos, l.out);
+  // Saved again onto the same file: refused, the file left as it is.
+  const auto again = moesim_cli("checkpoint " + kDemo + " --save c.ckpt --at-retire 10", dir);
+  BOOST_TEST(again.code == 2);
+  BOOST_TEST(again.err.find("moesim: error: --save c.ckpt: exists") != std::string::npos,
+             again.err);
 }

@@ -123,21 +123,6 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     rtl = std::move(win.rtl);
   }
   cosim::CosimResult res = one_run ? cosim::run_cosim(spec, *golden, *rtl, opts) : win.result;
-  // Window result files carry no count of the differing bytes outside the outputs; each window
-  // process ends its end-state lines with kNotAnOutputNote instead. A space whose every
-  // end-state line carries it differs only outside the outputs, as a single run counts it.
-  if (f.windows.windowed())
-    for (cosim::SpaceDiff& s : res.spaces) {
-      if (s.differing_bytes == 0 || s.unwritten_differing_bytes != 0) continue;
-      const std::string tag = std::string(" ") + isa::space_name(s.space) + ": ";
-      bool named = false, noted = true;
-      for (const std::string& e : win.errors)
-        if (e.find(tag) != std::string::npos) {
-          named = true;
-          noted = noted && e.find(kNotAnOutputNote) != std::string::npos;
-        }
-      if (named && noted) s.unwritten_differing_bytes = s.differing_bytes;
-    }
   const double sim_s = seconds_since(t_sim);
   progress.done();
   std::optional<uint64_t> divergence_cycle;

@@ -71,5 +71,6 @@ Subcommand add_random(CLI::App& app);       ///< cmd_random.cpp
 Subcommand add_campaign(CLI::App& app);     ///< cmd_campaign.cpp
 Subcommand add_deploy(CLI::App& app);       ///< cmd_deploy.cpp
 Subcommand add_route_trace(CLI::App& app);  ///< cmd_route_trace.cpp
+Subcommand add_checkpoint(CLI::App& app);   ///< cmd_checkpoint.cpp
 
 }  // namespace moesim::cli

@@ -405,7 +405,10 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
   restore_both(g, *out.rtl, w.program, start, flip);
   cosim::StopAt ga(g, to ? wf.to_retire : UINT64_MAX), ra(*out.rtl, to ? wf.to_retire : UINT64_MAX);
   out.result = cosim::run_cosim(spec, ga, ra, opts);
-  if (out.result.divergence) out.result.divergence->index += start.retired;
+  if (out.result.divergence) {
+    cosim::operands_at_issue(*out.result.divergence, {&ga, &ra});
+    out.result.divergence->index += start.retired;
+  }
   if (out.result.completed && !out.result.divergence && !out.result.trap) {
     for (const std::string& d : end_state_differences(g.save(), {out.rtl.get()}))
       out.errors.push_back("retires " + std::to_string(start.retired) + ".." +
@@ -448,12 +451,16 @@ int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFla
   // checkpoint included); the others stop at the next checkpoint.
   const uint64_t stop = wf.window_last ? UINT64_MAX : b.state.retired;
   cosim::StopAt ga(*golden, stop), ra(*rtl, stop);
+  // As a single run's (cmd_cosim.cpp): MRAM bytes decoded with MLEN, records' work items.
   cosim::CosimOptions opts;
   opts.history = history;
+  opts.mlen = static_cast<uint64_t>(preset.get("MLEN"));
+  opts.work = w.program.work;
   wr.to = b.state.retired;
   const double restore_s = seconds_since(t_restore);
   const auto t_run = Clock::now();
   wr.result = cosim::run_cosim(spec, ga, ra, opts);
+  if (wr.result.divergence) cosim::operands_at_issue(*wr.result.divergence, {&ga, &ra});
   const double run_s = seconds_since(t_run);
   const auto t_check = Clock::now();
   if (wr.result.completed && !wr.result.divergence && !wr.result.trap) {

@@ -50,9 +50,9 @@ int cli_main(int argc, char** argv) {
   app.footer("Exit codes: 0 equal/success, 1 mismatch or failed run, 2 bad input or usage.");
 
   const std::vector<Subcommand> commands = {
-      add_cosim(app),  add_run(app),        add_bench(app),  add_conformance(app),
-      add_asm(app),    add_disasm(app),     add_random(app), add_campaign(app),
-      add_deploy(app), add_route_trace(app)};
+      add_cosim(app),  add_run(app),         add_bench(app),     add_conformance(app),
+      add_asm(app),    add_disasm(app),      add_random(app),    add_campaign(app),
+      add_deploy(app), add_route_trace(app), add_checkpoint(app)};
 
   if (argc > 1 && argv[1][0] != '-') {
     try {
@@ -60,7 +60,7 @@ int cli_main(int argc, char** argv) {
     } catch (const CLI::OptionNotFound&) {
       std::cerr << "moesim: error: unknown command '" << argv[1]
                 << "' (commands: cosim, run, bench, conformance, asm, disasm, random, campaign, "
-                   "deploy, route-trace; "
+                   "deploy, route-trace, checkpoint; "
                    "see moesim "
                    "--help)\n";
       return kExitUsage;

@@ -3,7 +3,9 @@
 // results into the result of one run.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,16 +18,19 @@ namespace moesim::cosim {
 
 /// An engine that ends (step() returns false, halted() true) once `stop_at` instructions have
 /// retired: the end of a window. Everything else is the wrapped engine's.
+///
+/// It also keeps the registers as the retire records left them, starting from the wrapped
+/// engine's registers when it is made (a window's restored start, not reset), and the values
+/// the last retired instruction's operands held at issue. run_cosim replays registers from
+/// reset (Divergence::operands); operands_at_issue() corrects that for a window that starts
+/// later.
 class StopAt final : public isa::Engine {
  public:
-  StopAt(isa::Engine& inner, uint64_t stop_at) : inner_(inner), stop_at_(stop_at) {}
+  StopAt(isa::Engine& inner, uint64_t stop_at);
   std::string name() const override { return inner_.name(); }
   void load(const isa::Program& p, const isa::MemoryImage& i) override { inner_.load(p, i); }
   void set_instruction_budget(uint64_t b) override { inner_.set_instruction_budget(b); }
-  bool step(isa::RetireRecord& out) override {
-    if (inner_.retired() >= stop_at_) return false;
-    return inner_.step(out);
-  }
+  bool step(isa::RetireRecord& out) override;
   bool halted() const override { return inner_.retired() >= stop_at_ || inner_.halted(); }
   uint64_t cycles() const override { return inner_.cycles(); }
   uint64_t retired() const override { return inner_.retired(); }
@@ -38,12 +43,22 @@ class StopAt final : public isa::Engine {
   uint64_t size(isa::Space s) const override { return inner_.size(s); }
   std::vector<isa::UnitSpan> take_unit_spans() override { return inner_.take_unit_spans(); }
   isa::ArchState save() const override { return inner_.save(); }
-  void restore(const isa::Program& p, const isa::ArchState& s) override { inner_.restore(p, s); }
+  void restore(const isa::Program& p, const isa::ArchState& s) override;
+
+  /// Register `reg` (reg_name()) as it was when the last retired instruction issued.
+  uint64_t at_issue(const std::string& reg) const;
 
  private:
+  void seed();
   isa::Engine& inner_;
   uint64_t stop_at_;
+  std::map<std::string, uint64_t> regs_;  ///< by reg_name(), as the records left them
+  std::map<std::string, uint64_t> last_;  ///< before the last record: registers it wrote
 };
+
+/// Sets the values of the register operands of `d` (Divergence::operands) to what they held at
+/// issue in each engine, from the window engines that ran it (`e[0]` engine a, `e[1]` b).
+void operands_at_issue(Divergence& d, const std::array<const StopAt*, 2>& e);
 
 /// Window boundaries of a run of `total` retires cut into `windows` (>= 1) windows of even
 /// size: b_0 = 0 < b_1 < ... < b_n = total, b_k = floor(k * total / windows), equal

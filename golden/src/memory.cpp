@@ -1,22 +1,49 @@
 #include "memory.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 
 namespace moesim::golden {
 
+Memory::Memory(uint64_t bytes) : size_(bytes) {
+  if (size_ == 0) return;
+  // An anonymous private mapping reads as zeros and is backed page by page when written.
+  void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  data_ = static_cast<uint8_t*>(p);
+#ifdef MADV_HUGEPAGE
+  // Fewer, larger page faults and a fast unmap; only advice, so a refusal changes nothing.
+  if (size_ >= (uint64_t{2} << 20)) madvise(p, size_, MADV_HUGEPAGE);
+#endif
+}
+
+Memory::~Memory() {
+  if (data_ != nullptr) munmap(data_, size_);
+}
+
+void Memory::load(uint64_t base, const uint8_t* src, uint64_t n) {
+  if (n == 0) return;
+  std::memcpy(data_ + base, src, n);
+  dirty(base, base + n);
+}
+
 void Memory::clear() {
-  std::fill(data_.begin(), data_.end(), uint8_t{0});
+  if (dirty_lo_ < dirty_hi_) std::memset(data_ + dirty_lo_, 0, dirty_hi_ - dirty_lo_);
+  dirty_lo_ = UINT64_MAX;
+  dirty_hi_ = 0;
   bytes_read_ = bytes_written_ = 0;
 }
 
 void Memory::assign(const std::vector<uint8_t>& bytes) {
-  if (bytes.size() != data_.size())
-    throw std::invalid_argument("golden: memory of " + std::to_string(data_.size()) +
+  if (bytes.size() != size_)
+    throw std::invalid_argument("golden: memory of " + std::to_string(size_) +
                                 " bytes restored from " + std::to_string(bytes.size()));
-  data_ = bytes;
+  load(0, bytes.data(), size_);
   bytes_read_ = bytes_written_ = 0;
 }
 
@@ -37,11 +64,12 @@ void Memory::operation(tlm::tlm_generic_payload& p) {
   }
   switch (p.get_command()) {
     case tlm::TLM_READ_COMMAND:
-      std::memcpy(p.get_data_ptr(), data_.data() + addr, len);
+      std::memcpy(p.get_data_ptr(), data_ + addr, len);
       bytes_read_ += len;
       break;
     case tlm::TLM_WRITE_COMMAND:
-      std::memcpy(data_.data() + addr, p.get_data_ptr(), len);
+      std::memcpy(data_ + addr, p.get_data_ptr(), len);
+      if (len != 0) dirty(addr, addr + len);
       bytes_written_ += len;
       break;
     case tlm::TLM_IGNORE_COMMAND:

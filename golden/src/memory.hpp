@@ -7,6 +7,7 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,12 +21,18 @@ namespace moesim::golden {
 /// image (program.hpp MemoryImage, trace.hpp Space).
 class Memory {
  public:
-  explicit Memory(uint64_t bytes) : data_(bytes, 0) {}
+  /// Zeroed storage of `bytes` bytes, mapped anonymously and not touched here: a page costs
+  /// only when a run writes it (HBM is 1 GiB on the bench machine, and first touches of memory
+  /// are slow on a virtual machine); large memories are advised as transparent huge pages.
+  explicit Memory(uint64_t bytes);
+  ~Memory();
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  uint64_t size() const { return size_; }
 
   /// True when [addr, addr+len) lies inside the memory (no wrap-around).
-  bool contains(uint64_t addr, uint64_t len) const {
-    return addr <= data_.size() && len <= data_.size() - addr;
-  }
+  bool contains(uint64_t addr, uint64_t len) const { return addr <= size_ && len <= size_ - addr; }
 
   /// Executes a TLM generic payload (read or write, no byte enables, streaming width = length)
   /// and sets its response: TLM_ADDRESS_ERROR_RESPONSE when the range is outside the memory,
@@ -33,15 +40,17 @@ class Memory {
   /// TLM_COMMAND_ERROR_RESPONSE for TLM_IGNORE_COMMAND.
   void operation(tlm::tlm_generic_payload& p);
 
-  /// Backdoor access for loading images and reading results (not a bus access).
-  uint8_t* data() { return data_.data(); }
-  const uint8_t* data() const { return data_.data(); }
-  /// Zeroes the storage and the traffic counters.
+  /// Backdoor access for reading results (not a bus access).
+  const uint8_t* data() const { return data_; }
+  /// Backdoor write of `n` bytes at byte offset `base` for loading images (not a bus access);
+  /// the caller checks the range.
+  void load(uint64_t base, const uint8_t* src, uint64_t n);
+  /// Zeroes the storage (the bytes written since the last clear) and the traffic counters.
   void clear();
   /// Replaces the storage with `bytes` (same size; checkpoint restore) and zeroes the counters.
   void assign(const std::vector<uint8_t>& bytes);
-  /// The storage (checkpoint save).
-  const std::vector<uint8_t>& bytes() const { return data_; }
+  /// A copy of the storage (checkpoint save).
+  std::vector<uint8_t> bytes() const { return std::vector<uint8_t>(data_, data_ + size_); }
 
   /// Bytes moved by successful bus reads / writes since the last clear() (backdoor accesses
   /// are not counted): the memory's own traffic count, used for the HBM stage profile.
@@ -49,7 +58,15 @@ class Memory {
   uint64_t bytes_written() const { return bytes_written_; }
 
  private:
-  std::vector<uint8_t> data_;
+  /// Widens the extent of bytes written since the last clear() to [lo, hi).
+  void dirty(uint64_t lo, uint64_t hi) {
+    dirty_lo_ = std::min(dirty_lo_, lo);
+    dirty_hi_ = std::max(dirty_hi_, hi);
+  }
+
+  uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;
+  uint64_t dirty_lo_ = UINT64_MAX, dirty_hi_ = 0;  ///< written since the last clear()
   uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 

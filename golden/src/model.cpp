@@ -24,8 +24,7 @@ std::atomic<bool> g_elaborated{false};
 const bool g_banner_silenced = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
 
 void load_segments(Memory& m, const std::vector<isa::MemorySegment>& segs) {
-  for (const isa::MemorySegment& s : segs)
-    std::memcpy(m.data() + s.base, s.bytes.data(), s.bytes.size());
+  for (const isa::MemorySegment& s : segs) m.load(s.base, s.bytes.data(), s.bytes.size());
 }
 
 const std::vector<isa::MemorySegment>& segments(const isa::MemoryImage& image, Space s) {

@@ -1,4 +1,6 @@
 // MoE program builder: the initial memory image from the seeded generator.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -99,7 +101,9 @@ MOESIM_HOT_CLONES void scout(const std::vector<Piece>& pieces, std::vector<Mt64>
 /// state while the other threads generate the pieces already reached, then it helps.
 void fill_all(std::vector<uint8_t>& hbm, const std::vector<Fill>& fills, Generator& gen,
               uint64_t mxb) {
-  constexpr uint64_t kPieceBlocks = 4096;
+  // 16384 MX blocks a piece: enough pieces for the threads to share the work evenly, and few
+  // generator snapshots (2.5 KB each) to write.
+  constexpr uint64_t kPieceBlocks = 16384;
   std::vector<Piece> pieces;
   for (const Fill& f : fills) {
     const uint64_t blocks = f.m.rows * f.m.cols / mxb;
@@ -127,6 +131,24 @@ void fill_all(std::vector<uint8_t>& hbm, const std::vector<Fill>& fills, Generat
   for (std::thread& t : helpers) t.join();
 }
 
+/// n zero bytes. A large buffer is advised as transparent huge pages before it is zeroed: the
+/// first write to each page is the costly part of a 680 MB image on a virtual machine, and
+/// 2 MiB pages take 512 times fewer faults and free faster (only advice; the bytes are the same).
+std::vector<uint8_t> zeroed_bytes(uint64_t n) {
+  std::vector<uint8_t> v;
+#ifdef MADV_HUGEPAGE
+  constexpr uint64_t kHuge = uint64_t{2} << 20;
+  if (n >= 2 * kHuge) {
+    v.reserve(n);  // mapped by the allocator, not touched yet
+    const auto at = reinterpret_cast<uintptr_t>(v.data());
+    const uintptr_t first = (at + kHuge - 1) & ~(kHuge - 1), end = (at + n) & ~(kHuge - 1);
+    if (first < end) madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
+  }
+#endif
+  v.resize(n, 0);
+  return v;
+}
+
 void put_u16(std::vector<uint8_t>& bytes, uint64_t word, uint16_t v) {
   bytes[2 * word] = static_cast<uint8_t>(v & 0xFF);
   bytes[2 * word + 1] = static_cast<uint8_t>(v >> 8);
@@ -142,7 +164,7 @@ isa::MemoryImage LayerBuilder::make_image() {
   const ModelPreset& model = *opt_.model;
   const uint64_t H = L_.hidden, I = L_.intermediate, E = L_.experts;
   Generator gen(opt_.seed);
-  std::vector<uint8_t> hbm(L_.hbm_input_end, 0);
+  std::vector<uint8_t> hbm = zeroed_bytes(L_.hbm_input_end);
   // Spreads: X ~ 1; router logits ~ 2; gate/up pre-activations ~ 4 (so the +-7 clamps act);
   // expert outputs ~ 1; biases ~ 0.5.
   const double sd_h = 1.0 / std::sqrt(static_cast<double>(H));

@@ -381,8 +381,9 @@ Subcommand add_random(CLI::App& app) {
   sub->add_option("--plant-divergence", f.plant,
                   "test the shrinker: the RTL engine reports every register write of MNEMONIC "
                   "with bit 0 flipped");
-  sub->add_option("--max-instructions", f.max_instructions,
-                  "a program that has not ended after N instructions fails")
+  sub->add_option(
+         "--max-instructions", f.max_instructions,
+         "a program that has not ended after N instructions is STOPPED (exit 2; 0: no limit)")
       ->capture_default_str()
       ->check(kNotNegative);
   sub->add_flag("--quiet", f.quiet, "print only mismatches and the summary");

@@ -1026,6 +1026,12 @@ void render_nodes(const isa::Spec& spec, const std::vector<Node>& nodes, unsigne
 
 }  // namespace
 
+Drawn drawn(const std::string& m) {
+  if (m == "C_HADAMARD_TRANSFORM" || m == "C_LOOP_START" || m == "C_LOOP_END") return Drawn::never;
+  if (m == "C_BREAK" || m == "C_SET_TOPK_REG") return Drawn::sometimes;
+  return Drawn::always;
+}
+
 RandomProgram generate(const isa::Spec& spec, const isa::MachinePreset& preset, uint64_t seed,
                        const Mix& mix) {
   return Gen(spec, preset, seed, mix).run();

@@ -264,10 +264,4 @@ Mix load_mix(const isa::Spec& spec, const std::filesystem::path& path) {
   return m;
 }
 
-Drawn drawn(const std::string& m) {
-  if (m == "C_HADAMARD_TRANSFORM" || m == "C_LOOP_START" || m == "C_LOOP_END") return Drawn::never;
-  if (m == "C_BREAK" || m == "C_SET_TOPK_REG") return Drawn::sometimes;
-  return Drawn::always;
-}
-
 }  // namespace moesim::rnd

@@ -183,13 +183,11 @@ RouteTrace generate_route_trace(const TraceGenOptions& o) {
       for (double x : p) total += x;
       double u = uniform(rng) * total;
       uint32_t pick = o.experts;
-      if (total > 0) {
-        for (uint32_t e = 0; e < o.experts; ++e) {
-          if (taken[e] || p[e] == 0) continue;
-          pick = e;
-          if (u < p[e]) break;
-          u -= p[e];
-        }
+      for (uint32_t e = 0; e < o.experts; ++e) {
+        if (p[e] == 0) continue;  // taken, or underflowed
+        pick = e;
+        if (u < p[e]) break;
+        u -= p[e];
       }
       // A large --zipf underflows the popularity of all but the hottest experts to 0: take the
       // most popular expert not yet selected.

@@ -43,23 +43,40 @@ void write_atomic(const fs::path& p, const std::string& text) {
   fs::rename(tmp, p);
 }
 
-std::string run_script(const Run& r, const std::string& moesim) {
+}  // namespace
+
+void write_task(const fs::path& dir, const std::string& what, const std::string& command,
+                const std::string& output_args, const std::vector<std::string>& outputs) {
+  fs::create_directories(dir);
   std::ostringstream s;
   s << "#!/bin/sh\n"
-       "# moesim campaign run "
-    << r.id << " (" << r.where
-    << ").\n"
-       "# Runs it alone: sh run.sh (the command is in command.txt). Writes log.txt and\n"
-       "# report.json here, then the command's exit code to exit_code (last, by a rename).\n"
+       "# "
+    << what
+    << ".\n"
+       "# Runs it alone: sh run.sh (the command is in command.txt). Writes log.txt here, then the\n"
+       "# command's exit code to exit_code (last, by a rename).\n"
        "cd \"$(dirname \"$0\")\" || exit 125\n"
-       "rm -f exit_code exit_code.tmp report.json\n"
-    << command_of(r, moesim)
-    << " --report report.json >log.txt 2>&1\n"
+       "rm -f exit_code exit_code.tmp";
+  for (const std::string& o : outputs) s << ' ' << shell_quote(o);
+  s << '\n'
+    << command << (output_args.empty() ? "" : " ") << output_args
+    << " >log.txt 2>&1\n"
        "rc=$?\n"
        "echo \"$rc\" >exit_code.tmp && mv exit_code.tmp exit_code\n"
        "exit \"$rc\"\n";
-  return s.str();
+  write_atomic(dir / "command.txt", command + "\n");
+  write_atomic(dir / "run.sh", s.str());
 }
+
+std::optional<int> read_exit_code(const fs::path& dir) {
+  const std::string t = slurp(dir / "exit_code");
+  if (t.size() < 2 || t.size() > 4 || t.back() != '\n' ||
+      t.find_first_not_of("0123456789") != t.size() - 1)
+    return std::nullopt;
+  return std::stoi(t);
+}
+
+namespace {
 
 std::string last_error_line(const fs::path& log) {
   std::ifstream in(log);
@@ -90,15 +107,6 @@ std::string xml_escape(const std::string& s) {
     }
   }
   return o;
-}
-
-/// The exit code run.sh recorded: the file holds one decimal number and a newline, else none.
-std::optional<int> read_exit_code(const fs::path& dir) {
-  const std::string t = slurp(dir / "exit_code");
-  if (t.size() < 2 || t.size() > 4 || t.back() != '\n' ||
-      t.find_first_not_of("0123456789") != t.size() - 1)
-    return std::nullopt;
-  return std::stoi(t);
 }
 
 /// A report.json that is a JSON object with a verdict (moesim cosim writes it before it exits).
@@ -236,9 +244,9 @@ int run_campaign(const CampaignOptions& o, const std::vector<Run>& runs, Executo
   for (const Run& r : runs) {
     const fs::path d = out / "runs" / r.id;
     fs::create_directories(d);
-    if (!fs::exists(d / "run.sh")) write_atomic(d / "run.sh", run_script(r, o.moesim));
-    if (!fs::exists(d / "command.txt"))
-      write_atomic(d / "command.txt", command_of(r, o.moesim) + "\n");
+    if (!fs::exists(d / "run.sh") || !fs::exists(d / "command.txt"))
+      write_task(d, "moesim campaign run " + r.id + " (" + r.where + ")", command_of(r, o.moesim),
+                 "--report report.json", {"report.json"});
   }
 
   executor.settle();

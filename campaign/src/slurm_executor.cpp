@@ -65,7 +65,7 @@ class SlurmExecutor : public Executor {
     }
     std::vector<std::string> argv = {"sbatch",
                                      "--parsable",
-                                     "--job-name=moesim-campaign",
+                                     "--job-name=" + o_.job_name,
                                      "--chdir=" + o_.dir.string(),
                                      "--output=" + (sub / "task-%a.out").string(),
                                      "--array=0-" + std::to_string(tasks.size() - 1) +
@@ -84,7 +84,7 @@ class SlurmExecutor : public Executor {
       return failed;
     }
     std::ofstream(sdir / "jobs.txt", std::ios::app) << job << '\n';
-    std::cout << "moesim campaign: submitted Slurm job " << job << " (" << tasks.size()
+    std::cout << "moesim: submitted Slurm job " << job << " " << o_.job_name << " (" << tasks.size()
               << " array tasks; " << (sub / "task-<i>.out").string() << ")" << std::endl;
 
     std::map<std::string, bool> reported;

@@ -16,7 +16,7 @@ namespace moesim::isa {
 namespace {
 
 constexpr char kMagic[8] = {'M', 'O', 'E', 'S', 'I', 'M', 'C', 'K'};
-constexpr uint32_t kPageBytes = 4096;  ///< memory sections store the non-zero pages of this size
+constexpr uint32_t kPageBytes = 4096;  ///< memory sections store changed pages of this size
 
 /// The memory section tag of each space, in isa::Space order.
 constexpr std::array<const char*, kAllSpaces.size()> kMemTags{"VRAM", "MRAM", "FPSR", "INTS",
@@ -61,6 +61,14 @@ class Reader {
     pos_ += n;
   }
   size_t left() const { return end_ - pos_; }
+  /// A count read from the file: `n` items of `size` bytes must fit in what is left (checked
+  /// without multiplying, which a corrupt count could overflow).
+  void need_items(uint64_t n, uint64_t size) const {
+    if (n > left() / size)
+      throw CheckpointError(what_ + ": a count of " + std::to_string(n) + " items of " +
+                            std::to_string(size) + " bytes, more than the " +
+                            std::to_string(left()) + " bytes left (truncated or corrupt)");
+  }
   void need(uint64_t n) const {
     if (n > end_ - pos_)
       throw CheckpointError(what_ + " ends after " + std::to_string(end_ - pos_) + " bytes where " +
@@ -96,22 +104,83 @@ std::string words_body(const std::vector<uint32_t>& v) {
 
 std::vector<uint32_t> read_words(Reader& r) {
   const uint64_t n = r.u64();
-  r.need(n * 4);
+  r.need_items(n, 4);
   std::vector<uint32_t> v(n);
   for (auto& x : v) x = r.u32();
   return v;
 }
 
-std::string mem_body(const std::vector<uint8_t>& m) {
+/// The initial contents of one space, page by page in increasing order: zero, then the image's
+/// segments applied in their order (as the engines load them; a later segment wins where two
+/// overlap). Only the segments that overlap the current page are visited.
+class InitialPages {
+ public:
+  explicit InitialPages(const std::vector<MemorySegment>& segs) : segs_(segs) {
+    for (size_t i = 0; i < segs.size(); ++i)
+      if (!segs[i].bytes.empty()) by_base_.push_back(i);
+    std::stable_sort(by_base_.begin(), by_base_.end(),
+                     [&](size_t a, size_t b) { return segs[a].base < segs[b].base; });
+  }
+  /// Writes bytes [begin, begin + n) of the initial space to `out` (pages in increasing order).
+  void page(uint64_t begin, size_t n, uint8_t* out) {
+    const uint64_t end = begin + n;
+    for (; next_ < by_base_.size() && segs_[by_base_[next_]].base < end; ++next_)
+      active_.push_back(by_base_[next_]);
+    active_.erase(std::remove_if(active_.begin(), active_.end(),
+                                 [&](size_t i) { return seg_end(i) <= begin; }),
+                  active_.end());
+    std::memset(out, 0, n);
+    std::sort(active_.begin(), active_.end());  // the image's order: a later segment wins
+    for (size_t i : active_) {
+      const MemorySegment& g = segs_[i];
+      const uint64_t lo = std::max(begin, g.base), hi = std::min(end, seg_end(i));
+      if (lo < hi) std::memcpy(out + (lo - begin), g.bytes.data() + (lo - g.base), hi - lo);
+    }
+  }
+
+ private:
+  uint64_t seg_end(size_t i) const { return segs_[i].base + segs_[i].bytes.size(); }
+  const std::vector<MemorySegment>& segs_;
+  std::vector<size_t> by_base_, active_;
+  size_t next_ = 0;
+};
+
+/// Segments of `image` for space `sp`.
+const std::vector<MemorySegment>& segments(const MemoryImage& image, Space sp) {
+  switch (sp) {
+    case Space::Vram:
+      return image.vram;
+    case Space::Mram:
+      return image.mram;
+    case Space::FpSram:
+      return image.fp_sram;
+    case Space::IntSram:
+      return image.int_sram;
+    case Space::Hbm:
+      break;
+  }
+  return image.hbm;
+}
+
+/// Indices of the pages of `m` that differ from the initial image's.
+std::vector<uint64_t> changed_pages(const std::vector<uint8_t>& m,
+                                    const std::vector<MemorySegment>& initial) {
+  std::vector<uint64_t> pages;
+  InitialPages base(initial);
+  std::array<uint8_t, kPageBytes> want{};
+  for (uint64_t p = 0; p * kPageBytes < m.size(); ++p) {
+    const size_t n = std::min<size_t>(kPageBytes, m.size() - p * kPageBytes);
+    base.page(p * kPageBytes, n, want.data());
+    if (std::memcmp(m.data() + p * kPageBytes, want.data(), n) != 0) pages.push_back(p);
+  }
+  return pages;
+}
+
+std::string mem_body(const std::vector<uint8_t>& m, const std::vector<MemorySegment>& initial) {
   Writer w;
   w.u64(m.size());
   w.u32(kPageBytes);
-  std::vector<uint64_t> pages;
-  for (uint64_t p = 0; p * kPageBytes < m.size(); ++p) {
-    const size_t n = std::min<size_t>(kPageBytes, m.size() - p * kPageBytes);
-    static const std::array<uint8_t, kPageBytes> kZero{};
-    if (std::memcmp(m.data() + p * kPageBytes, kZero.data(), n) != 0) pages.push_back(p);
-  }
+  const std::vector<uint64_t> pages = changed_pages(m, initial);
   w.u64(pages.size());
   for (uint64_t p : pages) {
     w.u64(p);
@@ -120,7 +189,8 @@ std::string mem_body(const std::vector<uint8_t>& m) {
   return w.str();
 }
 
-std::vector<uint8_t> read_mem(Reader& r, const std::string& where) {
+std::vector<uint8_t> read_mem(Reader& r, const std::string& where,
+                              const std::vector<MemorySegment>& initial) {
   const uint64_t size = r.u64();
   const uint32_t page = r.u32();
   if (page == 0) throw CheckpointError(where + ": page size 0");
@@ -130,8 +200,15 @@ std::vector<uint8_t> read_mem(Reader& r, const std::string& where) {
   if (n > pages_total)
     throw CheckpointError(where + ": " + std::to_string(n) + " pages in a space of " +
                           std::to_string(pages_total));
-  r.need(n * 8);  // at least the indices: no huge allocation from a corrupt count
+  r.need_items(n, 8);  // at least the indices: no huge allocation from a corrupt count
   std::vector<uint8_t> m(size, 0);
+  for (const MemorySegment& g : initial) {  // the initial image, then the pages that changed
+    if (g.base > size || g.bytes.size() > size - g.base)
+      throw CheckpointError(where + ": the initial image has bytes " + std::to_string(g.base) +
+                            ".." + std::to_string(g.base + g.bytes.size()) +
+                            " beyond the space's " + std::to_string(size));
+    std::copy(g.bytes.begin(), g.bytes.end(), m.begin() + static_cast<std::ptrdiff_t>(g.base));
+  }
   uint64_t prev = 0;
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t p = r.u64();
@@ -184,6 +261,37 @@ void check_state_shape(const ArchState& s, const MachinePreset& preset) {
   if (s.loops.size() > want.loop_depth)
     throw std::invalid_argument("checkpoint state: " + std::to_string(s.loops.size()) +
                                 " active loops, LOOP_DEPTH is " + std::to_string(want.loop_depth));
+}
+
+void check_state_position(const ArchState& s, size_t program_words) {
+  auto bad = [](const std::string& why) {
+    throw std::invalid_argument("checkpoint state: " + why);
+  };
+  if (s.pc > program_words)
+    bad("pc " + std::to_string(s.pc) + " is past the program's " + std::to_string(program_words) +
+        " instructions");
+  if (s.instruction_budget == 0) bad("instruction budget 0");
+  if (s.retired > s.instruction_budget)
+    bad(std::to_string(s.retired) + " instructions retired, more than the instruction budget " +
+        std::to_string(s.instruction_budget));
+  if (s.cycle < s.retired)
+    bad("cycle " + std::to_string(s.cycle) + " is less than the " + std::to_string(s.retired) +
+        " instructions retired (one cycle at least each)");
+  for (const LoopEntry& l : s.loops)
+    if (l.body >= program_words)
+      bad("a loop body starts at pc " + std::to_string(l.body) + ", past the program's " +
+          std::to_string(program_words) + " instructions");
+}
+
+std::array<StoredPages, kAllSpaces.size()> stored_pages(const ArchState& s,
+                                                        const MemoryImage& initial) {
+  std::array<StoredPages, kAllSpaces.size()> out{};
+  for (Space sp : kAllSpaces) {
+    const std::vector<uint8_t>& m = s.mem[static_cast<size_t>(sp)];
+    out[static_cast<size_t>(sp)] = {changed_pages(m, segments(initial, sp)).size(),
+                                    (m.size() + kPageBytes - 1) / kPageBytes};
+  }
+  return out;
 }
 
 std::vector<std::string> state_differences(const ArchState& a, const ArchState& b,
@@ -304,7 +412,7 @@ CheckpointId checkpoint_id(const Spec& spec, const MachinePreset& preset, const 
   return id;
 }
 
-std::string encode_checkpoint(const Checkpoint& c) {
+std::string encode_checkpoint(const Checkpoint& c, const MemoryImage& initial) {
   const ArchState& s = c.state;
   Writer id;
   id.u64(c.id.isa_yaml);
@@ -352,7 +460,8 @@ std::string encode_checkpoint(const Checkpoint& c) {
     section(payload, "MACC", body);
   }
   for (Space sp : kAllSpaces)
-    section(payload, kMemTags[static_cast<size_t>(sp)], mem_body(s.mem[static_cast<size_t>(sp)]));
+    section(payload, kMemTags[static_cast<size_t>(sp)],
+            mem_body(s.mem[static_cast<size_t>(sp)], segments(initial, sp)));
 
   Writer out;
   out.raw(kMagic, sizeof kMagic);
@@ -367,7 +476,8 @@ std::string encode_checkpoint(const Checkpoint& c) {
   return std::move(out.str());
 }
 
-Checkpoint decode_checkpoint(const std::string& b, const std::string& name) {
+Checkpoint decode_checkpoint(const std::string& b, const std::string& name,
+                             const MemoryImage& initial, const CheckpointId* expected) {
   Reader r(b, 0, b.size(), name);
   char magic[8];
   if (b.size() < sizeof magic || std::memcmp(b.data(), kMagic, sizeof magic) != 0)
@@ -404,6 +514,24 @@ Checkpoint decode_checkpoint(const std::string& b, const std::string& name) {
   if (got != sum)
     throw CheckpointError(name + ": checksum " + hex(got) + " differs from the header's " +
                           hex(sum) + " (corrupt file)");
+  if (expected != nullptr) {
+    if (c.id.preset != expected->preset)
+      throw CheckpointError(name + ": made for machine preset '" + c.id.preset +
+                            "', this run uses '" + expected->preset + "'");
+    auto same = [&](const char* what, uint64_t have, uint64_t want) {
+      if (have != want)
+        throw CheckpointError(name + ": made with another " + what + " (FNV-1a " + hex(have) +
+                              ", this run's " + hex(want) + ")");
+    };
+    same("isa.yaml", c.id.isa_yaml, expected->isa_yaml);
+    same("machine.yaml", c.id.machine_yaml, expected->machine_yaml);
+    same("program", c.id.program, expected->program);
+    same("initial memory image", c.id.image, expected->image);
+  } else if (image_identity(initial) != c.id.image) {
+    throw CheckpointError(name + ": made from another initial memory image (FNV-1a " +
+                          hex(c.id.image) + ", the image given " + hex(image_identity(initial)) +
+                          "); its memories are stored as changes to that image");
+  }
 
   std::map<std::string, std::pair<size_t, size_t>> sections;
   Reader sr(b, pay, b.size(), name);
@@ -459,7 +587,7 @@ Checkpoint decode_checkpoint(const std::string& b, const std::string& name) {
   {
     Reader x = open("LOOP");
     const uint32_t n = x.u32();
-    x.need(uint64_t{n} * 5);
+    x.need_items(n, 5);
     for (uint32_t i = 0; i < n; ++i) {
       LoopEntry l;
       l.body = x.u32();
@@ -477,39 +605,27 @@ Checkpoint decode_checkpoint(const std::string& b, const std::string& name) {
   for (Space sp : kAllSpaces) {
     const char* tag = kMemTags[static_cast<size_t>(sp)];
     Reader x = open(tag);
-    s.mem[static_cast<size_t>(sp)] = read_mem(x, name + " section " + tag);
+    s.mem[static_cast<size_t>(sp)] = read_mem(x, name + " section " + tag, segments(initial, sp));
   }
   return c;
 }
 
-void write_checkpoint(const Checkpoint& c, const std::filesystem::path& path) {
-  write_file(path, encode_checkpoint(c));
+void write_checkpoint(const Checkpoint& c, const MemoryImage& initial,
+                      const std::filesystem::path& path) {
+  write_file(path, encode_checkpoint(c, initial));
 }
 
-Checkpoint read_checkpoint(const std::filesystem::path& path, const CheckpointId* expected,
-                           const MachinePreset* preset) {
+Checkpoint read_checkpoint(const std::filesystem::path& path, const MemoryImage& initial,
+                           const CheckpointId* expected, const MachinePreset* preset,
+                           const Program* program) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw CheckpointError(path.string() + ": cannot read checkpoint");
   const std::string b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  Checkpoint c = decode_checkpoint(b, path.string());
-  if (expected != nullptr) {
-    const std::string n = path.string();
-    if (c.id.preset != expected->preset)
-      throw CheckpointError(n + ": made for machine preset '" + c.id.preset + "', this run uses '" +
-                            expected->preset + "'");
-    auto same = [&](const char* what, uint64_t have, uint64_t want) {
-      if (have != want)
-        throw CheckpointError(n + ": made with another " + what + " (FNV-1a " + hex(have) +
-                              ", this run's " + hex(want) + ")");
-    };
-    same("isa.yaml", c.id.isa_yaml, expected->isa_yaml);
-    same("machine.yaml", c.id.machine_yaml, expected->machine_yaml);
-    same("program", c.id.program, expected->program);
-    same("initial memory image", c.id.image, expected->image);
-  }
-  if (preset != nullptr) {
+  Checkpoint c = decode_checkpoint(b, path.string(), initial, expected);
+  if (preset != nullptr || program != nullptr) {
     try {
-      check_state_shape(c.state, *preset);
+      if (preset != nullptr) check_state_shape(c.state, *preset);
+      if (program != nullptr) check_state_position(c.state, program->words.size());
     } catch (const std::invalid_argument& e) {
       throw CheckpointError(path.string() + ": " + e.what());
     }

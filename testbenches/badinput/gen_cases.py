@@ -537,6 +537,17 @@ def flag_cases():
          '--tokens'),
         ('shared_without_shared_expert', ['cosim', '--model', 'mixtral-8x7b', '--shared'] + SHAPE,
          '--shared'),
+        ('jobs_without_windows', ['cosim', '--program', P, '--jobs', '2'], '--jobs'),
+        ('executor_without_windows', ['cosim', '--program', P, '--executor', 'slurm'],
+         '--executor'),
+        ('slurm_flag_with_local_windows', ['cosim', '--program', P, '--windows', '2',
+                                           '--partition', 'x'], '--partition'),
+        ('slurm_windows_without_checkpoint_dir', ['cosim', '--program', P, '--windows', '2',
+                                                  '--executor', 'slurm'], '--checkpoint-dir'),
+        ('campaign_slurm_flag_with_local', ['campaign', 'c.yaml', '--out', 'o', '--poll', '1'],
+         '--poll'),
+        ('checkpoint_dir_without_windows', ['cosim', '--program', P, '--checkpoint-dir', 'ck'],
+         '--checkpoint-dir ck'),
     ]
     for tag, args, where in structural:
         yield Case(f'flags/{tag}', args, dict(PROGRAM), [where])

@@ -55,6 +55,38 @@ BOOST_AUTO_TEST_CASE(slurm_campaign_gives_the_local_results) {
              std::string::npos);
 }
 
+// `moesim cosim --windows --executor slurm`: each window an array task reading its checkpoints
+// from the shared --checkpoint-dir; the merged report is the local executor's, apart from
+// timing and the command line.
+BOOST_AUTO_TEST_CASE(slurm_windows_give_the_local_report) {
+  const fs::path dir = workdir("slurm_windows");
+  const std::string run =
+      "cosim --model gpt-oss-20b --tokens 2 --hidden 64 --intermediate 64 --windows 3 ";
+  const CliResult slurm = moesim_cli(
+      run + "--executor slurm --jobs 2 --poll 0.2 --checkpoint-dir ck --report slurm.json", dir);
+  BOOST_TEST(slurm.code == 0, slurm.out << slurm.err);
+  BOOST_TEST(slurm.out.find("submitted Slurm job") != std::string::npos, slurm.out);
+  BOOST_TEST(slurm.out.find("3/3 done") != std::string::npos, slurm.out);
+  for (const char* f : {"result.json", "exit_code", "log.txt", "run.sh", "command.txt"})
+    BOOST_TEST(fs::exists(dir / "ck" / "window_2" / f), f);
+  const CliResult local = moesim_cli(run + "--report local.json", dir);
+  BOOST_TEST(local.code == 0, local.out << local.err);
+  auto untimed = [](nlohmann::json j) {
+    for (const char* varying : {"simulation_time_s", "wall_time_s", "provenance"}) j.erase(varying);
+    return j;
+  };
+  const nlohmann::json a = untimed(nlohmann::json::parse(slurp(dir / "slurm.json")));
+  const nlohmann::json b = untimed(nlohmann::json::parse(slurp(dir / "local.json")));
+  BOOST_TEST(a.at("verdict") == "EQUAL");
+  BOOST_TEST(a.dump(1) == b.dump(1));
+  // The window tasks need a folder the nodes share: no temporary one.
+  const CliResult no_dir = moesim_cli(run + "--executor slurm", dir);
+  BOOST_TEST(no_dir.code == 2);
+  BOOST_TEST(no_dir.err.find("--executor slurm: the window tasks read their checkpoints from "
+                             "--checkpoint-dir") != std::string::npos,
+             no_dir.err);
+}
+
 // A task killed with scancel while it runs (and one cancelled before it started): the campaign
 // exits 1 listing both; --resume runs exactly those two and completes the campaign.
 BOOST_AUTO_TEST_CASE(slurm_scancel_is_reported_and_resume_completes) {

@@ -10,6 +10,7 @@
 #define BOOST_TEST_MODULE checkpoint
 #define BOOST_TEST_NO_MAIN
 #include <boost/test/unit_test.hpp>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,6 +22,7 @@
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/checkpoint.hpp"
 #include "moesim/isa/geometry.hpp"
+#include "moesim/isa/trace.hpp"
 
 int sc_main(int argc, char** argv) {
   return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
@@ -130,20 +132,22 @@ isa::Program program() { return isa::assemble(spec(), kProgram, "checkpoint.asm"
 struct Reference {
   std::vector<isa::RetireRecord> records;
   std::vector<std::string> files;
-  isa::ArchState state(size_t k) const { return isa::decode_checkpoint(files[k], "memory").state; }
+  isa::ArchState state(size_t k) const {
+    return isa::decode_checkpoint(files[k], "memory", image()).state;
+  }
   size_t boundaries() const { return files.size(); }
 };
 
 Reference run_through(isa::Engine& e, const isa::Program& p, const isa::CheckpointId& id) {
   Reference ref;
   e.load(p, image());
-  ref.files.push_back(isa::encode_checkpoint({id, e.save()}));
+  ref.files.push_back(isa::encode_checkpoint({id, e.save()}, image()));
   isa::RetireRecord r;
   while (e.step(r)) {
     BOOST_REQUIRE(!r.trap);
     cosim::fill_digests(e, r);
     ref.records.push_back(r);
-    ref.files.push_back(isa::encode_checkpoint({id, e.save()}));
+    ref.files.push_back(isa::encode_checkpoint({id, e.save()}, image()));
   }
   return ref;
 }
@@ -311,8 +315,8 @@ BOOST_AUTO_TEST_CASE(format_refuses_what_it_cannot_trust) {
     s.mem[static_cast<size_t>(sp)].assign(shape.mem_bytes[static_cast<size_t>(sp)], 0);
   s.mem[static_cast<size_t>(Space::Hbm)][5000] = 0x5A;
   s.mem[static_cast<size_t>(Space::Vram)].back() = 0xA5;
-  const std::string bytes = isa::encode_checkpoint({id, s});
-  const isa::Checkpoint back = isa::decode_checkpoint(bytes, "x.ckpt");
+  const std::string bytes = isa::encode_checkpoint({id, s}, image());
+  const isa::Checkpoint back = isa::decode_checkpoint(bytes, "x.ckpt", image());
   BOOST_TEST(isa::state_differences(s, back.state).empty());
   BOOST_TEST(back.id.preset == "default");
   BOOST_TEST(back.id.program == id.program);
@@ -321,7 +325,7 @@ BOOST_AUTO_TEST_CASE(format_refuses_what_it_cannot_trust) {
 
   auto refused = [&](const std::string& b, const std::string& what) {
     try {
-      isa::decode_checkpoint(b, "x.ckpt");
+      isa::decode_checkpoint(b, "x.ckpt", image());
     } catch (const isa::CheckpointError& e) {
       const std::string m = e.what();
       BOOST_TEST(m.find("x.ckpt") != std::string::npos, m);
@@ -336,19 +340,19 @@ BOOST_AUTO_TEST_CASE(format_refuses_what_it_cannot_trust) {
   refused(bytes.substr(0, bytes.size() - 100), "truncated");
   refused(bytes.substr(0, 20), "truncated");
   std::string version = bytes;
-  version[8] = 2;
-  refused(version, "version 2");
+  version[8] = 1;
+  refused(version, "version 1");
   refused("not a checkpoint at all", "not a moesim checkpoint");
 
   // Identity: read_checkpoint holds the file to the run's.
   const auto dir = std::filesystem::temp_directory_path() / "moesim_checkpoint_test";
   std::filesystem::create_directories(dir);
   const auto path = dir / "c.ckpt";
-  isa::write_checkpoint({id, s}, path);
-  BOOST_CHECK_NO_THROW(isa::read_checkpoint(path, &id, &preset()));
+  isa::write_checkpoint({id, s}, image(), path);
+  BOOST_CHECK_NO_THROW(isa::read_checkpoint(path, image(), &id, &preset()));
   auto expect_refusal = [&](isa::CheckpointId other, const std::string& what) {
     try {
-      isa::read_checkpoint(path, &other, &preset());
+      isa::read_checkpoint(path, image(), &other, &preset());
     } catch (const isa::CheckpointError& e) {
       const std::string m = e.what();
       BOOST_TEST(m.find(path.string()) != std::string::npos, m);
@@ -374,10 +378,105 @@ BOOST_AUTO_TEST_CASE(format_refuses_what_it_cannot_trust) {
   expect_refusal(other, "image");
   // A state of another preset's shape.
   try {
-    isa::read_checkpoint(path, &id, &spec().preset("tiny"));
+    isa::read_checkpoint(path, image(), &id, &spec().preset("tiny"));
     BOOST_ERROR("accepted a default-shaped state for tiny");
   } catch (const isa::CheckpointError& e) {
     BOOST_TEST(std::string(e.what()).find("tiny") != std::string::npos, e.what());
   }
+  // A position no run of this program reaches, in a file whose checksum holds.
+  BOOST_CHECK_NO_THROW(isa::read_checkpoint(path, image(), &id, &preset(), &p));
+  auto position_refused = [&](const std::function<void(isa::ArchState&)>& edit,
+                              const std::string& what) {
+    isa::ArchState t = s;
+    edit(t);
+    isa::write_checkpoint({id, t}, image(), path);
+    try {
+      isa::read_checkpoint(path, image(), &id, &preset(), &p);
+      BOOST_ERROR("accepted a checkpoint whose " << what);
+    } catch (const isa::CheckpointError& e) {
+      const std::string m = e.what();
+      BOOST_TEST(m.find(path.string()) != std::string::npos, m);
+      BOOST_TEST(m.find(what) != std::string::npos, m << " (wanted '" << what << "')");
+    }
+  };
+  const std::string words = std::to_string(p.words.size());
+  position_refused([&](isa::ArchState& t) { t.pc = static_cast<uint32_t>(p.words.size() + 1); },
+                   "pc " + std::to_string(p.words.size() + 1) + " is past the program's " + words);
+  position_refused([](isa::ArchState& t) { t.instruction_budget = 0; }, "instruction budget 0");
+  position_refused([](isa::ArchState& t) { t.retired = 1000000000000000ull; },
+                   "1000000000000000 instructions retired, more than the instruction budget");
+  position_refused([](isa::ArchState& t) { t.cycle = 5; }, "cycle 5 is less than the 1234");
+  position_refused([&](isa::ArchState& t) { t.loops[1].body = 4000; },
+                   "a loop body starts at pc 4000, past the program's " + words);
   std::filesystem::remove_all(dir);
+}
+
+// A count in a section that the bytes left cannot hold (2^62 accumulator words) is refused as
+// corrupt before anything is allocated, even when the checksum is recomputed to match.
+BOOST_AUTO_TEST_CASE(format_refuses_a_count_larger_than_the_file) {
+  const isa::Program p = program();
+  const isa::CheckpointId id = isa::checkpoint_id(spec(), preset(), p, image());
+  auto g = cosim::make_golden_engine(spec(), preset());
+  g->load(p, image());
+  std::string b = isa::encode_checkpoint({id, g->save()}, image());
+  // Header: magic 8, version 4, id length 4, id, payload length 8, checksum 8, payload.
+  uint32_t id_len = 0;
+  std::memcpy(&id_len, b.data() + 12, 4);
+  const size_t payload = 16 + id_len + 16;
+  const size_t macc = b.find("MACC", payload);
+  BOOST_REQUIRE(macc != std::string::npos);
+  const uint64_t huge = uint64_t{1} << 62;
+  std::memcpy(b.data() + macc + 12, &huge, 8);  // tag 4, body length 8, then the acc count
+  uint64_t sum = isa::fnv1a64(reinterpret_cast<const uint8_t*>(b.data() + 16), id_len);
+  sum = isa::fnv1a64(reinterpret_cast<const uint8_t*>(b.data() + payload), b.size() - payload, sum);
+  std::memcpy(b.data() + payload - 8, &sum, 8);
+  try {
+    isa::decode_checkpoint(b, "x.ckpt", image());
+    BOOST_ERROR("accepted a count of 2^62 accumulator words");
+  } catch (const isa::CheckpointError& e) {
+    const std::string m = e.what();
+    BOOST_TEST(m.find("x.ckpt") != std::string::npos, m);
+    BOOST_TEST(m.find("a count of 4611686018427387904 items of 4 bytes") != std::string::npos, m);
+  }
+}
+
+// Memories are stored as the pages that differ from the run's initial image: a state equal to a
+// large image stores no page, one changed byte stores one page, overlapping segments read as the
+// engines load them (the later wins), and a file read against another image is refused.
+BOOST_AUTO_TEST_CASE(memories_are_stored_as_changes_to_the_initial_image) {
+  const isa::Program p = program();
+  isa::MemoryImage big;
+  isa::MemorySegment weights{8192, std::vector<uint8_t>(4u << 20)};
+  uint32_t x = 7;
+  for (auto& b : weights.bytes) {
+    x = x * 1664525u + 1013904223u;
+    b = static_cast<uint8_t>(x >> 24);
+  }
+  big.hbm.push_back(weights);
+  big.hbm.push_back({8192 + 100, std::vector<uint8_t>(300, 0xEE)});  // over the first: it wins
+  const isa::CheckpointId id = isa::checkpoint_id(spec(), preset(), p, big);
+  auto g = cosim::make_golden_engine(spec(), preset());
+  g->load(p, big);
+  const isa::ArchState s0 = g->save();
+  BOOST_REQUIRE(s0.mem[static_cast<size_t>(Space::Hbm)][8192 + 100] == 0xEE);
+  const std::string unchanged = isa::encode_checkpoint({id, s0}, big);
+  for (const isa::StoredPages& sp : isa::stored_pages(s0, big)) BOOST_TEST(sp.stored == 0u);
+  // The registers and accumulators (64 KiB of hm) but not the 4 MiB of weights.
+  BOOST_TEST(unchanged.size() < 100000u, unchanged.size()
+                                             << " bytes for a state equal to its image");
+  isa::ArchState s1 = s0;
+  s1.mem[static_cast<size_t>(Space::Hbm)][8192 + 4096 * 300 + 5] ^= 0x40;
+  const std::string one = isa::encode_checkpoint({id, s1}, big);
+  BOOST_TEST(one.size() == unchanged.size() + 8 + 4096, one.size() << " vs " << unchanged.size());
+  for (const std::string* f : {&unchanged, &one}) {
+    const isa::ArchState back = isa::decode_checkpoint(*f, "x.ckpt", big, &id).state;
+    BOOST_TEST(isa::state_differences(f == &one ? s1 : s0, back).empty());
+  }
+  try {
+    isa::decode_checkpoint(one, "x.ckpt", image());
+    BOOST_ERROR("decoded a checkpoint against another initial image");
+  } catch (const isa::CheckpointError& e) {
+    BOOST_TEST(std::string(e.what()).find("x.ckpt: made from another initial memory image") == 0,
+               e.what());
+  }
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "moesim/isa/checkpoint.hpp"
 #include "moesim_test/cli.hpp"
 #include "moesim_test/json_diff.hpp"
 
@@ -65,9 +66,17 @@ BOOST_AUTO_TEST_CASE(windowed_report_equals_one_run) {
       const json b = untimed(read_json(dir / "win.json"));
       BOOST_TEST(first_difference(a, b).empty(),
                  "windowed report differs from one run's at " << first_difference(a, b));
-      // Four windows ran, each from a kept checkpoint.
-      for (int k = 0; k < 4; ++k)
-        BOOST_TEST(fs::exists(dir / "ck" / ("window_" + std::to_string(k) + ".json")));
+      // Four windows ran, each from a kept checkpoint, each a task folder with its result; the
+      // parent printed each as it ended.
+      for (int k = 0; k < 4; ++k) {
+        const fs::path task = dir / "ck" / ("window_" + std::to_string(k));
+        for (const char* f : {"run.sh", "command.txt", "log.txt", "exit_code", "result.json"})
+          BOOST_TEST(fs::exists(task / f), task / f);
+        BOOST_TEST(slurp(task / "exit_code") == "0\n");
+        BOOST_TEST(win.out.find("  window " + std::to_string(k) + ": retires ") !=
+                   std::string::npos);
+      }
+      BOOST_TEST(win.out.find("[4/4 done, ") != std::string::npos, win.out);
     }
   }
 }
@@ -263,6 +272,15 @@ BOOST_AUTO_TEST_CASE(untrusted_checkpoint_files_are_refused) {
   v9[8] = 9;
   write("v9.ckpt", v9);
   write("text.ckpt", "hello\n");
+  // Valid checksums around states no run of p.asm reaches.
+  auto crafted = [&](const std::string& name, void (*edit)(moesim::isa::ArchState&)) {
+    moesim::isa::Checkpoint c = moesim::isa::decode_checkpoint(good, "good", {});
+    edit(c.state);
+    write(name, moesim::isa::encode_checkpoint(c, {}));
+  };
+  crafted("pc.ckpt", [](moesim::isa::ArchState& s) { s.pc = 9; });
+  crafted("retired.ckpt", [](moesim::isa::ArchState& s) { s.retired = 1000000000000000ull; });
+  crafted("budget.ckpt", [](moesim::isa::ArchState& s) { s.instruction_budget = 0; });
   const struct {
     std::string args, want;
   } cases[] = {
@@ -274,6 +292,11 @@ BOOST_AUTO_TEST_CASE(untrusted_checkpoint_files_are_refused) {
       {"--program p.asm --machine tiny --from-checkpoint ck/retire_2.ckpt",
        "made for machine preset 'default'"},
       {"--program p.asm --from-checkpoint missing.ckpt", "missing.ckpt: cannot read"},
+      {"--program p.asm --from-checkpoint pc.ckpt", "pc.ckpt: checkpoint state: pc 9 is past"},
+      {"--program p.asm --from-checkpoint retired.ckpt",
+       "retired.ckpt: checkpoint state: 1000000000000000 instructions retired, more than"},
+      {"--program p.asm --from-checkpoint budget.ckpt",
+       "budget.ckpt: checkpoint state: instruction budget 0"},
   };
   for (const auto& c : cases) {
     const auto r = moesim_cli("cosim " + c.args, dir);

@@ -25,30 +25,17 @@ struct CheckpointFlags {
   CLI::Option* at_opt = nullptr;
 };
 
-/// Bytes of the non-zero 4096-byte pages of each space: what the file stores of it.
-std::string stored_pages(const isa::ArchState& s) {
-  std::string out;
-  for (isa::Space sp : isa::kAllSpaces) {
-    const std::vector<uint8_t>& m = s.mem[static_cast<size_t>(sp)];
-    uint64_t pages = 0;
-    for (size_t at = 0; at < m.size(); at += 4096) {
-      const size_t n = std::min<size_t>(4096, m.size() - at);
-      for (size_t i = 0; i < n; ++i)
-        if (m[at + i] != 0) {
-          ++pages;
-          break;
-        }
-    }
-    out += std::string(out.empty() ? "" : ", ") + isa::space_name(sp) + " " +
-           std::to_string(pages) + " of " + std::to_string((m.size() + 4095) / 4096);
-  }
-  return out;
-}
-
-void print_state(const isa::ArchState& s) {
+void print_state(const isa::ArchState& s, const isa::MemoryImage& initial) {
   std::cout << "  retire " << s.retired << ", cycle " << s.cycle << ", pc " << s.pc << ", "
             << s.loops.size() << " active loops\n"
-            << "  non-zero pages stored (of all pages): " << stored_pages(s) << '\n';
+            << "  pages stored (changed from the initial image, of all pages):";
+  const auto pages = isa::stored_pages(s, initial);
+  for (isa::Space sp : isa::kAllSpaces) {
+    const isa::StoredPages& p = pages[static_cast<size_t>(sp)];
+    std::cout << (sp == isa::kAllSpaces.front() ? " " : ", ") << isa::space_name(sp) << " "
+              << p.stored << " of " << p.total;
+  }
+  std::cout << '\n';
 }
 
 int cmd_checkpoint(const isa::Spec& spec, const CheckpointFlags& f) {
@@ -91,10 +78,12 @@ int cmd_checkpoint(const isa::Spec& spec, const CheckpointFlags& f) {
     const isa::ArchState s = g->save();
     const double save_s = seconds_since(t);
     t = Clock::now();
-    bad_input_of("--save " + f.save + ": ", [&] { isa::write_checkpoint({id, s}, f.save); });
+    bad_input_of("--save " + f.save + ": ", [&] {
+      isa::write_checkpoint({id, s}, w.image(), f.save);
+    });
     const double write_s = seconds_since(t);
     std::cout << "saved " << f.save << ": " << fs::file_size(f.save) << " bytes\n";
-    print_state(s);
+    print_state(s, w.image());
     std::cout << "  golden model made and loaded " << make_s << " s, ran to retire " << a << " "
               << run_s << " s, save() " << save_s << " s, file written " << write_s
               << " s; save() + write " << save_s + write_s << " s\n";
@@ -105,14 +94,14 @@ int cmd_checkpoint(const isa::Spec& spec, const CheckpointFlags& f) {
   auto t = Clock::now();
   isa::Checkpoint c;
   try {
-    c = isa::read_checkpoint(f.load, &id, &preset);
+    c = isa::read_checkpoint(f.load, w.image(), &id, &preset, &w.program);
   } catch (const isa::CheckpointError& e) {
     throw UsageError("--load " + std::string(e.what()));
   }
   const double read_s = seconds_since(t);
   std::cout << "read and verified " << f.load << ": " << fs::file_size(f.load) << " bytes, "
             << read_s << " s\n";
-  print_state(c.state);
+  print_state(c.state, w.image());
   for (const char* name : {"golden", "rtl"}) {
     if (f.restore != name && f.restore != "both") continue;
     t = Clock::now();

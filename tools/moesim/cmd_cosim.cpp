@@ -44,7 +44,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
   check_outputs(f, f.program, {{"--from-checkpoint", f.windows.from_checkpoint}});
   check_dump_dir(f.dump);
-  check_window_flags(f.windows, f, f.flip_bit);
+  check_window_flags(f.windows, f);
   if (f.deploy.all_ranks) return run_deployment_ranks(spec, f.program, f.deploy, f, f.quiet);
   Workload w = f.deploy.active() ? make_deployment_workload(spec, f.program, f.deploy)
                                  : make_workload(spec, f.program);

@@ -1,13 +1,8 @@
 // Windowed and focused co-simulation (cosim_windows.hpp, docs/checkpoints.md).
 #include "cosim_windows.hpp"
 
-#include <fcntl.h>
 #include <malloc.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -20,10 +15,9 @@
 
 #include "cli_output.hpp"
 #include "command.hpp"
+#include "moesim/campaign/spec.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/file_output.hpp"
-
-extern char** environ;
 
 namespace moesim::cli {
 
@@ -33,12 +27,38 @@ namespace {
 
 /// Flags of `moesim cosim` that a window process or a re-run does not repeat: outputs, the
 /// window flags themselves, faults planted in one engine, and console-only flags.
-const std::set<std::string> kNotRepeated = {
-    "help",          "report",         "html",        "profile",   "vcd",
-    "trace-json",    "trace-rtl",      "reference",   "quiet",     "windows",
-    "jobs",          "checkpoint-dir", "from-retire", "to-retire", "from-checkpoint",
-    "to-checkpoint", "window-result",  "window-last", "asm-out",   "progress-after",
-    "progress",      "progress-every", "trace-log",   "dump",      "trace-window"};
+const std::set<std::string> kNotRepeated = {"help",
+                                            "report",
+                                            "html",
+                                            "profile",
+                                            "vcd",
+                                            "trace-json",
+                                            "trace-rtl",
+                                            "reference",
+                                            "quiet",
+                                            "windows",
+                                            "jobs",
+                                            "checkpoint-dir",
+                                            "from-retire",
+                                            "to-retire",
+                                            "from-checkpoint",
+                                            "to-checkpoint",
+                                            "window-result",
+                                            "window-last",
+                                            "asm-out",
+                                            "progress-after",
+                                            "progress",
+                                            "progress-every",
+                                            "trace-log",
+                                            "dump",
+                                            "trace-window",
+                                            "executor",
+                                            "partition",
+                                            "account",
+                                            "time-limit",
+                                            "sbatch-arg",
+                                            "poll",
+                                            "unreachable-timeout"};
 
 /// This run's program flags as parsed (so a window builds the same program and image).
 std::vector<std::string> repeated_args(const CLI::App& app) {
@@ -63,10 +83,10 @@ isa::CheckpointId run_id(const isa::Spec& spec, const Workload& w) {
   return isa::checkpoint_id(spec, *w.preset, w.program, w.image());
 }
 
-isa::Checkpoint read_ckpt(const fs::path& p, const isa::CheckpointId& id,
-                          const isa::MachinePreset& preset, const std::string& flag) {
+isa::Checkpoint read_ckpt(const fs::path& p, const isa::CheckpointId& id, const Workload& w,
+                          const std::string& flag) {
   try {
-    return isa::read_checkpoint(p, &id, &preset);
+    return isa::read_checkpoint(p, w.image(), &id, w.preset, &w.program);
   } catch (const isa::CheckpointError& e) {
     throw UsageError(flag + " " + e.what());
   }
@@ -124,23 +144,6 @@ void reuse_freed_memory() {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 }
 
-pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0].c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0)
-    throw std::runtime_error("cannot start a window process " + args[0] + ": " + std::strerror(rc));
-  return pid;
-}
-
 std::string slurp(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -189,9 +192,9 @@ void add_window_flags(CLI::App* sub, WindowFlags& wf) {
                   "from its checkpoint in its own process and its end state is compared with the "
                   "next checkpoint (docs/checkpoints.md)")
       ->check(CLI::Range(1u, 100000u));
-  sub->add_option("--jobs", wf.jobs, "window processes at a time (with --windows)")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1024u));
+  add_executor_flags(sub, wf.exec,
+                     "windows at a time (with --windows; local: processes, slurm: the array's %J "
+                     "throttle)");
   sub->add_option("--checkpoint-dir", wf.checkpoint_dir,
                   "keep the checkpoints (and window results and logs) of --windows or "
                   "--from-retire in DIR (default: a temporary directory, removed)");
@@ -211,9 +214,25 @@ void add_window_flags(CLI::App* sub, WindowFlags& wf) {
   sub->add_flag("--window-last", wf.window_last)->group("");
 }
 
-void check_window_flags(const WindowFlags& wf, const OutputFlags& o, const std::string& flip) {
+void check_window_flags(const WindowFlags& wf, const OutputFlags& o) {
   const bool from = wf.from_opt && *wf.from_opt;
   const bool to = wf.to_opt && *wf.to_opt;
+  const bool windows_given = wf.app->count("--windows") != 0;
+  for (const char* flag : {"--executor", "--jobs", "--partition", "--account", "--time-limit",
+                           "--sbatch-arg", "--poll", "--unreachable-timeout"})
+    if (wf.app->count(flag) != 0 && !windows_given)
+      throw UsageError(std::string(flag) +
+                       ": says where the windows of --windows W run; this "
+                       "run has no --windows");
+  check_executor_flags(wf.exec);
+  if (wf.exec.executor == "slurm" && wf.checkpoint_dir.empty())
+    throw UsageError(
+        "--executor slurm: the window tasks read their checkpoints from --checkpoint-dir DIR, "
+        "which must be a folder every compute node shares; give one");
+  if (!wf.checkpoint_dir.empty() && !windows_given && !(wf.focused() && wf.from_checkpoint.empty()))
+    throw UsageError("--checkpoint-dir " + wf.checkpoint_dir +
+                     ": keeps the checkpoints of --windows or --from-retire/--to-retire; this run "
+                     "makes none");
   if (wf.windowed() && (wf.focused() || !wf.to_checkpoint.empty()))
     throw UsageError(
         "--windows runs the whole program; it does not combine with --from-retire, "
@@ -223,7 +242,6 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o, const std::
   if (from && to && wf.to_retire <= wf.from_retire)
     throw UsageError("--to-retire " + std::to_string(wf.to_retire) +
                      " must be greater than --from-retire " + std::to_string(wf.from_retire));
-  (void)flip;
   if (wf.windowed() &&
       (!o.vcd.empty() || !o.trace_json.empty() || !o.trace_rtl.empty() || !o.trace_log.empty()))
     throw UsageError(
@@ -255,6 +273,9 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   }
   const uint64_t total = g.retired();
   const std::vector<uint64_t> bounds = cosim::window_bounds(total, wf.windows);
+  if (!quiet)
+    std::cout << "windows: golden pass 1 (the retire count) " << seconds_since(t0) << " s; pass 2 "
+              << "saves " << bounds.size() << " checkpoints" << std::endl;
 
   // Pass 2: the checkpoints at the boundaries.
   WorkDir dir(wf.checkpoint_dir);
@@ -264,7 +285,7 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   auto save = [&] {
     const auto ts = Clock::now();
     const fs::path p = dir.path() / ("retire_" + std::to_string(g.retired()) + ".ckpt");
-    isa::write_checkpoint({id, g.save()}, p);
+    isa::write_checkpoint({id, g.save()}, w.image(), p);
     ckpt.push_back(p);
     save_s += seconds_since(ts);
   };
@@ -284,52 +305,71 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
                            " checkpoints for " + std::to_string(bounds.size()) + " boundaries");
   out.golden_s = seconds_since(t0);
 
-  // The windows, J processes at a time.
+  // The windows, each a task of the executor (--jobs J at a time): a folder window_K/ with
+  // run.sh, which runs this executable on the window and leaves result.json and exit_code.
   const size_t n = bounds.size() - 1;
   const std::vector<std::string> base = repeated_args(*wf.app);
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
-  std::vector<std::optional<int>> codes(n);
-  std::map<pid_t, size_t> running;
-  size_t started = 0;
-  auto result_path = [&](size_t k) {
-    return dir.path() / ("window_" + std::to_string(k) + ".json");
-  };
-  auto log_path = [&](size_t k) { return dir.path() / ("window_" + std::to_string(k) + ".log"); };
-  while (started < n || !running.empty()) {
-    while (started < n && running.size() < wf.jobs) {
-      std::vector<std::string> args{exe, "cosim"};
-      args.insert(args.end(), base.begin(), base.end());
-      for (const std::string& a :
-           {std::string("--from-checkpoint"), ckpt[started].string(),
-            std::string("--to-checkpoint"), ckpt[started + 1].string(),
-            std::string("--window-result"), result_path(started).string(), std::string("--quiet")})
-        args.push_back(a);
-      if (started + 1 == n) args.emplace_back("--window-last");
-      std::error_code ec;
-      fs::remove(result_path(started), ec);
-      running[spawn(args, log_path(started))] = started;
-      ++started;
-    }
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
-    auto it = running.find(pid);
-    if (it == running.end()) continue;
-    codes[it->second] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    running.erase(it);
+  const fs::path root = fs::absolute(dir.path()).lexically_normal();
+  auto task_dir = [&](size_t k) { return root / ("window_" + std::to_string(k)); };
+  std::vector<campaign::Task> tasks;
+  for (size_t k = 0; k < n; ++k) {
+    std::string command = campaign::shell_quote(exe) + " cosim";
+    for (const std::string& a : base) command += " " + campaign::shell_quote(a);
+    command += " --from-checkpoint " + campaign::shell_quote(fs::absolute(ckpt[k]).string()) +
+               " --to-checkpoint " + campaign::shell_quote(fs::absolute(ckpt[k + 1]).string());
+    if (k + 1 == n) command += " --window-last";
+    campaign::write_task(task_dir(k),
+                         "moesim cosim window " + std::to_string(k) + " (retires " +
+                             std::to_string(bounds[k]) + ".." + std::to_string(bounds[k + 1]) + ")",
+                         command, "--window-result result.json --quiet", {"result.json"});
+    tasks.push_back({"window_" + std::to_string(k), task_dir(k)});
   }
+  if (!quiet) {
+    uintmax_t bytes = 0;
+    for (const fs::path& p : ckpt) bytes += fs::file_size(p);
+    std::cout << "windows: golden passes " << out.golden_s << " s (" << total << " retires, "
+              << ckpt.size() << " checkpoints saved in " << save_s << " s, " << bytes / ckpt.size()
+              << " bytes each on average); " << n << " windows, --executor " << wf.exec.executor
+              << " --jobs " << wf.exec.jobs << std::endl;
+  }
+  std::vector<std::optional<cosim::WindowResult>> finished(n);
+  size_t done = 0;
+  auto collect = [&](size_t k) {
+    const fs::path rp = task_dir(k) / "result.json";
+    if (fs::exists(rp)) finished[k] = cosim::parse_window_result(slurp(rp), rp.string());
+  };
+  const std::unique_ptr<campaign::Executor> ex = make_executor(wf.exec, root, "moesim-windows");
+  const std::map<std::string, std::string> lost = ex->run(tasks, [&](const std::string& id) {
+    const size_t k = std::stoul(id.substr(id.find('_') + 1));
+    collect(k);
+    ++done;
+    if (quiet) return;  // each window as it ends (the order they end in)
+    std::cout << "  window " << k << ": retires " << bounds[k] << ".." << bounds[k + 1] << ", ";
+    if (finished[k])
+      std::cout << (finished[k]->equal() ? "EQUAL" : "MISMATCH") << ", " << finished[k]->wall_time_s
+                << " s";
+    else
+      std::cout << "no result (exit code " << campaign::read_exit_code(task_dir(k)).value_or(-1)
+                << ")";
+    std::cout << " [" << done << "/" << n << " done, " << seconds_since(t0) << " s]" << std::endl;
+  });
+  if (!quiet) std::cout << '\n';
 
   std::vector<cosim::WindowResult> results;
   for (size_t k = 0; k < n; ++k) {
-    const fs::path rp = result_path(k);
-    if (!fs::exists(rp)) {
-      const std::string log = slurp(log_path(k));
-      throw std::runtime_error("window " + std::to_string(k) + " (retires " +
-                               std::to_string(bounds[k]) + ".." + std::to_string(bounds[k + 1]) +
-                               ") ended with exit code " + std::to_string(*codes[k]) +
-                               " and no result: " + log.substr(0, 2000));
+    if (!finished[k]) {
+      const auto why = lost.find(tasks[k].id);
+      const std::optional<int> rc = campaign::read_exit_code(task_dir(k));
+      throw std::runtime_error(
+          "window " + std::to_string(k) + " (retires " + std::to_string(bounds[k]) + ".." +
+          std::to_string(bounds[k + 1]) + ") left no result: " +
+          (why != lost.end() ? why->second
+                             : "exit code " + (rc ? std::to_string(*rc) : std::string("none"))) +
+          "; its log " + (task_dir(k) / "log.txt").string() + ": " +
+          slurp(task_dir(k) / "log.txt").substr(0, 2000));
     }
-    results.push_back(cosim::parse_window_result(slurp(rp), rp.string()));
+    results.push_back(std::move(*finished[k]));
   }
   size_t last = 0;
   out.result = cosim::merge_windows(spec, results, last);
@@ -345,23 +385,11 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
                          ? results[last].from + results[last].result.divergence->index + 1
                          : results[last].to;
   }
-  if (!quiet) {
-    uintmax_t bytes = 0;
-    for (const fs::path& p : ckpt) bytes += fs::file_size(p);
-    std::cout << "windows: golden passes " << out.golden_s << " s (" << ckpt.size()
-              << " checkpoints saved in " << save_s << " s, " << bytes / ckpt.size()
-              << " bytes each on average); " << n << " windows, --jobs " << wf.jobs << "\n";
-    for (size_t k = 0; k < results.size(); ++k)
-      std::cout << "  window " << k << ": retires " << results[k].from << ".." << results[k].to
-                << ", " << (results[k].equal() ? "EQUAL" : "MISMATCH") << ", "
-                << results[k].wall_time_s << " s\n";
-    std::cout << '\n';
-  }
   // The RTL's end state for --reference: the last checkpoint, which the last window's RTL
   // matched bit for bit (and a trapped run ends where its last checkpoint was taken).
   if (end_engines && out.errors.empty() && out.result.equal()) {
     out.rtl = cosim::make_rtl_engine(spec, preset);
-    out.rtl->restore(w.program, read_ckpt(ckpt.back(), id, preset, "checkpoint").state);
+    out.rtl->restore(w.program, read_ckpt(ckpt.back(), id, w, "checkpoint").state);
   }
   return out;
 }
@@ -377,7 +405,7 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
   isa::ArchState start;
   const auto t0 = Clock::now();
   if (!wf.from_checkpoint.empty()) {
-    start = read_ckpt(wf.from_checkpoint, id, preset, "--from-checkpoint").state;
+    start = read_ckpt(wf.from_checkpoint, id, w, "--from-checkpoint").state;
   } else {
     const uint64_t a = wf.from_opt && *wf.from_opt ? wf.from_retire : 0;
     g.load(w.program, w.image());
@@ -391,7 +419,7 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
     start = g.save();
     if (!wf.checkpoint_dir.empty()) {
       WorkDir dir(wf.checkpoint_dir);
-      isa::write_checkpoint({id, start},
+      isa::write_checkpoint({id, start}, w.image(),
                             dir.path() / ("retire_" + std::to_string(start.retired) + ".ckpt"));
     }
   }
@@ -435,14 +463,14 @@ int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFla
   const auto t_restore = Clock::now();
   {
     // The start state lives only until both engines hold it.
-    const isa::Checkpoint a = read_ckpt(wf.from_checkpoint, id, preset, "--from-checkpoint");
+    const isa::Checkpoint a = read_ckpt(wf.from_checkpoint, id, w, "--from-checkpoint");
     wr.from = a.state.retired;
     // --flip-bit plants its fault in the initial image: in the window that starts at retire 0.
     restore_both(*golden, *rtl, w.program, a.state,
                  a.state.retired == 0 ? flip : std::optional<cosim::BitFlip>());
   }
   // Read into the memory the start state freed (reuse_freed_memory).
-  const isa::Checkpoint b = read_ckpt(wf.to_checkpoint, id, preset, "--to-checkpoint");
+  const isa::Checkpoint b = read_ckpt(wf.to_checkpoint, id, w, "--to-checkpoint");
   if (b.state.retired < wr.from)
     throw UsageError("--to-checkpoint " + wf.to_checkpoint + " (retire " +
                      std::to_string(b.state.retired) + ") lies before --from-checkpoint " +

@@ -1,6 +1,7 @@
-// `moesim cosim --windows W [--jobs J]` (windowed co-simulation in W processes from golden
-// checkpoints) and `--from-retire A [--to-retire B]` / `--from-checkpoint F` (one window in this
-// process): docs/checkpoints.md. Internal to the moesim executable; cmd_cosim.cpp calls it.
+// `moesim cosim --windows W [--executor local|slurm] [--jobs J]` (windowed co-simulation in W
+// processes or Slurm array tasks from golden checkpoints) and `--from-retire A [--to-retire B]` /
+// `--from-checkpoint F` (one window in this process): docs/checkpoints.md. Internal to the moesim
+// executable; cmd_cosim.cpp calls it.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "executor_flags.hpp"
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/cosim/fault.hpp"
 #include "moesim/cosim/window.hpp"
@@ -21,8 +23,8 @@
 namespace moesim::cli {
 
 struct WindowFlags {
-  unsigned windows = 0;  ///< 0 or 1: one process
-  unsigned jobs = 1;
+  unsigned windows = 0;        ///< 0 or 1: one process
+  ExecutorFlags exec;          ///< where the windows run
   std::string checkpoint_dir;  ///< keep checkpoints and window results here
   uint64_t from_retire = 0, to_retire = 0;
   std::string from_checkpoint, to_checkpoint, window_result;
@@ -40,7 +42,7 @@ struct WindowFlags {
 void add_window_flags(CLI::App* sub, WindowFlags& wf);
 
 /// Refuses combinations that windows cannot honour (exit 2 naming the flags).
-void check_window_flags(const WindowFlags& wf, const OutputFlags& o, const std::string& flip_bit);
+void check_window_flags(const WindowFlags& wf, const OutputFlags& o);
 
 /// What cmd_cosim needs after a windowed or focused run: the (merged) result, errors of window
 /// end states, and the engines at the end of the run (for --reference; the RTL's end state is

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,19 @@ struct Task {
   std::string id;
   std::filesystem::path dir;  ///< absolute; holds run.sh
 };
+
+/// Writes the task folder `dir` (created): command.txt, `command` (one shell command line that
+/// reproduces the task alone), and run.sh, which from `dir` removes exit_code and `outputs`
+/// (files of `dir` the command writes), runs `command` followed by `output_args` with its output
+/// in log.txt, and last records the exit code in exit_code (through a rename). `what` names the
+/// task in run.sh's comment.
+void write_task(const std::filesystem::path& dir, const std::string& what,
+                const std::string& command, const std::string& output_args,
+                const std::vector<std::string>& outputs);
+
+/// The exit code a task's run.sh recorded in DIR/exit_code: one decimal number and a newline,
+/// else none (not finished, or a damaged file).
+std::optional<int> read_exit_code(const std::filesystem::path& dir);
 
 class Executor {
  public:
@@ -40,8 +54,9 @@ class Executor {
 std::unique_ptr<Executor> make_local_executor(unsigned jobs);
 
 struct SlurmOptions {
-  std::filesystem::path dir;  ///< the campaign folder (shared by the compute nodes)
-  unsigned jobs = 0;          ///< array throttle %J (0: none)
+  std::filesystem::path dir;  ///< a folder the compute nodes share (the campaign's --out)
+  std::string job_name = "moesim-campaign";  ///< sbatch --job-name, and the console's word
+  unsigned jobs = 0;                         ///< array throttle %J (0: none)
   std::string partition, account, time_limit;
   std::vector<std::string> sbatch_args;  ///< passed to sbatch as they are
   double poll_s = 1.0;                   ///< squeue interval

@@ -19,7 +19,7 @@
 namespace moesim::isa {
 
 /// Version of the checkpoint file format this build writes and reads (docs/checkpoints.md).
-constexpr uint32_t kCheckpointVersion = 1;
+constexpr uint32_t kCheckpointVersion = 2;
 
 /// One active loop of the loop stack (C_LOOP_START / C_LOOP_END / C_BREAK).
 struct LoopEntry {
@@ -56,6 +56,19 @@ StateShape state_shape(const MachinePreset& preset);
 /// Throws std::invalid_argument naming the first element whose size does not fit `preset`.
 void check_state_shape(const ArchState& s, const MachinePreset& preset);
 
+/// Throws std::invalid_argument naming the first position field that no run of a program of
+/// `program_words` instructions can reach: pc past the program, a loop body past it, budget 0,
+/// more retires than the budget, fewer cycles than retires.
+void check_state_position(const ArchState& s, size_t program_words);
+
+/// Per space, the 4096-byte pages a checkpoint of `s` stores (those that differ from the run's
+/// initial image) and the space's pages in all.
+struct StoredPages {
+  uint64_t stored = 0, total = 0;
+};
+std::array<StoredPages, kAllSpaces.size()> stored_pages(const ArchState& s,
+                                                        const MemoryImage& initial);
+
 /// Differences between two states, one readable line per differing element (pc, retired,
 /// cycle, each register, the loop stack, each accumulator word, and per memory space the
 /// number of differing bytes with the first one), at most `max_lines`.
@@ -90,18 +103,26 @@ class CheckpointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The file's bytes (docs/checkpoints.md).
-std::string encode_checkpoint(const Checkpoint& c);
-/// Parses bytes of a checkpoint file named `name` in messages. Throws CheckpointError for bad
-/// magic, another version, a truncated file, a checksum mismatch or a malformed section.
-Checkpoint decode_checkpoint(const std::string& bytes, const std::string& name);
+/// The file's bytes (docs/checkpoints.md). `initial` is the run's initial memory image (the one
+/// c.id.image names): each memory is stored as the pages that differ from it.
+std::string encode_checkpoint(const Checkpoint& c, const MemoryImage& initial);
+/// Parses bytes of a checkpoint file named `name` in messages; its memories are `initial` with
+/// the stored pages over it. Throws CheckpointError for bad magic, another version, a truncated
+/// file, a checksum mismatch or a malformed section; with `expected`, also if the preset,
+/// isa.yaml, machine.yaml, program or image differ, naming which (with both values), and
+/// `initial` must be the image expected->image names; without it, if `initial` is not the image
+/// the file was made from.
+Checkpoint decode_checkpoint(const std::string& bytes, const std::string& name,
+                             const MemoryImage& initial, const CheckpointId* expected = nullptr);
 
 /// Writes `c` to `path` (write_file: a failed write throws std::runtime_error naming the path).
-void write_checkpoint(const Checkpoint& c, const std::filesystem::path& path);
-/// Reads and verifies the file; with `expected`, also throws CheckpointError if the preset,
-/// isa.yaml, machine.yaml, program or image differ, naming which (with both values).
-Checkpoint read_checkpoint(const std::filesystem::path& path,
+void write_checkpoint(const Checkpoint& c, const MemoryImage& initial,
+                      const std::filesystem::path& path);
+/// Reads and verifies the file (decode_checkpoint); with `preset`, also throws if the state's
+/// sizes do not fit it (check_state_shape); with `program`, if the position cannot be one of its
+/// runs (check_state_position).
+Checkpoint read_checkpoint(const std::filesystem::path& path, const MemoryImage& initial,
                            const CheckpointId* expected = nullptr,
-                           const MachinePreset* preset = nullptr);
+                           const MachinePreset* preset = nullptr, const Program* program = nullptr);
 
 }  // namespace moesim::isa

@@ -252,6 +252,13 @@ Mix load_mix(const isa::Spec& spec, const std::filesystem::path& path) {
   }
   if (m.min_snippets > m.max_snippets)
     throw UsageError(f + "min_snippets: larger than max_snippets");
+  // Each tested instruction retires at least once and takes at least one cycle.
+  for (const auto& [key, bound] : {std::pair<const char*, uint64_t>{"max_dynamic", m.max_dynamic},
+                                   {"max_cycles", m.max_cycles}})
+    if (m.min_snippets > bound)
+      throw UsageError(f + "min_snippets: " + std::to_string(m.min_snippets) +
+                       " tested instructions cannot fit in " + key + " " + std::to_string(bound) +
+                       " (each retires at least once, in a cycle at least)");
   bool any = false;
   for (const isa::InstrSpec& I : spec.instructions()) {
     const auto it = m.weights.find(I.mnemonic);

@@ -617,6 +617,11 @@ def input_cases():
                {'z.yaml': zero}, ['--mix z.yaml', 'weights'])
     yield Case('inputs/mix_directory', ['random', '--count', '1', '--mix', 'd', '-o', 'o'],
                {'d': Dir()}, ['--mix d'])
+    for key, bound in (('max_dynamic', 50), ('max_cycles', 30)):
+        yield Case(f'inputs/mix_min_snippets_over_{key}',
+                   ['random', '--count', '1', '--mix', 'm.yaml', '-o', 'o'],
+                   {'m.yaml': f'min_snippets: 60\nmax_snippets: 100\n{key}: {bound}\n'},
+                   ['m.yaml', 'min_snippets', key])
     yield Case('inputs/route_trace_directory', ['route-trace', 'check', 'd'], {'d': Dir()}, ['d: '])
     yield Case('inputs/route_trace_key_twice', ['route-trace', 'check', 't.json'],
                {'t.json': TRACE.replace('"top_k": 4,', '"top_k": 4, "top_k": 3,')},

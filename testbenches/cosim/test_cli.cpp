@@ -594,10 +594,15 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
   std::ofstream(dir / "badstage.asm") << "S_ADDI_INT gp1, gp0, 5\n; @stage=no_such_stage\n"
                                          "S_ADDI_INT gp1, gp0, 5\n";
   std::ofstream(dir / "empty.asm") << "; only a comment\n";
-  // DeepSeek-V2 (236B)-style group-limited softmax routing, which moesim does not lower.
+  // Groups of softmax scores with topk_method greedy (HF ignores them; only
+  // group_limited_greedy applies them), which moesim refuses; and more routed experts than
+  // MAX_TOPK_EXPERTS, refused naming the key.
   std::ofstream(dir / "glg.json") << R"({"model_type": "deepseek_v2", "hidden_size": 5120,
       "moe_intermediate_size": 1536, "n_routed_experts": 160, "num_experts_per_tok": 6,
-      "n_group": 8, "topk_group": 3, "topk_method": "group_limited_greedy"})";
+      "n_group": 8, "topk_group": 3, "topk_method": "greedy"})";
+  std::ofstream(dir / "wide.json") << R"({"model_type": "deepseek_v2", "hidden_size": 5120,
+      "moe_intermediate_size": 1536, "n_routed_experts": 1024, "num_experts_per_tok": 6,
+      "norm_topk_prob": true})";
   // 1000 x 1000 iterations: ends long after 100 instructions (the limit must stop it).
   std::ofstream(dir / "loop.asm") << "C_LOOP_START gp1, 1000\nC_LOOP_START gp2, 1000\n"
                                      "S_ADDI_INT gp3, gp3, 1\nC_LOOP_END gp2\nC_LOOP_END gp1\n";
@@ -630,7 +635,9 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
       {"run --engine golden --program loop.asm --max-instructions 100",
        "the program did not end within --max-instructions 100"},
       {"cosim --model glg.json --hidden 64 --intermediate 64",
-       "n_group 8 / topk_group 3 (topk_method 'group_limited_greedy')"},
+       "n_group 8 / topk_group 3 (topk_method 'greedy')"},
+      {"cosim --model wide.json --hidden 64 --intermediate 64",
+       "--model wide.json: n_routed_experts 1024: V_TOPK cannot select 6 of 1024 experts"},
       {"cosim --model qwen3-30b-a3b --shared --hidden 64 --intermediate 64",
        "--shared: model qwen3-30b-a3b has no shared expert"},
       {"cosim --hidden 64 --intermediate 64 --lowering sideways", "--lowering"},

@@ -1,8 +1,11 @@
 // `moesim cosim --deployment` as a subprocess (docs/deployments.md, Per-rank programs): every
 // rank of a shipped preset deployment co-simulated golden vs RTL (EQUAL), the ranks' combined
 // output bit for bit equal to the independent reference, the load table; and the refusals (exit
-// 2, one `moesim: error:` line naming the flag or key).
+// 2, one `moesim: error:` line naming the flag or key, the config.json key of E for a model with
+// more experts than MAX_TOPK_EXPERTS).
 #include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "moesim_test/cli.hpp"
@@ -74,5 +77,16 @@ BOOST_AUTO_TEST_CASE(deploy_cosim_refusals) {
   refused("--deployment gpt-oss-20b-ep2-r4 --all-ranks --vcd x.vcd", "--vcd");
   refused("--rank 0", "--deployment");
   refused("--deployment gpt-oss-20b-ep2-r4 --rank 0 --tokens 33", "max_tokens_per_rank");
-  refused("--deployment kimi-k2-ep8 --all-ranks", "n_routed_experts 384");
+  // More routed experts than MAX_TOPK_EXPERTS (a Kimi-K2 config with 1024): the config.json key.
+  {
+    std::ifstream in(std::string(MOESIM_SOURCE_DIR) + "/workload/deployments/kimi-k2.config.json");
+    std::string cfg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    cfg.replace(cfg.find("\"n_routed_experts\": 384"), 23, "\"n_routed_experts\": 1024");
+    std::ofstream(dir / "wide.config.json") << cfg;
+    std::ofstream(dir / "wide.yaml")
+        << "deployments:\n  - name: wide\n    model: wide.config.json\n    ep: 8\n"
+           "    max_tokens_per_rank: 32\n";
+  }
+  refused("--deployment wide --deployments wide.yaml --all-ranks" + kShape,
+          "n_routed_experts 1024");
 }

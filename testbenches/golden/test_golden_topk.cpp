@@ -1,6 +1,7 @@
 // Top-k unit: hardwired shapes (rmask 0, 1), TOPK_POLICY (rmask 15), selection order, softmax
 // rounding, degenerate sums, and every V_TOPK trap.
 #include "golden_test_util.hpp"
+#include "moesim/isa/tables.hpp"
 
 using namespace gt;
 
@@ -109,11 +110,16 @@ BOOST_AUTO_TEST_CASE(topk_traps) {
   b.check_trap(trap("topk_policy_invalid"), 2);
   b.run("S_ADDI_INT gp1, gp0, 515\nC_SET_TOPK_REG gp1\nV_TOPK gp0, gp0, gp0, 15\n");  // k > E
   b.check_trap(trap("topk_policy_invalid"), 2);
-  // E = 257 > MAX_TOPK_EXPERTS = 256.
-  b.run("S_ADDI_INT gp1, gp0, 65793\nC_SET_TOPK_REG gp1\nV_TOPK gp0, gp0, gp0, 15\n");
+  // E = MAX_TOPK_EXPERTS + 1 (the preset's) is invalid; E = MAX_TOPK_EXPERTS is allowed
+  // (MAX_TOPK_EXPERTS / VLEN rows from row 0).
+  const auto max_e = static_cast<uint32_t>(b.preset.get("MAX_TOPK_EXPERTS"));
+  auto set_policy = [](uint32_t e) {
+    return "S_ADDI_INT gp1, gp0, " + std::to_string(isa::pack_topk_policy(e, 1)) +
+           "\nC_SET_TOPK_REG gp1\nV_TOPK gp0, gp0, gp0, 15\n";
+  };
+  b.run(set_policy(max_e + 1));
   b.check_trap(trap("topk_policy_invalid"), 2);
-  // E = 256 is allowed: 16 rows from row 0.
-  b.run("S_ADDI_INT gp1, gp0, 65537\nC_SET_TOPK_REG gp1\nV_TOPK gp0, gp0, gp0, 15\n");
+  b.run(set_policy(max_e));
   BOOST_TEST(!b.recs.back().trap.has_value());
   // Logits rows 2047..2048 (E = 32 needs two rows).
   b.run("S_ADDI_INT gp1, gp0, 32752\nV_TOPK gp0, gp1, gp0, 0\n");

@@ -475,7 +475,12 @@ BOOST_AUTO_TEST_CASE(control_registers_and_their_helpers) {
   BOOST_TEST(tp.field("k")->lo == kCtrlTopkPolicyKLo);
   BOOST_TEST(tp.field("k")->hi == kCtrlTopkPolicyKHi);
   BOOST_TEST(tp.field("x") == nullptr);
-  // (E << 8) | k, E up to MAX_TOPK_EXPERTS = 256 (bit 16), and back.
+  // (E << 8) | k and back; every preset's MAX_TOPK_EXPERTS fits the 24-bit E field.
+  for (const auto& [name, preset] : s.presets()) {
+    const auto max_e = static_cast<uint32_t>(preset.get("MAX_TOPK_EXPERTS"));
+    BOOST_TEST(topk_policy_e(pack_topk_policy(max_e, 8)) == max_e, name);
+    BOOST_TEST(topk_policy_k(pack_topk_policy(max_e, 8)) == 8u, name);
+  }
   BOOST_TEST(pack_topk_policy(256, 8) == 0x10008u);
   BOOST_TEST(pack_topk_policy(32, 4) == ((32u << 8) | 4u));
   BOOST_TEST(topk_policy_e(0x10008u) == 256u);

@@ -2,8 +2,8 @@
 // the mask tables of each rank's initial image against values worked out by hand from the
 // shipped gpt-oss-20b-ep2-r4 deployment (written here from the definition, not from the code),
 // the weights each slot holds, every pair landing on exactly one rank in the reference, the
-// combine against the single-accelerator layer, and the refusals (Kimi-K2's n_routed_experts,
-// max_tokens_per_rank).
+// combine against the single-accelerator layer, Kimi-K2's rank programs, and the refusals (more
+// experts than MAX_TOPK_EXPERTS naming n_routed_experts, max_tokens_per_rank).
 #include <boost/test/unit_test.hpp>
 #include <cstring>
 
@@ -123,20 +123,27 @@ BOOST_AUTO_TEST_CASE(refusals_name_the_key) {
   o.tokens = 4;
   o.hidden = 64;
   o.intermediate = 64;
-  auto message = [&](const std::string& name, unsigned tokens) {
+  auto message = [&](const workload::Deployment& d, unsigned tokens) {
     o.tokens = tokens;
     try {
-      workload::build_deployment(spec, spec.preset("default"), shipped(name), o);
+      workload::build_deployment(spec, spec.preset("default"), d, o);
     } catch (const UsageError& e) {
       return std::string(e.what());
     }
     return std::string();
   };
-  const std::string kimi = message("kimi-k2-ep8", 4);
+  // Kimi-K2's 384 experts fit MAX_TOPK_EXPERTS: every rank program builds (48 local experts).
+  BOOST_TEST(message(shipped("kimi-k2-ep8"), 4).empty());
+  BOOST_TEST(build("kimi-k2-ep8").ranks.size() == 8u);
+  // More routed experts than MAX_TOPK_EXPERTS: refused naming the config.json key.
+  const auto max_e = static_cast<unsigned>(spec.preset("default").get("MAX_TOPK_EXPERTS"));
+  workload::Deployment wide = shipped("kimi-k2-ep8");
+  wide.model.experts = 2 * max_e;
+  const std::string kimi = message(wide, 4);
   BOOST_TEST_INFO(kimi);
-  BOOST_TEST(kimi.find("n_routed_experts 384") != std::string::npos);
+  BOOST_TEST(kimi.find("n_routed_experts " + std::to_string(2 * max_e)) != std::string::npos);
   BOOST_TEST(kimi.find("MAX_TOPK_EXPERTS") != std::string::npos);
-  const std::string many = message("gpt-oss-20b-ep2-r4", 33);
+  const std::string many = message(shipped("gpt-oss-20b-ep2-r4"), 33);
   BOOST_TEST_INFO(many);
   BOOST_TEST(many.find("max_tokens_per_rank 32") != std::string::npos);
 }

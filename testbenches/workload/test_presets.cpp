@@ -6,9 +6,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/numerics.hpp"
 #include "moesim/workload/builder.hpp"
+#include "moesim/workload/reference.hpp"
 #include "moesim_test/layers.hpp"
 
 using namespace moesim;
@@ -78,6 +81,10 @@ BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
                       {"qwen1.5-moe-a2.7b", 2048, 1408, 60, 4, 1, 5632, true, false, "softmax"},
                       {"deepseek-v2-lite", 2048, 1408, 64, 6, 2, 2816, false, false, "softmax"},
                       {"deepseek-v3", 7168, 2048, 256, 8, 1, 2048, false, true, "sigmoid"},
+                      {"deepseek-v2", 5120, 1536, 160, 6, 2, 3072, false, false, "softmax"},
+                      {"kimi-k2", 7168, 2048, 384, 8, 1, 2048, false, true, "sigmoid"},
+                      {"olmoe", 2048, 1024, 64, 8, 0, 0, false, false, "softmax"},
+                      {"qwen3-next", 2048, 512, 512, 10, 1, 512, true, true, "softmax"},
                       {"llama-4-scout", 5120, 8192, 16, 1, 1, 8192, false, false, "sigmoid"},
                       {"mixtral-8x7b", 4096, 14336, 8, 2, 0, 0, false, true, "softmax"}};
   BOOST_TEST(workload::model_presets().size() == std::size(rows));
@@ -104,6 +111,16 @@ BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
   BOOST_TEST(v3.n_group == 8u);
   BOOST_TEST(v3.topk_group == 4u);
   BOOST_TEST(v3.correction_bias);
+  const auto& v2 = workload::find_model("deepseek-v2");
+  BOOST_TEST(v2.routed_scaling_factor == 16.0);
+  BOOST_TEST(v2.n_group == 8u);
+  BOOST_TEST(v2.topk_group == 3u);
+  BOOST_TEST(v2.topk_method == "group_limited_greedy");
+  BOOST_TEST(!v2.correction_bias);
+  const auto& kimi = workload::find_model("kimi-k2");
+  BOOST_TEST(kimi.routed_scaling_factor == 2.827);
+  BOOST_TEST(kimi.n_group == 1u);
+  BOOST_TEST(kimi.correction_bias);
   BOOST_TEST(workload::find_model("gpt-oss-20b").swiglu_limit == 7.0);
   BOOST_TEST(workload::find_model("gpt-oss-20b").swiglu_alpha == 1.702);
   BOOST_TEST(workload::find_model("llama-4-scout").scores_scale_input);
@@ -114,8 +131,12 @@ BOOST_AUTO_TEST_CASE(workload_config_json_files_load_to_the_presets) {
     if (preset.name == "gpt-oss-120b") continue;  // no config.json written for it
     BOOST_TEST_CONTEXT(preset.name) {
       std::vector<std::string> ignored;
-      const workload::ModelPreset m =
-          workload::resolve_model(kModels + preset.name + ".config.json", &ignored);
+      // Kimi-K2's config.json is the one the shipped deployments use.
+      const std::string file =
+          preset.name == "kimi-k2"
+              ? std::string(MOESIM_SOURCE_DIR) + "/workload/deployments/kimi-k2.config.json"
+              : kModels + preset.name + ".config.json";
+      const workload::ModelPreset m = workload::resolve_model(file, &ignored);
       BOOST_TEST(m.model_type == preset.model_type);
       BOOST_TEST(m.hidden == preset.hidden);
       BOOST_TEST(m.intermediate == preset.intermediate);
@@ -227,15 +248,26 @@ BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
          m.topk_method = "greedy";
        },
        "topk_method 'greedy'"},
+      // Softmax scores are grouped by group_limited_greedy only (HF's greedy ignores groups).
       {"deepseek-v2-lite",
        [](workload::ModelPreset& m) {
          m.n_group = 8;
          m.topk_group = 3;
-         m.topk_method = "group_limited_greedy";
        },
-       "n_group 8 / topk_group 3 (topk_method 'group_limited_greedy')"},
-      {"deepseek-v2-lite", [](workload::ModelPreset& m) { m.routed_scaling_factor = 16; },
-       "routed_scaling_factor 16"},
+       "n_group 8 / topk_group 3 (topk_method 'greedy')"},
+      {"deepseek-v2", [](workload::ModelPreset& m) { m.n_group = 7; },
+       "n_group 7 (softmax over all E, group-limited greedy top-k (8/3, group score = max), not "
+       "renormalised, times 16): does not divide the 160 routed experts"},
+      {"deepseek-v2",
+       [](workload::ModelPreset& m) {
+         m.n_group = 80;
+         m.topk_group = 2;
+       },
+       "topk_group 2 (softmax"},
+      {"deepseek-v2", [](workload::ModelPreset& m) { m.router_bias = true; },
+       "group-limited selection with a router bias"},
+      {"deepseek-v2-lite", [](workload::ModelPreset& m) { m.routed_scaling_factor = 0; },
+       "routed_scaling_factor 0"},
       {"deepseek-v2-lite", [](workload::ModelPreset& m) { m.correction_bias = true; },
        "e_score_correction_bias"},
       {"llama-4-scout", [](workload::ModelPreset& m) { m.routed_scaling_factor = 2; },
@@ -252,7 +284,24 @@ BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
   // norm_topk_prob false needs V_TOPK over all E: at most 255.
   workload::ModelPreset wide = shape(256, 8);
   wide.norm_topk_prob = false;
-  BOOST_TEST(build_error(wide).find("V_TOPK cannot select 256 of 256") != std::string::npos);
+  BOOST_TEST(build_error(wide).find("num_experts 256: V_TOPK cannot select 256 of 256") !=
+             std::string::npos);
+  // More experts than MAX_TOPK_EXPERTS: the refusal names the config.json key of E.
+  const unsigned max_e =
+      static_cast<unsigned>(isa::Spec::builtin().preset("default").get("MAX_TOPK_EXPERTS"));
+  for (const char* name : {"kimi-k2", "qwen3-next", "mixtral-8x7b"}) {
+    workload::ModelPreset m = workload::find_model(name);
+    m.experts = max_e + 8;
+    const std::string err = build_error(m);
+    BOOST_TEST(err.find(workload::experts_key(m) + " " + std::to_string(max_e + 8) +
+                        ": V_TOPK cannot select") != std::string::npos,
+               err);
+    BOOST_TEST(err.find("MAX_TOPK_EXPERTS=" + std::to_string(max_e)) != std::string::npos, err);
+  }
+  BOOST_TEST(workload::experts_key(workload::find_model("kimi-k2")) == "n_routed_experts");
+  BOOST_TEST(workload::experts_key(workload::find_model("qwen3-next")) == "num_experts");
+  BOOST_TEST(workload::experts_key(workload::find_model("olmoe")) == "num_experts");
+  BOOST_TEST(workload::experts_key(workload::find_model("mixtral-8x7b")) == "num_local_experts");
   // --shared where the model has none.
   BOOST_TEST(build_error(workload::find_model("qwen3-30b-a3b"), true)
                  .find("--shared: model qwen3-30b-a3b has no shared expert") != std::string::npos);
@@ -283,19 +332,75 @@ BOOST_AUTO_TEST_CASE(workload_glm_and_kimi_configs_route_like_deepseek_v3) {
   const TopkEncodingSeen seen = topk_encoding(b.program);
   BOOST_TEST(seen.rmasks == std::vector<unsigned>(2, 1u), boost::test_tools::per_element());
   BOOST_TEST(seen.policies.empty());
-  // Kimi-K2: 384 experts are more than V_TOPK's MAX_TOPK_EXPERTS (256).
-  std::ofstream(dir / "kimi.json") << R"({"model_type": "kimi_k2", "hidden_size": 7168,
+  // Kimi-K2: 384 experts, one V_TOPK per token on the policy register (no hardwired 384/8);
+  // with more experts than MAX_TOPK_EXPERTS its config.json is refused naming file and key.
+  const std::string kimi_json = R"({"model_type": "kimi_k2", "hidden_size": 7168,
       "moe_intermediate_size": 2048, "n_routed_experts": 384, "num_experts_per_tok": 8,
       "n_shared_experts": 1, "n_group": 1, "topk_group": 1, "norm_topk_prob": true,
       "routed_scaling_factor": 2.827, "topk_method": "noaux_tc", "scoring_func": "sigmoid"})";
+  std::ofstream(dir / "kimi.json") << kimi_json;
   const workload::ModelPreset kimi = workload::load_model_config((dir / "kimi.json").string());
-  BOOST_TEST(build_error(kimi).find("V_TOPK cannot select 8 of 384") != std::string::npos);
+  const auto kb = build(kimi, 2, true);
+  BOOST_TEST((kb.layout.routing == workload::Layout::Routing::sigmoid_biased));
+  BOOST_TEST(!kb.layout.group_limited());
+  BOOST_TEST(topk_encoding(kb.program).policies == std::vector<uint32_t>{(384u << 8) | 8u},
+             boost::test_tools::per_element());
+  const unsigned max_e =
+      static_cast<unsigned>(isa::Spec::builtin().preset("default").get("MAX_TOPK_EXPERTS"));
+  std::string big = kimi_json;
+  big.replace(big.find("384"), 3, std::to_string(2 * max_e));
+  std::ofstream(dir / "kimi-big.json") << big;
+  const std::string err =
+      build_error(workload::load_model_config((dir / "kimi-big.json").string()));
+  BOOST_TEST(
+      err.find("kimi-big.json: n_routed_experts " + std::to_string(2 * max_e)) != std::string::npos,
+      err);
   // DeepSeek-V3's groups: per token a group V_TOPK (8 groups, keep 4), then the top-8 of 256.
   const auto v3 = build(workload::find_model("deepseek-v3"), 2);
   BOOST_TEST(v3.layout.group_limited());
   const std::vector<uint32_t> v3_policies = {(8u << 8) | 4u, (256u << 8) | 8u, (8u << 8) | 4u,
                                              (256u << 8) | 8u};
   BOOST_TEST(topk_encoding(v3.program).policies == v3_policies, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(workload_deepseek_v2_limits_the_groups_and_scales_the_weights) {
+  // DeepSeek-V2 (group_limited_greedy 8/3, norm_topk_prob false, rsf 16): per token V_TOPK over
+  // all 160 (the softmax over E), the group V_TOPK (8 groups, keep 3), then the top-6 of the
+  // masked logits, all on the policy register.
+  const workload::ModelPreset& v2 = workload::find_model("deepseek-v2");
+  const auto b = build(v2, 4);
+  BOOST_TEST(b.layout.group_limited());
+  BOOST_TEST(b.layout.topk_select == 160u);
+  std::vector<uint32_t> policies;
+  for (int t = 0; t < 4; ++t)
+    policies.insert(policies.end(), {(160u << 8) | 160u, (8u << 8) | 3u, (160u << 8) | 6u});
+  BOOST_TEST(topk_encoding(b.program).policies == policies, boost::test_tools::per_element());
+  // The reference's selections lie in at most 3 groups of 20, and the group limit changes the
+  // selection of some token of this layer (the same image without groups selects otherwise).
+  const auto& preset = isa::Spec::builtin().preset("default");
+  const workload::ReferenceResult r = workload::reference_layer(preset, v2, b);
+  workload::ModelPreset ungrouped = v2;
+  ungrouped.n_group = ungrouped.topk_group = 1;
+  const auto bu = build(ungrouped, 4);
+  const workload::ReferenceResult ru = workload::reference_layer(preset, ungrouped, bu);
+  BOOST_TEST(r.selection_differs == 0u);
+  unsigned changed = 0;
+  for (unsigned t = 0; t < 4; ++t) {
+    std::set<uint32_t> groups;
+    for (unsigned j = 0; j < 6; ++j) groups.insert(r.expert_ids[t * 6 + j] / 20);
+    BOOST_TEST(groups.size() <= 3u);
+    changed += !std::equal(r.expert_ids.begin() + t * 6, r.expert_ids.begin() + t * 6 + 6,
+                           ru.expert_ids.begin() + t * 6);
+  }
+  BOOST_TEST(changed > 0u);
+  // The weights: the softmax over all E of each selected expert, times bf16(16) = 16 exactly;
+  // the ungrouped layer's weight of the same expert is the same softmax value.
+  for (unsigned p = 0; p < 24; ++p) {
+    const unsigned t = p / 6;
+    for (unsigned q = t * 6; q < t * 6 + 6; ++q)
+      if (ru.expert_ids[q] == r.expert_ids[p])
+        BOOST_TEST(num::bf16_to_f32(r.route_weights[p]) == num::bf16_to_f32(ru.route_weights[q]));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(workload_topk_encodings_read_back_from_the_words) {

@@ -168,8 +168,8 @@ DeploymentBuild build_deployment(const isa::Spec& spec, const isa::MachinePreset
   const ModelPreset& m = b.deployment.model;
   const auto max_e = static_cast<uint64_t>(preset.get("MAX_TOPK_EXPERTS"));
   if (m.experts > max_e)
-    throw UsageError("--deployment " + d.name + " (" + d.where + "): model " + d.model_arg +
-                     ": n_routed_experts " + std::to_string(m.experts) +
+    throw UsageError("--deployment " + d.name + " (" + d.where + "): model " + d.model_arg + ": " +
+                     experts_key(m) + " " + std::to_string(m.experts) +
                      " exceeds MAX_TOPK_EXPERTS = " + std::to_string(max_e) +
                      " of machine preset '" + preset.name +
                      "' (V_TOPK cannot select over them; `moesim deploy list` shows its shapes)");

@@ -205,6 +205,10 @@ isa::MemoryImage LayerBuilder::make_image() {
   put_u16(fp, L_.fp_neg_alpha, static_cast<uint16_t>(L_.alpha_bf16 ^ 0x8000));
   put_u16(fp, L_.fp_one, num::f32_to_bf16(1.0f));
   put_u16(fp, L_.fp_neg_one, num::f32_to_bf16(-1.0f));
+  if (L_.routing == Layout::Routing::softmax && L_.fp_rsf != 0) {
+    put_u16(fp, L_.fp_rsf, num::f32_to_bf16(static_cast<float>(model.routed_scaling_factor)));
+    if (L_.group_limited()) put_u16(fp, L_.fp_neg_inf, 0xFF80);
+  }
   if (L_.routing == Layout::Routing::sigmoid_biased) {
     put_u16(fp, L_.fp_neg_inf, 0xFF80);
     put_u16(fp, L_.fp_eps, num::f32_to_bf16(1e-20f));

@@ -90,7 +90,7 @@ void LayerBuilder::validate_and_lay_out() {
                                                  : Routing::softmax;
   // Only softmax routing without renormalisation needs V_TOPK's weights over all E.
   L_.topk_select = L_.routing == Routing::softmax && !model.norm_topk_prob ? L_.experts : L_.top_k;
-  if (L_.routing == Routing::sigmoid_biased) {
+  if (L_.routing != Routing::input_scaled) {
     L_.n_group = model.n_group;
     L_.topk_group = model.topk_group;
     if (L_.group_limited()) L_.group_rows = static_cast<unsigned>(ceil_div(L_.n_group, vlen_));
@@ -105,12 +105,18 @@ void LayerBuilder::validate_and_lay_out() {
   } else {
     const auto max_e = static_cast<uint64_t>(m_.get("MAX_TOPK_EXPERTS"));
     const isa::TopkPolicySpec* reg = spec_.topk_register_policy();
-    if (reg == nullptr || L_.experts > max_e || L_.top_k == 0 || L_.top_k > L_.experts ||
-        L_.topk_select > 255)
-      throw UsageError("--model " + model.name + ": V_TOPK cannot select " +
-                       std::to_string(L_.topk_select) + " of " + std::to_string(L_.experts) +
-                       " experts (MAX_TOPK_EXPERTS=" + std::to_string(max_e) +
-                       ", the policy register holds k <= 255)");
+    if (reg == nullptr) throw std::logic_error("isa.yaml has no register V_TOPK policy");
+    const std::string cannot = "--model " + model.name + ": " + experts_key(model) + " " +
+                               std::to_string(L_.experts) + ": V_TOPK cannot select " +
+                               std::to_string(L_.topk_select) + " of " +
+                               std::to_string(L_.experts) + " experts";
+    if (L_.experts > max_e)
+      throw UsageError(cannot + " (more than MAX_TOPK_EXPERTS=" + std::to_string(max_e) +
+                       " of machine preset '" + m_.name + "')");
+    if (L_.topk_select > 255)
+      throw UsageError(cannot +
+                       " (norm_topk_prob false takes the softmax over all E from V_TOPK; " +
+                       "the policy register holds k <= 255)");
     L_.topk_rmask = reg->rmask;
   }
 
@@ -220,12 +226,24 @@ void LayerBuilder::validate_and_lay_out() {
     L_.fp_dense = L_.fp_words_used;
     L_.fp_words_used += uint64_t{L_.tokens} * E;
   }
+  auto words = [&](uint64_t n) {
+    const uint64_t at = L_.fp_words_used;
+    L_.fp_words_used += n;
+    return at;
+  };
+  if (L_.routing == Layout::Routing::softmax &&
+      (L_.group_limited() || model.routed_scaling_factor != 1.0)) {
+    L_.fp_rsf = words(1);
+    if (L_.group_limited()) {
+      L_.fp_neg_inf = words(1);
+      L_.fp_biased = words(uint64_t{L_.logit_rows} * vlen_);  // the masked logits
+      L_.fp_groups = words(uint64_t{L_.group_rows} * vlen_);
+      L_.fp_penalty = words(L_.n_group);
+      L_.fp_group_w = words(L_.topk_group);
+      if (L_.topk_select != L_.top_k) L_.fp_scores = words(E);
+    }
+  }
   if (L_.routing == Layout::Routing::sigmoid_biased) {
-    auto words = [&](uint64_t n) {
-      const uint64_t at = L_.fp_words_used;
-      L_.fp_words_used += n;
-      return at;
-    };
     L_.fp_neg_inf = words(1);
     L_.fp_eps = words(1);
     L_.fp_rsf = words(1);
@@ -331,40 +349,41 @@ void LayerBuilder::check_routing(const ModelPreset& m) {
              "not implemented");
     return;
   }
+  if (!(m.routed_scaling_factor > 0) || !std::isfinite(m.routed_scaling_factor))
+    refuse("routed_scaling_factor " + number(m.routed_scaling_factor),
+           "must be a positive finite number");
   if (m.scoring_func == "softmax") {
     if (m.correction_bias)
       refuse("e_score_correction_bias (topk_method '" + m.topk_method + "')",
              "selection by biased scores is implemented for scoring_func 'sigmoid' only");
-    if (grouped)
+    // DeepSeek-V2's group_limited_greedy: group score = the group's largest softmax score.
+    if (grouped && m.topk_method != "group_limited_greedy")
       refuse("n_group " + std::to_string(m.n_group) + " / topk_group " +
                  std::to_string(m.topk_group) + " (topk_method '" + m.topk_method + "')",
-             "group-limited selection of softmax scores is not implemented");
-    if (m.routed_scaling_factor != 1.0)
-      refuse("routed_scaling_factor " + number(m.routed_scaling_factor),
-             "scaled softmax route weights are not implemented");
-    return;
-  }
-  // Sigmoid scores: DeepSeek-V3's noaux_tc (Kimi-K2, GLM-4.5: the same with one group).
-  if (!m.correction_bias)
+             "softmax scores are grouped with topk_method 'group_limited_greedy' only");
+    if (grouped && m.router_bias)
+      refuse("n_group " + std::to_string(m.n_group),
+             "group-limited selection with a router bias is not implemented");
+    if (!grouped) return;
+  } else if (!m.correction_bias) {
+    // Sigmoid scores: DeepSeek-V3's noaux_tc (Kimi-K2, GLM-4.5: the same with one group).
     refuse("topk_method '" + m.topk_method + "'",
            "sigmoid scores are lowered with topk_method 'noaux_tc' (e_score_correction_bias) "
            "only");
+  }
   if (m.n_group == 0 || m.experts % m.n_group != 0)
     refuse("n_group " + std::to_string(m.n_group),
            "does not divide the " + std::to_string(m.experts) + " routed experts");
   if (m.topk_group == 0 || m.topk_group > m.n_group)
     refuse("topk_group " + std::to_string(m.topk_group),
            "is not in 1..n_group (" + std::to_string(m.n_group) + ")");
-  if (grouped && m.experts / m.n_group < 2)
+  if (grouped && m.scoring_func == "sigmoid" && m.experts / m.n_group < 2)
     refuse("n_group " + std::to_string(m.n_group),
            "a group score sums the top-2 scores of a group, which needs 2 experts per group");
   if (uint64_t{m.topk_group} * (m.experts / m.n_group) < m.top_k)
     refuse("topk_group " + std::to_string(m.topk_group),
            "the kept groups hold fewer than num_experts_per_tok (" + std::to_string(m.top_k) +
                ") experts");
-  if (!(m.routed_scaling_factor > 0) || !std::isfinite(m.routed_scaling_factor))
-    refuse("routed_scaling_factor " + number(m.routed_scaling_factor),
-           "must be a positive finite number");
 }
 
 }  // namespace moesim::workload::detail

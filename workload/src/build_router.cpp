@@ -55,26 +55,45 @@ void LayerBuilder::emit_router() {
               std::to_string(L_.fp_logits + opt_.recorded[t].ids[j]));
       }
     }
-    if (L_.routing == Routing::sigmoid_biased) emit_biased_scores();
-    // V_TOPK selects on the logits, or on the masked biased scores s'.
-    const uint64_t select_from =
-        L_.routing == Routing::sigmoid_biased ? L_.fp_biased : L_.fp_logits;
     const uint64_t logit_row = L_.v_logits + uint64_t{t} * L_.logit_rows * vlen_;
-    e_.li(9, logit_row);
-    e_.li(10, L_.v_br);
-    for (unsigned r = 0; r < L_.logit_rows; ++r) {
-      e_.op("S_MAP_V_FP gp9, gp0, " + std::to_string(select_from + r * vlen_));
-      if (L_.br.rows != 0) e_.op("V_ADD_VV gp9, gp9, gp10, 0");
-      if (r + 1 < L_.logit_rows) {
-        e_.addi(9, 9, vlen_);
-        e_.addi(10, 10, vlen_);
+    // V_TOPK of token t over the FP SRAM row(s) at `from` (+ the router bias), selecting k with
+    // rmask: its weights at fp_weights + t*topk_select, its ids at int_ids + t*topk_select.
+    auto topk = [&](uint64_t from, uint64_t k, unsigned rmask) {
+      e_.li(9, logit_row);
+      e_.li(10, L_.v_br);
+      for (unsigned r = 0; r < L_.logit_rows; ++r) {
+        e_.op("S_MAP_V_FP gp9, gp0, " + std::to_string(from + r * vlen_));
+        if (L_.br.rows != 0) e_.op("V_ADD_VV gp9, gp9, gp10, 0");
+        if (r + 1 < L_.logit_rows) {
+          e_.addi(9, 9, vlen_);
+          e_.addi(10, 10, vlen_);
+        }
       }
+      if (L_.group_limited() && !spec_.topk_policy(rmask)->hardwired())
+        set_topk_policy(L_.experts, k);
+      e_.li(9, logit_row);
+      e_.li(11, L_.fp_weights + uint64_t{t} * L_.topk_select);
+      e_.li(12, L_.int_ids + uint64_t{t} * L_.topk_select);
+      e_.op("V_TOPK gp11, gp9, gp12, " + std::to_string(rmask));
+    };
+    if (L_.routing == Routing::softmax && L_.group_limited()) {
+      // DeepSeek-V2 group_limited_greedy (norm_topk_prob false: the softmax over all E first).
+      if (L_.fp_scores != 0) {
+        topk(L_.fp_logits, L_.topk_select, L_.topk_rmask);
+        emit_scatter_scores(t);
+      }
+      emit_group_scores_max();
+      emit_group_mask(L_.fp_logits);
+      const unsigned rmask =
+          L_.topk_select == L_.top_k ? L_.topk_rmask : spec_.topk_register_policy()->rmask;
+      topk(L_.fp_biased, L_.top_k, rmask);
+    } else {
+      if (L_.routing == Routing::sigmoid_biased) emit_biased_scores();
+      // V_TOPK selects on the logits, or on the masked biased scores s'.
+      topk(L_.routing == Routing::sigmoid_biased ? L_.fp_biased : L_.fp_logits, L_.topk_select,
+           L_.topk_rmask);
     }
-    if (register_policy && L_.group_limited()) set_topk_policy(L_.experts, L_.topk_select);
-    e_.li(9, logit_row);
-    e_.li(11, L_.fp_weights + uint64_t{t} * L_.topk_select);
-    e_.li(12, L_.int_ids + uint64_t{t} * L_.topk_select);
-    e_.op("V_TOPK gp11, gp9, gp12, " + std::to_string(L_.topk_rmask));
+    if (L_.routing == Routing::softmax && L_.fp_rsf != 0) emit_softmax_weights(t);
     if (L_.routing == Routing::sigmoid_biased) emit_sigmoid_weights(t);
     if (L_.routing == Routing::input_scaled) emit_input_scores(t);
     if (L_.lowering == Lowering::expert) {
@@ -132,6 +151,35 @@ void LayerBuilder::emit_biased_scores() {
   e_.op("S_ST_FP f1, gp5, 0");
   e_.addi(5, 5, 1);
   e_.loop_end(kL1);
+  emit_group_mask(L_.fp_biased);
+}
+
+/// DeepSeek-V2 group scores of the current token (logits at fp_logits): the largest logit of
+/// each group at fp_groups (softmax is monotone, so the group holding the largest softmax score
+/// holds the largest logit). Uses f1, f3.
+void LayerBuilder::emit_group_scores_max() {
+  const uint64_t gs = L_.experts / L_.n_group;
+  e_.comment("group score = the largest logit of each group of " + std::to_string(gs) +
+             " (the group's largest softmax score: softmax is monotone)");
+  e_.li(4, L_.fp_logits);
+  e_.li(5, L_.fp_groups);
+  e_.loop_start(kL1, L_.n_group);
+  e_.op("S_LD_FP f1, gp0, " + std::to_string(L_.fp_neg_inf));
+  e_.loop_start(kL2, gs);
+  e_.op("S_LD_FP f3, gp4, 0");
+  e_.op("S_MAX_FP f1, f1, f3");
+  e_.addi(4, 4, 1);
+  e_.loop_end(kL2);
+  e_.op("S_ST_FP f1, gp5, 0");
+  e_.addi(5, 5, 1);
+  e_.loop_end(kL1);
+}
+
+/// The group step after the group scores (at fp_groups): the group V_TOPK keeps topk_group
+/// groups, then fp_biased[e] = src[e] + P[group of e] with P = +0 for a kept group, -inf else
+/// (src = fp_biased: in place). Uses f1, f3.
+void LayerBuilder::emit_group_mask(uint64_t src) {
+  const uint64_t gs = L_.experts / L_.n_group;
   e_.comment("keep the top " + std::to_string(L_.topk_group) + " of " + std::to_string(L_.n_group) +
              " groups (V_TOPK, ties to the lower group)");
   e_.li(9, L_.v_groups);
@@ -144,7 +192,8 @@ void LayerBuilder::emit_biased_scores() {
   e_.li(11, L_.fp_group_w);
   e_.li(12, L_.int_groups);
   e_.op("V_TOPK gp11, gp9, gp12, " + std::to_string(spec_.topk_register_policy()->rmask));
-  e_.comment("penalty P[g] = -inf, +0 for the kept groups; s' += P[group] (masked: -inf)");
+  e_.comment(std::string("penalty P[g] = -inf, +0 for the kept groups; ") +
+             (src == L_.fp_biased ? "s' += P[group]" : "l' = l + P[group]") + " (masked: -inf)");
   e_.op("S_LD_FP f3, gp0, " + std::to_string(L_.fp_neg_inf));
   e_.li(4, L_.fp_penalty);
   e_.loop_start(kL1, L_.n_group);
@@ -157,18 +206,55 @@ void LayerBuilder::emit_biased_scores() {
   e_.op("S_ST_FP f0, gp4, " + std::to_string(L_.fp_penalty));
   e_.addi(5, 5, 1);
   e_.loop_end(kL1);
-  e_.li(4, L_.fp_biased);
+  e_.li(4, src);
   e_.li(5, L_.fp_penalty);
   e_.loop_start(kL1, L_.n_group);
   e_.op("S_LD_FP f3, gp5, 0");
   e_.loop_start(kL2, gs);
   e_.op("S_LD_FP f1, gp4, 0");
   e_.op("S_ADD_FP f1, f1, f3");
-  e_.op("S_ST_FP f1, gp4, 0");
+  e_.op("S_ST_FP f1, gp4, " + std::to_string(L_.fp_biased - src));
   e_.addi(4, 4, 1);
   e_.loop_end(kL2);
   e_.addi(5, 5, 1);
   e_.loop_end(kL1);
+}
+
+/// DeepSeek-V2 with norm_topk_prob false: the softmax over all E that V_TOPK wrote in rank
+/// order (weights at fp_weights + t*E, ids at int_ids + t*E) scattered by expert id into
+/// fp_scores. Uses f1.
+void LayerBuilder::emit_scatter_scores(unsigned t) {
+  e_.comment("p[id_j] = w_j: the softmax over all E by expert id");
+  e_.li(5, L_.int_ids + uint64_t{t} * L_.topk_select);
+  e_.li(6, L_.fp_weights + uint64_t{t} * L_.topk_select);
+  e_.loop_start(kL1, L_.experts);
+  e_.op("S_LD_INT gp4, gp5, 0");
+  e_.op("S_LD_FP f1, gp6, 0");
+  e_.op("S_ST_FP f1, gp4, " + std::to_string(L_.fp_scores));
+  e_.addi(5, 5, 1);
+  e_.addi(6, 6, 1);
+  e_.loop_end(kL1);
+}
+
+/// Softmax route weights of token t, written over V_TOPK's weights: w_j = p[id_j] from
+/// fp_scores (group-limited with norm_topk_prob false), else V_TOPK's w_j; then
+/// bf16(w_j * rsf) when routed_scaling_factor != 1. Uses f1, f4.
+void LayerBuilder::emit_softmax_weights(unsigned t) {
+  const bool scale = opt_.model->routed_scaling_factor != 1.0;
+  e_.comment(std::string("w_j = ") + (L_.fp_scores != 0 ? "p[id_j]" : "w_j") +
+             (scale ? " * rsf" : ""));
+  if (scale) e_.op("S_LD_FP f4, gp0, " + std::to_string(L_.fp_rsf));
+  for (unsigned j = 0; j < L_.top_k; ++j) {
+    const unsigned p = t * L_.top_k + j;
+    if (L_.fp_scores != 0) {
+      e_.op("S_LD_INT gp4, gp0, " + std::to_string(L_.id_word(p)));
+      e_.op("S_LD_FP f1, gp4, " + std::to_string(L_.fp_scores));
+    } else {
+      e_.op("S_LD_FP f1, gp0, " + std::to_string(L_.weight_word(p)));
+    }
+    if (scale) e_.op("S_MUL_FP f1, f1, f4");
+    e_.op("S_ST_FP f1, gp0, " + std::to_string(L_.weight_word(p)));
+  }
 }
 
 /// DeepSeek-V3 route weights of token t from the UNBIASED s of the selected experts:

@@ -44,6 +44,10 @@ class LayerBuilder {
   void set_topk_policy(uint64_t experts, uint64_t k);
   void emit_router();
   void emit_biased_scores();
+  void emit_group_scores_max();
+  void emit_group_mask(uint64_t src);
+  void emit_scatter_scores(unsigned t);
+  void emit_softmax_weights(unsigned t);
   void emit_sigmoid_weights(unsigned t);
   void emit_input_scores(unsigned t);
 

@@ -93,6 +93,51 @@ std::vector<ModelPreset> all_presets() {
       "sigmoid, + e_score_correction_bias for selection, group-limited top-k (8/4), "
       "renormalised, times 2.5";
   v.push_back(v3);
+  // deepseek-ai/DeepSeek-V2 (236B) [S17]: 5120, 1536, 160 routed experts, top-6, softmax,
+  // group_limited_greedy with n_group 8 / topk_group 3 (group score = the group's maximum),
+  // norm_topk_prob false, rsf 16.0; 2 shared experts fused into one MLP of 2 * 1536.
+  ModelPreset v2f =
+      make("deepseek-v2", "deepseek-ai/DeepSeek-V2", "deepseek_v2", 5120, 1536, 160, 6);
+  v2f.norm_topk_prob = false;
+  v2f.topk_method = "group_limited_greedy";
+  v2f.n_group = 8;
+  v2f.topk_group = 3;
+  v2f.routed_scaling_factor = 16.0;
+  v2f.shared_experts = 2;
+  v2f.shared_intermediate = 2 * 1536;
+  v2f.routing =
+      "softmax over all E, group-limited greedy top-k (8/3, group score = max), not "
+      "renormalised, times 16";
+  v.push_back(v2f);
+  // moonshotai/Kimi-K2-Instruct [S12]: 7168, 2048, 384 experts, top-8, DeepSeek-V3's router
+  // with one group (n_group 1 / topk_group 1), renormalised, rsf 2.827; one shared expert 2048.
+  ModelPreset kimi = make("kimi-k2", "moonshotai/Kimi-K2-Instruct", "kimi_k2", 7168, 2048, 384, 8);
+  kimi.scoring_func = "sigmoid";
+  kimi.topk_method = "noaux_tc";
+  kimi.correction_bias = true;
+  kimi.routed_scaling_factor = 2.827;
+  kimi.shared_experts = 1;
+  kimi.shared_intermediate = 2048;
+  kimi.routing =
+      "sigmoid, + e_score_correction_bias for selection, top-k (one group), renormalised, "
+      "times 2.827";
+  v.push_back(kimi);
+  // allenai/OLMoE-1B-7B-0924 [S16]: 2048, intermediate_size 1024 (per expert), 64 experts,
+  // top-8, softmax over all E, norm_topk_prob false; no shared expert.
+  ModelPreset olmoe = make("olmoe", "allenai/OLMoE-1B-7B-0924", "olmoe", 2048, 1024, 64, 8);
+  olmoe.norm_topk_prob = false;
+  olmoe.routing = "softmax over all E, top-k, not renormalised (norm_topk_prob false)";
+  v.push_back(olmoe);
+  // Qwen/Qwen3-Next-80B-A3B-Instruct [S18]: 2048, moe_intermediate_size 512, 512 experts,
+  // top-10, norm_topk_prob true; one shared expert of 512 gated by
+  // sigmoid(shared_expert_gate . x) (Qwen2-MoE's block).
+  ModelPreset qn =
+      make("qwen3-next", "Qwen/Qwen3-Next-80B-A3B-Instruct", "qwen3_next", 2048, 512, 512, 10);
+  qn.shared_experts = 1;
+  qn.shared_intermediate = 512;
+  qn.shared_gate = true;
+  qn.routing = "softmax over all E, top-k, renormalised (norm_topk_prob true)";
+  v.push_back(qn);
   // meta-llama/Llama-4-Scout-17B-16E text_config [S13]: 5120, intermediate_size 8192, 16
   // experts, top-1; the score sigmoid(l_i) scales the expert input; one shared expert 8192.
   ModelPreset l4 =
@@ -294,13 +339,23 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
     p.experts = r.count("num_local_experts");
     p.top_k = r.count("num_experts_per_tok");
     p.routing = "softmax over the top-k router logits";
-  } else if (t == "qwen3_moe" || t == "qwen2_moe") {
+  } else if (t == "olmoe") {
+    // OLMoE: intermediate_size is each expert's width (there is no dense MLP).
+    p.intermediate = r.count("intermediate_size");
+    p.experts = r.count("num_experts");
+    p.top_k = r.count("num_experts_per_tok");
+    p.norm_topk_prob = r.boolean_or("norm_topk_prob", false);  // OlmoeConfig's default
+    p.routing = std::string("softmax over all E, top-k, ") +
+                (p.norm_topk_prob ? "renormalised" : "not renormalised");
+  } else if (t == "qwen3_moe" || t == "qwen2_moe" || t == "qwen3_next") {
     r.uint_or("intermediate_size", 0);  // dense MLP width: used by no MoE layer
     p.intermediate = r.count("moe_intermediate_size");
     p.experts = r.count("num_experts");
     p.top_k = r.count("num_experts_per_tok");
-    p.norm_topk_prob = r.boolean_or("norm_topk_prob", false);  // the config classes' default
-    if (t == "qwen2_moe") {
+    // The config classes' defaults: false, Qwen3NextConfig's true.
+    p.norm_topk_prob = r.boolean_or("norm_topk_prob", t == "qwen3_next");
+    if (t != "qwen3_moe") {
+      // Qwen3-Next's block is Qwen2-MoE's (a sigmoid-gated shared expert).
       p.shared_intermediate = r.uint_or("shared_expert_intermediate_size", 0);
       p.shared_experts = p.shared_intermediate != 0 ? 1 : 0;
       p.shared_gate = r.boolean_or("shared_expert_gate", true) && p.shared_experts != 0;
@@ -338,8 +393,9 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
     p.routing = "top-1, sigmoid of the selected logit scales the expert input";
   } else {
     r.fail("model_type", "'" + t +
-                             "' is not one of gpt_oss, mixtral, qwen2_moe, qwen3_moe, "
-                             "deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, llama4_text");
+                             "' is not one of gpt_oss, mixtral, olmoe, qwen2_moe, qwen3_moe, "
+                             "qwen3_next, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, "
+                             "llama4_text");
   }
   r.check_rest(ignored);
   if (&j != &root) {
@@ -354,6 +410,15 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
 }
 
 }  // namespace
+
+std::string experts_key(const ModelPreset& m) {
+  const std::string& t = m.model_type;
+  if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2" || t == "glm4_moe")
+    return "n_routed_experts";
+  if (t == "qwen2_moe" || t == "qwen3_moe" || t == "qwen3_next" || t == "olmoe")
+    return "num_experts";
+  return "num_local_experts";
+}
 
 const std::vector<ModelPreset>& model_presets() {
   static const std::vector<ModelPreset> presets = all_presets();

@@ -255,9 +255,8 @@ class LayerReference {
       std::vector<uint32_t> sel_d(k);
       switch (L_.routing) {
         case Layout::Routing::softmax:
-          sel = topk(logits, L_.topk_select);
-          w_exact = exact_weights(logits_d, k);
-          for (uint64_t j = 0; j < k; ++j) sel_d[j] = exact_order_[j];
+          sel = softmax_route(logits);
+          sel_d = softmax_exact(logits_d, w_exact);
           break;
         case Layout::Routing::sigmoid_biased:
           sel = sigmoid_biased_route(logits);
@@ -446,6 +445,41 @@ class LayerReference {
   /// s' = bf16(s + b); group score = bf16(top-2 s' sum); the top topk_group groups (V_TOPK
   /// order) kept, s' of the others + -inf, the kept + 0; V_TOPK's top-k of s' (its weights
   /// replaced): w_j = bf16(bf16(s_j * RECI(bf16(rank-order sum of s + bf16(1e-20)))) * rsf).
+  /// Softmax routing: V_TOPK of the logits (k = topk_select); DeepSeek-V2's group_limited_greedy
+  /// first keeps the topk_group groups with the largest logit (the largest softmax score) and
+  /// selects the top-k of the logits with the other groups at -inf, weighted by their softmax
+  /// over all E (norm_topk_prob false) or over the k (true); then times bf16(rsf).
+  Topk softmax_route(const Row& logits) const {
+    const uint64_t E = L_.experts, k = L_.top_k;
+    Topk sel;
+    if (!L_.group_limited()) {
+      sel = topk(logits, L_.topk_select);
+    } else {
+      const uint64_t gs = E / L_.n_group;
+      Row score(L_.n_group, 0xFF80);
+      for (uint64_t e = 0; e < E; ++e) score[e / gs] = max_bf16(score[e / gs], logits[e]);
+      const Topk groups = topk(score, L_.topk_group);
+      Row masked(E);
+      for (uint64_t e = 0; e < E; ++e) {
+        const bool kept =
+            std::find(groups.ids.begin(), groups.ids.end(), e / gs) != groups.ids.end();
+        masked[e] = bf(f32(logits[e]) + (kept ? 0.0f : -INFINITY));
+      }
+      sel = topk(masked, k);
+      if (!model_.norm_topk_prob) {
+        const Topk all = topk(logits, E);
+        Row p(E);
+        for (uint64_t j = 0; j < E; ++j) p[all.ids[j]] = all.weights[j];
+        for (uint64_t j = 0; j < k; ++j) sel.weights[j] = p[sel.ids[j]];
+      }
+    }
+    if (model_.routed_scaling_factor != 1.0) {
+      const uint16_t rsf = bf(static_cast<float>(model_.routed_scaling_factor));
+      for (uint64_t j = 0; j < k; ++j) sel.weights[j] = bf(f32(sel.weights[j]) * f32(rsf));
+    }
+    return sel;
+  }
+
   Topk sigmoid_biased_route(const Row& logits) const {
     const uint64_t E = L_.experts, k = L_.top_k;
     Row s(E), sp(E);
@@ -521,20 +555,37 @@ class LayerReference {
     return sel;
   }
 
-  /// The float64 route weights of the k experts ranked first (exact_order_ keeps the ranking):
-  /// softmax over the selected logits (norm_topk_prob) or the full softmax's top-k probabilities.
-  std::vector<double> exact_weights(const std::vector<double>& l, uint64_t k) {
-    exact_order_.resize(l.size());
-    std::iota(exact_order_.begin(), exact_order_.end(), 0u);
-    std::stable_sort(exact_order_.begin(), exact_order_.end(),
-                     [&](uint32_t a, uint32_t b) { return l[a] > l[b]; });
-    const double m = l[exact_order_[0]];
+  /// The float64 selection (returned) and route weights `w`: the top-k of the logits (DeepSeek-V2
+  /// group-limited: in the topk_group groups with the largest softmax score), weighted by the
+  /// softmax renormalised over the k (norm_topk_prob) or over all E, times rsf.
+  std::vector<uint32_t> softmax_exact(const std::vector<double>& l, std::vector<double>& w) const {
+    const uint64_t E = L_.experts, k = L_.top_k;
+    const double m = *std::max_element(l.begin(), l.end());
+    std::vector<double> p(E);
     double den = 0;
-    const uint64_t over = model_.norm_topk_prob ? k : l.size();
-    for (uint64_t j = 0; j < over; ++j) den += std::exp(l[exact_order_[j]] - m);
-    std::vector<double> w(k);
-    for (uint64_t j = 0; j < k; ++j) w[j] = std::exp(l[exact_order_[j]] - m) / den;
-    return w;
+    for (uint64_t e = 0; e < E; ++e) den += p[e] = std::exp(l[e] - m);
+    for (double& v : p) v /= den;
+    // Ranked on the logits (softmax is monotone); a masked group's experts rank last (HF
+    // masks their scores with 0.0, below every softmax score).
+    std::vector<double> choice = l;
+    if (L_.group_limited()) {
+      const uint64_t gs = E / L_.n_group;
+      std::vector<double> score(L_.n_group, -INFINITY);
+      for (uint64_t e = 0; e < E; ++e) score[e / gs] = std::max(score[e / gs], l[e]);
+      const auto groups = ranked(L_.n_group, [&](uint32_t g) { return score[g]; });
+      for (uint64_t e = 0; e < E; ++e)
+        if (std::find(groups.begin(), groups.begin() + L_.topk_group, e / gs) ==
+            groups.begin() + L_.topk_group)
+          choice[e] = -INFINITY;
+    }
+    const auto order = ranked(E, [&](uint32_t e) { return choice[e]; });
+    std::vector<uint32_t> sel(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
+    double sum = 0;
+    for (uint32_t e : sel) sum += p[e];
+    w.clear();
+    for (uint32_t e : sel)
+      w.push_back(p[e] / (model_.norm_topk_prob ? sum : 1.0) * model_.routed_scaling_factor);
+    return sel;
   }
 
   Matrix expert_matrix(uint64_t base, uint64_t rows, uint64_t cols, const char* what) const {
@@ -667,7 +718,6 @@ class LayerReference {
   Row bias_;             ///< e_score_correction_bias (sigmoid_biased routing), else empty
   bool clamped_ = false, input_scaled_ = false;
   uint16_t limit_ = 0, neg_alpha_ = 0;
-  std::vector<uint32_t> exact_order_;  ///< float64 ranking of the current token's experts
 };
 
 }  // namespace

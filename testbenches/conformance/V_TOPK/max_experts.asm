@@ -1,11 +1,11 @@
-; V_TOPK rmask 15 with E = MAX_TOPK_EXPERTS = 256 (valid), k = 1: 4 rows read; the single weight
-; is e^0 * RECI(1) = 1.0.
+; V_TOPK rmask 15 with E = MAX_TOPK_EXPERTS = 512 (valid; default preset), k = 1: 8 rows read
+; (rows 8..15, all 0.5 but the last logit, 4.0): id 511 (nine id bits), weight e^0 * RECI(1) = 1.0.
 ; Selection: value descending, ties to the lower expert index, NaN read as -inf; softmax per
 ; numerics.md 9: d_j = bf16(v_j - v_0), e_j = EXP_BF16(d_j), s sequential FP32, r = RECI_BF16(bf16(s)),
 ; w_j = bf16(e_j * r). Writes INT_SRAM[gp[rs2]+j] = id, FP_SRAM[gp[rd]+j] = w_j. Latency E + 2k + 1.
 S_ADDI_INT gp1, gp0, 512
 S_ADDI_INT gp2, gp0, 100
 S_ADDI_INT gp3, gp0, 200
-S_ADDI_INT gp4, gp0, 65537
+S_ADDI_INT gp4, gp0, 131073
 C_SET_TOPK_REG gp4
 V_TOPK gp2, gp1, gp3, 15

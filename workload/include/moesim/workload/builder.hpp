@@ -106,12 +106,13 @@ struct Layout {
   Lowering lowering = Lowering::pair;
   unsigned shared_intermediate = 0;  ///< I_s (0: no shared expert in the program)
   bool shared_gate = false;          ///< the shared expert output is gated
-  /// Routing kind (docs/workloads.md): softmax (V_TOPK's weights), sigmoid_biased
+  /// Routing kind (docs/workloads.md): softmax (V_TOPK's weights; DeepSeek-V2: group-limited,
+  /// times routed_scaling_factor), sigmoid_biased
   /// (DeepSeek-V3 / Kimi-K2 / GLM-4.5: sigmoid, correction bias, groups, weights from the
   /// unbiased scores) or input_scaled (Llama-4: the route weight sigmoid(l_i) scales the
   /// expert input; the output is added unweighted).
   enum class Routing { softmax, sigmoid_biased, input_scaled } routing = Routing::softmax;
-  /// DeepSeek-V3 groups; the group step is emitted only when topk_group < n_group.
+  /// DeepSeek-V3 / -V2 groups; the group step is emitted only when topk_group < n_group.
   unsigned n_group = 1, topk_group = 1, group_rows = 0;
   bool group_limited() const { return topk_group < n_group; }
 
@@ -154,6 +155,10 @@ struct Layout {
   // written over the logits at fp_logits, s' = s + b at fp_biased (masked in place by the group
   // step), b at fp_bias (BF16, part of the initial image like the constants).
   uint64_t fp_biased = 0, fp_bias = 0;
+  // Group-limited softmax routing (DeepSeek-V2 group_limited_greedy): the masked logits
+  // l + P[group] at fp_biased; with norm_topk_prob false the full softmax of V_TOPK over all E
+  // scattered by expert id into fp_scores (E words), from which the selected weights are read.
+  uint64_t fp_scores = 0;
   uint64_t fp_groups = 0;   ///< group scores, group_rows*VLEN words (V_TOPK reads whole rows)
   uint64_t fp_penalty = 0;  ///< per group: +0 (kept) or -inf (masked)
   uint64_t fp_group_w = 0;  ///< the group V_TOPK's softmax weights (not used)

@@ -35,18 +35,20 @@ struct ModelPreset {
   bool expert_bias = false;   ///< gate_up_proj_bias and down_proj_bias
 
   // Routing (docs/sources.md, Routing functions; docs/workloads.md lists what build_moe_layer
-  // refuses). Lowerable: scoring_func "softmax" with no groups, no correction bias and scaling
-  // factor 1, norm_topk_prob true (softmax over the k selected logits, = V_TOPK) or false (the full
-  // softmax over E, taken from V_TOPK with k = E; needs E <= 255); scoring_func "sigmoid" with
+  // refuses). Lowerable: scoring_func "softmax" with no correction bias, norm_topk_prob true
+  // (softmax over the k selected logits, = V_TOPK) or false (the full softmax over E, taken from
+  // V_TOPK with k = E; needs E <= 255), times routed_scaling_factor, optionally group-limited
+  // (DeepSeek-V2's group_limited_greedy: group score = the group's largest score); scoring_func
+  // "sigmoid" with
   // the correction bias (DeepSeek-V3 noaux_tc: groups, renormalisation, scaling factor); and
   // scores_scale_input (Llama-4: sigmoid of the selected logits scales the expert input).
   std::string scoring_func = "softmax";  ///< "softmax" or "sigmoid" (DeepSeek-V3, Llama-4)
   bool norm_topk_prob = true;            ///< renormalise the k selected probabilities
   double routed_scaling_factor = 1.0;    ///< weights *= rsf (DeepSeek)
   unsigned n_group = 1, topk_group = 1;  ///< DeepSeek group-limited selection (1/1: off)
-  std::string topk_method;               ///< DeepSeek: "greedy" or "noaux_tc" ("" elsewhere)
-  bool correction_bias = false;          ///< e_score_correction_bias used for selection (V3)
-  bool scores_scale_input = false;       ///< Llama-4: sigmoid(l_i) scales the expert INPUT
+  std::string topk_method;          ///< DeepSeek: "greedy", "group_limited_greedy" or "noaux_tc"
+  bool correction_bias = false;     ///< e_score_correction_bias used for selection (V3)
+  bool scores_scale_input = false;  ///< Llama-4: sigmoid(l_i) scales the expert INPUT
 
   // Shared experts (docs/sources.md, Config table): n_shared MLPs fused into one SwiGLU MLP of
   // width shared_intermediate, added to the routed output unweighted, or times sigmoid(w_g . x)
@@ -57,6 +59,11 @@ struct ModelPreset {
 
   std::string routing;  ///< one-line description of the routing function (reports)
 };
+
+/// The config.json key that holds the model's routed experts E, as its model_type spells it:
+/// "n_routed_experts" (DeepSeek, Kimi-K2, GLM-4.5), "num_experts" (Qwen, OLMoE) or
+/// "num_local_experts" (GPT-OSS, Mixtral, Llama-4). Refusals about E name it.
+std::string experts_key(const ModelPreset& m);
 
 /// Every known preset, in a fixed order.
 const std::vector<ModelPreset>& model_presets();

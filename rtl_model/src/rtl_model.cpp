@@ -142,6 +142,7 @@ struct Impl {
   /// Assertion failed in TOP.moe_top...<Name>_A: <unit>: ..." line on stdout at that edge; it
   /// ends the run here (docs/assertions.md).
   void clock() {
+    const uint32_t pc = top->issue_pc_o;  // the instruction in flight in the cycle the edge ends
     top->clk_i = 1;
     top->eval();
     ctx->timeInc(5);
@@ -153,7 +154,7 @@ struct Impl {
     if (ctx->gotError()) {
       std::fflush(stdout);
       std::ostringstream e;
-      e << "RTL assertion failed in cycle " << cycle << " (pc " << top->issue_pc_o
+      e << "RTL assertion failed at the end of cycle " << cycle << " (pc " << pc
         << "): the %Error line on stdout names it (docs/assertions.md)";
       throw std::runtime_error(e.str());
     }

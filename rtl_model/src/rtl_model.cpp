@@ -11,6 +11,7 @@
 // its access edge.
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -136,8 +137,12 @@ struct Impl {
   }
   uint64_t window_begin = 0, window_end = UINT64_MAX, last_dump = 0;
   bool window_retires = false, dumped = false;
-  /// Rising edge, then the low phase of the next cycle (its trace ports become valid).
+  /// Rising edge, then the low phase of the next cycle (its trace ports become valid). A failed
+  /// assertion of rtl_model/sva (Verilated with --assert) has printed its "%Error: ...
+  /// Assertion failed in TOP.moe_top...<Name>_A: <unit>: ..." line on stdout at that edge; it
+  /// ends the run here (docs/assertions.md).
   void clock() {
+    const uint32_t pc = top->issue_pc_o;  // the instruction in flight in the cycle the edge ends
     top->clk_i = 1;
     top->eval();
     ctx->timeInc(5);
@@ -146,6 +151,13 @@ struct Impl {
     top->eval();
     ctx->timeInc(5);
     dump();
+    if (ctx->gotError()) {
+      std::fflush(stdout);
+      std::ostringstream e;
+      e << "RTL assertion failed at the end of cycle " << cycle << " (pc " << pc
+        << "): the %Error line on stdout names it (docs/assertions.md)";
+      throw std::runtime_error(e.str());
+    }
   }
 
   /// Bytes per entry of a space's byte image (its address unit).
@@ -293,6 +305,8 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   m.budget = static_cast<uint64_t>(preset.get("INSTRUCTION_BUDGET"));
 
   m.ctx = std::make_unique<VerilatedContext>();
+  // A failed assertion sets gotError instead of aborting the process: clock() throws.
+  m.ctx->fatalOnError(false);
 #if VM_TRACE_FST
   if (!opts.fst_path.empty()) m.ctx->traceEverOn(true);
 #endif

@@ -642,6 +642,16 @@ def input_cases():
                {'d.yaml': 'deployments:\n  - name: a\n    model: gpt-oss-20b\n    ep: 2\n'
                           '    ep: 4\n    max_tokens_per_rank: 8\n'},
                ["d.yaml:5:5: 'ep' written twice"])
+    # A model cosim --deployment would refuse is refused by deploy list too, at its 'model' line.
+    topk500 = json.dumps({'model_type': 'deepseek_v3', 'hidden_size': 64, 'moe_intermediate_size': 64,
+                          'n_routed_experts': 288, 'num_experts_per_tok': 500})
+    yield Case('inputs/route_trace_gen_model_top_k_over_experts',
+               ['route-trace', 'gen', '--model', 'm.json', '-o', 't.json'], {'m.json': topk500},
+               ['--model', 'm.json', 'num_experts_per_tok 500'])
+    yield Case('inputs/deployment_model_cosim_refuses', ['deploy', 'list', 'd.yaml'],
+               {'d.yaml': 'deployments:\n  - name: a\n    model: m.json\n    ep: 2\n'
+                          '    max_tokens_per_rank: 8\n', 'm.json': topk500},
+               ["d.yaml:3:", "'model': ", 'm.json', 'num_experts_per_tok 500'])
     yield Case('outputs/report_is_route_trace', ['cosim', '--route-trace', 't.json', '--quiet',
                                                  '--report', 't.json'] + SHAPE,
                {'t.json': TRACE}, ['--report t.json', '--route-trace'])

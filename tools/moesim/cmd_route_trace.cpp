@@ -19,6 +19,7 @@
 #include "command.hpp"
 #include "moesim/campaign/process.hpp"
 #include "moesim/isa/file_output.hpp"
+#include "moesim/workload/builder.hpp"
 #include "moesim/workload/presets.hpp"
 #include "moesim/workload/route_trace.hpp"
 
@@ -48,6 +49,7 @@ int cmd_gen(const GenFlags& f, const CLI::App& app) {
     if (app.count("--experts") != 0 || app.count("--top-k") != 0)
       throw UsageError("--model: gives E and k; leave out --experts / --top-k");
     const workload::ModelPreset m = workload::resolve_model(f.model);
+    workload::check_model_routing(m);  // its k and E, named by the model's keys
     o.experts = m.experts;
     o.top_k = m.top_k;
     model_name = m.name;

@@ -11,13 +11,18 @@
 
 namespace moesim::workload::detail {
 
+std::string LayerBuilder::tokens_source() const {
+  return opt_.recorded.empty()
+             ? "--tokens " + std::to_string(opt_.tokens)
+             : "--route-trace (" + std::to_string(opt_.recorded.size()) + " recorded tokens)";
+}
+
 void LayerBuilder::too_small(const std::string& what, uint64_t need, const std::string& key,
                              uint64_t have) const {
-  throw UsageError("--tokens " + std::to_string(opt_.tokens) + " --hidden " +
-                   std::to_string(opt_.hidden) + " --intermediate " +
-                   std::to_string(opt_.intermediate) + ": the layer needs " + std::to_string(need) +
-                   " " + what + "; machine preset '" + m_.name + "' has " + key + "=" +
-                   std::to_string(have));
+  throw UsageError(tokens_source() + " --hidden " + std::to_string(opt_.hidden) +
+                   " --intermediate " + std::to_string(opt_.intermediate) + ": the layer needs " +
+                   std::to_string(need) + " " + what + "; machine preset '" + m_.name + "' has " +
+                   key + "=" + std::to_string(have));
 }
 
 void LayerBuilder::validate_and_lay_out() {

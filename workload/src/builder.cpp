@@ -45,9 +45,9 @@ BuiltProgram LayerBuilder::build() {
   }
   const auto imem = static_cast<uint64_t>(m_.get("IMEM_WORDS"));
   if (out.program.size() > imem)
-    throw UsageError("--tokens " + std::to_string(L_.tokens) + ": the program has " +
-                     std::to_string(out.program.size()) + " instructions; machine preset '" +
-                     m_.name + "' has IMEM_WORDS=" + std::to_string(imem));
+    throw UsageError(tokens_source() + ": the program has " + std::to_string(out.program.size()) +
+                     " instructions; machine preset '" + m_.name +
+                     "' has IMEM_WORDS=" + std::to_string(imem));
   // A rank program's image is made by build_deployment (deployment_build.hpp) from the layer's.
   if (!opt_.rank) out.image = make_image();
   if (opt_.model->activation == Activation::clamped_swiglu) {
@@ -166,6 +166,8 @@ std::vector<Utilisation> LayerBuilder::utilisation() const {
 }
 
 }  // namespace detail
+
+void check_model_routing(const ModelPreset& model) { detail::LayerBuilder::check_routing(model); }
 
 BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,
                              const BuildOptions& options) {

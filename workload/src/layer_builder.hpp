@@ -27,6 +27,8 @@ class LayerBuilder {
   LayerBuilder(const isa::Spec& spec, const isa::MachinePreset& m, const BuildOptions& o);
 
   BuiltProgram build();
+  /// The routing checks that need no machine preset (build_layout.cpp; check_model_routing).
+  static void check_routing(const ModelPreset& m);
 
  private:
   // builder.cpp
@@ -34,10 +36,11 @@ class LayerBuilder {
   std::vector<Utilisation> utilisation() const;
 
   // build_layout.cpp
+  /// Where the token count comes from, as the user gave it: "--tokens T" or the route trace.
+  std::string tokens_source() const;
   [[noreturn]] void too_small(const std::string& what, uint64_t need, const std::string& key,
                               uint64_t have) const;
   void validate_and_lay_out();
-  static void check_routing(const ModelPreset& m);
   void check_recorded() const;
 
   // build_router.cpp

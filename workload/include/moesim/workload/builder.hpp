@@ -222,4 +222,8 @@ struct BuiltProgram {
 BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,
                              const BuildOptions& options);
 
+/// The routing checks of build_moe_layer that need no machine preset (top-k in 1..E, and the
+/// config.json fields of a router the builder cannot lower): throws the same UsageError.
+void check_model_routing(const ModelPreset& model);
+
 }  // namespace moesim::workload

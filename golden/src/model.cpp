@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "moesim/isa/image_file.hpp"
 #include "top.hpp"
 
 namespace moesim::golden {
@@ -25,22 +26,6 @@ const bool g_banner_silenced = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 
 
 void load_segments(Memory& m, const std::vector<isa::MemorySegment>& segs) {
   for (const isa::MemorySegment& s : segs) m.load(s.base, s.bytes.data(), s.bytes.size());
-}
-
-const std::vector<isa::MemorySegment>& segments(const isa::MemoryImage& image, Space s) {
-  switch (s) {
-    case Space::Vram:
-      return image.vram;
-    case Space::Mram:
-      return image.mram;
-    case Space::FpSram:
-      return image.fp_sram;
-    case Space::IntSram:
-      return image.int_sram;
-    case Space::Hbm:
-      return image.hbm;
-  }
-  throw std::logic_error("golden: unknown memory space");
 }
 
 }  // namespace
@@ -98,7 +83,7 @@ void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& imag
   check_program(g, program);
   for (Space s : isa::kAllSpaces) {
     const uint64_t size = g.bytes(s);
-    for (const isa::MemorySegment& seg : segments(image, s)) {
+    for (const isa::MemorySegment& seg : isa::segments(image, s)) {
       if (seg.base > size || seg.bytes.size() > size - seg.base) {
         throw std::invalid_argument(std::string("golden: memory image segment of space ") +
                                     isa::space_name(s) + " at byte offset " +
@@ -111,7 +96,7 @@ void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& imag
   Top& top = impl_->top;
   for (Space s : isa::kAllSpaces) {
     top.memory(s).clear();
-    load_segments(top.memory(s), segments(image, s));
+    load_segments(top.memory(s), isa::segments(image, s));
   }
   top.matrix.reset();
   top.core.load(program, impl_->budget);

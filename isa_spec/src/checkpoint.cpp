@@ -11,6 +11,7 @@
 #include "moesim/isa/file_output.hpp"
 #include "moesim/isa/format.hpp"
 #include "moesim/isa/geometry.hpp"
+#include "moesim/isa/image_file.hpp"
 
 namespace moesim::isa {
 namespace {
@@ -144,23 +145,6 @@ class InitialPages {
   std::vector<size_t> by_base_, active_;
   size_t next_ = 0;
 };
-
-/// Segments of `image` for space `sp`.
-const std::vector<MemorySegment>& segments(const MemoryImage& image, Space sp) {
-  switch (sp) {
-    case Space::Vram:
-      return image.vram;
-    case Space::Mram:
-      return image.mram;
-    case Space::FpSram:
-      return image.fp_sram;
-    case Space::IntSram:
-      return image.int_sram;
-    case Space::Hbm:
-      break;
-  }
-  return image.hbm;
-}
 
 /// Indices of the pages of `m` that differ from the initial image's.
 std::vector<uint64_t> changed_pages(const std::vector<uint8_t>& m,

@@ -3,7 +3,10 @@
 // disagrees is a named mismatch whose printed re-run command reproduces it, --from-retire /
 // --to-retire co-simulate a range, and checkpoint files that cannot be trusted are refused.
 #define BOOST_TEST_MODULE checkpoint_cli
+#include <sys/wait.h>
+
 #include <boost/test/unit_test.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -73,6 +76,15 @@ BOOST_AUTO_TEST_CASE(windowed_report_equals_one_run) {
         for (const char* f : {"run.sh", "command.txt", "log.txt", "exit_code", "result.json"})
           BOOST_TEST(fs::exists(task / f), task / f);
         BOOST_TEST(slurp(task / "exit_code") == "0\n");
+        if (k == 3) {  // command.txt re-runs the window alone, in its folder
+          fs::remove(task / "result.json");
+          std::string command = slurp(task / "command.txt");
+          command.pop_back();  // its newline
+          const int st = std::system(
+              ("cd '" + task.string() + "' && " + command + " --quiet >/dev/null 2>&1").c_str());
+          BOOST_TEST((WIFEXITED(st) && WEXITSTATUS(st) == 0), command);
+          BOOST_TEST(fs::exists(task / "result.json"));
+        }
         BOOST_TEST(win.out.find("  window " + std::to_string(k) + ": retires ") !=
                    std::string::npos);
       }

@@ -319,10 +319,11 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
     command += " --from-checkpoint " + campaign::shell_quote(fs::absolute(ckpt[k]).string()) +
                " --to-checkpoint " + campaign::shell_quote(fs::absolute(ckpt[k + 1]).string());
     if (k + 1 == n) command += " --window-last";
+    command += " --window-result result.json";  // command.txt alone re-runs the window
     campaign::write_task(task_dir(k),
                          "moesim cosim window " + std::to_string(k) + " (retires " +
                              std::to_string(bounds[k]) + ".." + std::to_string(bounds[k + 1]) + ")",
-                         command, "--window-result result.json --quiet", {"result.json"});
+                         command, "--quiet", {"result.json"});
     tasks.push_back({"window_" + std::to_string(k), task_dir(k)});
   }
   if (!quiet) {

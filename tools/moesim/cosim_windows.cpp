@@ -3,6 +3,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -26,39 +27,14 @@ namespace fs = std::filesystem;
 namespace {
 
 /// Flags of `moesim cosim` that a window process or a re-run does not repeat: outputs, the
-/// window flags themselves, faults planted in one engine, and console-only flags.
-const std::set<std::string> kNotRepeated = {"help",
-                                            "report",
-                                            "html",
-                                            "profile",
-                                            "vcd",
-                                            "trace-json",
-                                            "trace-rtl",
-                                            "reference",
-                                            "quiet",
-                                            "windows",
-                                            "jobs",
-                                            "checkpoint-dir",
-                                            "from-retire",
-                                            "to-retire",
-                                            "from-checkpoint",
-                                            "to-checkpoint",
-                                            "window-result",
-                                            "window-last",
-                                            "asm-out",
-                                            "progress-after",
-                                            "progress",
-                                            "progress-every",
-                                            "trace-log",
-                                            "dump",
-                                            "trace-window",
-                                            "executor",
-                                            "partition",
-                                            "account",
-                                            "time-limit",
-                                            "sbatch-arg",
-                                            "poll",
-                                            "unreachable-timeout"};
+/// window flags themselves (with the executor flags, executor_flag_names()), faults planted in
+/// one engine, and console-only flags.
+const std::set<std::string> kNotRepeated = {
+    "help",           "report",      "html",      "profile",         "vcd",
+    "trace-json",     "trace-rtl",   "reference", "quiet",           "windows",
+    "checkpoint-dir", "from-retire", "to-retire", "from-checkpoint", "to-checkpoint",
+    "window-result",  "window-last", "asm-out",   "progress-after",  "progress",
+    "progress-every", "trace-log",   "dump",      "trace-window"};
 
 /// This run's program flags as parsed (so a window builds the same program and image).
 std::vector<std::string> repeated_args(const CLI::App& app) {
@@ -66,7 +42,10 @@ std::vector<std::string> repeated_args(const CLI::App& app) {
   for (const CLI::Option* o : app.get_options()) {
     if (o->count() == 0 || o->get_lnames().empty()) continue;
     const std::string& name = o->get_lnames().front();
-    if (kNotRepeated.count(name) != 0) continue;
+    const std::vector<std::string>& executor = executor_flag_names();
+    if (kNotRepeated.count(name) != 0 ||
+        std::find(executor.begin(), executor.end(), name) != executor.end())
+      continue;
     if (o->get_expected_max() == 0) {  // a flag (CLI11 2.1 records its results as "true")
       out.push_back("--" + name);
       continue;
@@ -218,12 +197,9 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o) {
   const bool from = wf.from_opt && *wf.from_opt;
   const bool to = wf.to_opt && *wf.to_opt;
   const bool windows_given = wf.app->count("--windows") != 0;
-  for (const char* flag : {"--executor", "--jobs", "--partition", "--account", "--time-limit",
-                           "--sbatch-arg", "--poll", "--unreachable-timeout"})
-    if (wf.app->count(flag) != 0 && !windows_given)
-      throw UsageError(std::string(flag) +
-                       ": says where the windows of --windows W run; this "
-                       "run has no --windows");
+  if (const std::string flag = executor_flag_given(wf.exec); !flag.empty() && !windows_given)
+    throw UsageError(flag +
+                     ": says where the windows of --windows W run; this run has no --windows");
   check_executor_flags(wf.exec);
   if (wf.exec.executor == "slurm" && wf.checkpoint_dir.empty())
     throw UsageError(

@@ -5,12 +5,18 @@
 
 namespace moesim::cli {
 
-namespace {
+const std::vector<std::string>& executor_flag_names() {
+  static const std::vector<std::string> names = {
+      "executor",   "jobs",       "partition", "account",
+      "time-limit", "sbatch-arg", "poll",      "unreachable-timeout"};
+  return names;
+}
 
-const char* const kSlurmFlags[] = {"--partition",  "--account", "--time-limit",
-                                   "--sbatch-arg", "--poll",    "--unreachable-timeout"};
-
-}  // namespace
+std::string executor_flag_given(const ExecutorFlags& f) {
+  for (const std::string& name : executor_flag_names())
+    if (f.app->count("--" + name) != 0) return "--" + name;
+  return "";
+}
 
 void add_executor_flags(CLI::App* sub, ExecutorFlags& f, const std::string& jobs_help) {
   f.app = sub;
@@ -35,10 +41,11 @@ void add_executor_flags(CLI::App* sub, ExecutorFlags& f, const std::string& jobs
 
 void check_executor_flags(const ExecutorFlags& f) {
   if (f.executor == "slurm") return;
-  for (const char* flag : kSlurmFlags)
-    if (f.app->count(flag) != 0)
-      throw UsageError(std::string(flag) + ": a flag of --executor slurm (the executor is " +
-                       f.executor + ")");
+  const std::vector<std::string>& names = executor_flag_names();
+  for (auto it = names.begin() + 2; it != names.end(); ++it)  // the slurm flags
+    if (f.app->count("--" + *it) != 0)
+      throw UsageError("--" + *it + ": a flag of --executor slurm (the executor is " + f.executor +
+                       ")");
 }
 
 std::unique_ptr<campaign::Executor> make_executor(const ExecutorFlags& f,

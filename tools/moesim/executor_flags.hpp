@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "moesim/campaign/executor.hpp"
 
@@ -21,6 +22,13 @@ struct ExecutorFlags {
 /// --executor local|slurm, --jobs J (`jobs_help`) and the slurm flags --partition, --account,
 /// --time-limit, --sbatch-arg, --poll and --unreachable-timeout.
 void add_executor_flags(CLI::App* sub, ExecutorFlags& f, const std::string& jobs_help);
+
+/// The long names (without "--") of the flags add_executor_flags adds: executor, jobs, then
+/// the slurm ones.
+const std::vector<std::string>& executor_flag_names();
+
+/// The first executor flag given on the command line ("--executor", ...), "" if none.
+std::string executor_flag_given(const ExecutorFlags& f);
 
 /// Refuses slurm flags given with the local executor (exit 2 naming the flag).
 void check_executor_flags(const ExecutorFlags& f);

@@ -21,8 +21,9 @@ class YamlReader {
 
   const std::string& file() const { return file_; }
 
-  /// Parses the file; a YAML syntax error is FILE:LINE:COL, a missing file names `what`, a key
-  /// written twice in one mapping (yaml-cpp keeps both) is refused at its second place.
+  /// Parses the file; a YAML syntax error is FILE:LINE:COL, a missing file names `what`, so does
+  /// an empty file (or one of comments only), and a key written twice in one mapping (yaml-cpp
+  /// keeps both) is refused at its second place.
   YAML::Node load(const std::string& what) const {
     if (!std::filesystem::is_regular_file(file_))
       throw UsageError(file_ + ": cannot read the " + what);
@@ -34,6 +35,7 @@ class YamlReader {
     } catch (const YAML::Exception& e) {
       throw UsageError(file_ + ": " + e.what());
     }
+    if (root.IsNull()) throw UsageError(file_ + ":1:1: the " + what + " is empty");
     refuse_duplicate_keys(root);
     return root;
   }

@@ -84,8 +84,10 @@ class SlurmExecutor : public Executor {
       return failed;
     }
     std::ofstream(sdir / "jobs.txt", std::ios::app) << job << '\n';
-    std::cout << "moesim: submitted Slurm job " << job << " " << o_.job_name << " (" << tasks.size()
-              << " array tasks; " << (sub / "task-<i>.out").string() << ")" << std::endl;
+    if (!o_.quiet)
+      std::cout << "moesim: submitted Slurm job " << job << " " << o_.job_name << " ("
+                << tasks.size() << " array tasks; " << (sub / "task-<i>.out").string() << ")"
+                << std::endl;
 
     std::map<std::string, bool> reported;
     auto poll_done = [&] {

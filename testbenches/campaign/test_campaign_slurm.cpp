@@ -79,6 +79,12 @@ BOOST_AUTO_TEST_CASE(slurm_windows_give_the_local_report) {
   const nlohmann::json b = untimed(nlohmann::json::parse(slurp(dir / "local.json")));
   BOOST_TEST(a.at("verdict") == "EQUAL");
   BOOST_TEST(a.dump(1) == b.dump(1));
+  // --quiet: the verdict, and no console line from the executor (it printed "submitted").
+  const CliResult quiet =
+      moesim_cli(run + "--executor slurm --poll 0.2 --checkpoint-dir ckq --quiet", dir);
+  BOOST_TEST(quiet.code == 0, quiet.out << quiet.err);
+  BOOST_TEST(quiet.out.find("VERDICT: EQUAL") != std::string::npos, quiet.out);
+  BOOST_TEST(quiet.out.find("submitted") == std::string::npos, quiet.out);
   // The window tasks need a folder the nodes share: no temporary one.
   const CliResult no_dir = moesim_cli(run + "--executor slurm", dir);
   BOOST_TEST(no_dir.code == 2);

@@ -50,12 +50,13 @@ void check_executor_flags(const ExecutorFlags& f) {
 
 std::unique_ptr<campaign::Executor> make_executor(const ExecutorFlags& f,
                                                   const std::filesystem::path& dir,
-                                                  const std::string& job_name) {
+                                                  const std::string& job_name, bool quiet) {
   if (f.executor == "local") return campaign::make_local_executor(f.jobs);
   campaign::SlurmOptions o = f.slurm;
   o.dir = std::filesystem::absolute(dir).lexically_normal();
   o.jobs = f.jobs;
   o.job_name = job_name;
+  o.quiet = quiet;
   return campaign::make_slurm_executor(o);
 }
 

@@ -34,9 +34,9 @@ std::string executor_flag_given(const ExecutorFlags& f);
 void check_executor_flags(const ExecutorFlags& f);
 
 /// The executor the flags name; the slurm one keeps its files in `dir` (a folder the compute
-/// nodes share) and names its job `job_name`.
+/// nodes share) and names its job `job_name`; `quiet`: no console line when it submits.
 std::unique_ptr<campaign::Executor> make_executor(const ExecutorFlags& f,
                                                   const std::filesystem::path& dir,
-                                                  const std::string& job_name);
+                                                  const std::string& job_name, bool quiet = false);
 
 }  // namespace moesim::cli

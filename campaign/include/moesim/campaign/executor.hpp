@@ -61,6 +61,7 @@ struct SlurmOptions {
   std::vector<std::string> sbatch_args;  ///< passed to sbatch as they are
   double poll_s = 1.0;                   ///< squeue interval
   double unreachable_s = 60.0;           ///< give up when squeue fails for this long
+  bool quiet = false;                    ///< no console line when the job is submitted
 };
 
 /// Submits the tasks as one `sbatch --array` job (one array task per run) and polls squeue until

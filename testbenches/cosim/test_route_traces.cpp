@@ -10,6 +10,7 @@
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/engine.hpp"
+#include "moesim/isa/spec.hpp"
 #include "moesim/workload/builder.hpp"
 #include "moesim/workload/reference.hpp"
 #include "moesim/workload/route_trace.hpp"
@@ -156,4 +157,16 @@ BOOST_AUTO_TEST_CASE(route_trace_replay_report) {
   // The children's reports are kept in --work; the router ran V_TOPK once per token.
   BOOST_TEST(std::filesystem::exists(dir / "w" / "subset.json"));
   BOOST_TEST(j["golden"]["stages"]["router_topk"]["cycles"].get<uint64_t>() > 0u);
+  // The console's stage table is in stages.yaml's order, as every other stage table (it was
+  // alphabetical): each stage of the report has a row, after the row of the stage before it.
+  size_t at = r.out.find("\nstage ");
+  BOOST_REQUIRE(at != std::string::npos);
+  unsigned rows = 0;
+  for (const isa::StageSpec& st : isa::Spec::builtin().stages()) {
+    if (!j["golden"]["stages"].contains(st.name)) continue;
+    const size_t row = r.out.find("\n" + st.name + " ", at);
+    BOOST_TEST(row != std::string::npos, st.name << " has no row after the previous stage's");
+    if (row != std::string::npos) at = row, ++rows;
+  }
+  BOOST_TEST(rows == j["golden"]["stages"].size());
 }

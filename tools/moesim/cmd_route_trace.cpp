@@ -61,7 +61,7 @@ int cmd_gen(const GenFlags& f, const CLI::App& app) {
     check_not_input("-o " + f.out, f.out, "--model", f.model);
   bad_input_of<std::exception>("-o " + f.out + ": ",
                                [&] { isa::write_file(f.out, workload::route_trace_json(t)); });
-  std::cout << f.out << ": " << t.tokens.size() << " tokens, E = " << t.experts
+  std::cout << f.out << ": " << count_of(t.tokens.size(), "token") << ", E = " << t.experts
             << ", k = " << t.top_k << " (" << t.source << ")\n";
   return kExitEqual;
 }
@@ -115,7 +115,7 @@ Json load_summary(const workload::RouteTrace& t, std::ostream& os) {
 int cmd_check(const std::string& path) {
   const workload::RouteTrace t = workload::load_route_trace(path);
   std::cout << path << ": valid, version " << workload::kRouteTraceVersion << ", "
-            << t.tokens.size() << " tokens, E = " << t.experts << ", k = " << t.top_k;
+            << count_of(t.tokens.size(), "token") << ", E = " << t.experts << ", k = " << t.top_k;
   if (!t.model.empty()) std::cout << ", model " << t.model;
   std::cout << '\n';
   if (!t.source.empty()) std::cout << "source: " << t.source << '\n';
@@ -224,7 +224,7 @@ Json golden_stages(const Json& r, uint64_t& total) {
   return out;
 }
 
-int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
+int cmd_replay(const isa::Spec& spec, const ReplayFlags& f, const CLI::App& app) {
   const workload::RouteTrace t = workload::load_route_trace(f.trace);
   const auto N = static_cast<unsigned>(t.tokens.size());
   if (f.batch == 0) throw UsageError("--batch must be at least 1");
@@ -273,7 +273,7 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
   pass("--seed", std::to_string(f.seed));
   if (f.shared) common.push_back("--shared");
 
-  std::cout << "route trace " << f.trace << ": " << N << " tokens, E = " << t.experts
+  std::cout << "route trace " << f.trace << ": " << count_of(N, "token") << ", E = " << t.experts
             << ", k = " << t.top_k << '\n';
   Json report = {{"trace", f.trace}, {"tokens", N},        {"experts", t.experts},
                  {"top_k", t.top_k}, {"source", t.source}, {"batch", f.batch}};
@@ -359,7 +359,14 @@ int cmd_replay(const ReplayFlags& f, const CLI::App& app) {
   std::printf("\n%-26s %14s %14s %14s %14s %9s\n", "stage", "cycles (full)", "HBM read B",
               "subset cycles", "predicted", "error");
   Json stages = Json::object();
-  for (const auto& [name, c] : full.cycles) {
+  // In stages.yaml's order (the order of every other stage table), then any other name.
+  std::vector<std::string> order;
+  for (const isa::StageSpec& st : spec.stages())
+    if (full.cycles.count(st.name) != 0) order.push_back(st.name);
+  for (const auto& [name, c] : full.cycles)
+    if (spec.stage(name) == nullptr) order.push_back(name);
+  for (const std::string& name : order) {
+    const uint64_t c = full.cycles.at(name);
     const uint64_t s = sub.cycles.count(name) ? sub.cycles.at(name) : 0;
     const double pred = s * scale;
     const double err = c == 0 ? 0.0 : (pred - static_cast<double>(c)) / static_cast<double>(c);
@@ -447,11 +454,11 @@ Subcommand add_route_trace(CLI::App& app) {
       ->check(kNotNegative);
   replay->add_option("--report", r->report, "write the per-trace report (JSON)");
   replay->add_option("--work", r->work, "keep the children's reports and the subset trace in DIR");
-  return {sub, [sub, gen, check, replay, g, c, r](const isa::Spec&) {
+  return {sub, [sub, gen, check, replay, g, c, r](const isa::Spec& spec) {
             (void)sub;
             if (*gen) return cmd_gen(*g, *gen);
             if (*check) return cmd_check(*c);
-            if (*replay) return cmd_replay(*r, *replay);
+            if (*replay) return cmd_replay(spec, *r, *replay);
             throw std::logic_error("route-trace: no subcommand");
           }};
 }

@@ -5,7 +5,7 @@ Each case is a command line and the files it reads. The case passes when moesim,
 directory holding only those files, within --timeout seconds:
   * exits with code 2 (not by a signal, not 0 or 1),
   * prints exactly one line starting with `moesim: error:` (on stderr; none on stdout) and no
-    `moesim: failed` line,
+    `moesim: failed` line, and no control byte on stderr (a quoted input's are written \\xNN),
   * names the place of the error in that line (the case's `where`: file:line:col, a flag, a key),
   * and neither changes a file it was given nor leaves a new one behind.
 
@@ -124,6 +124,8 @@ def run_case(moesim, work, case, timeout):
         problems.append('a `moesim: failed` line')
     if 'moesim: error:' in out:
         problems.append('`moesim: error:` on stdout')
+    if re.search(r'[\x00-\x09\x0b-\x1f\x7f]', err):
+        problems.append('a control byte on stderr (it must be written as \\xNN)')
     if len(errors) == 1:
         for w in case.where:
             if w not in errors[0]:

@@ -2,8 +2,11 @@
 // executable): output paths, and the machine preset of an RTL run.
 #pragma once
 
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/engine.hpp"
@@ -11,6 +14,31 @@
 #include "moesim/workload/presets.hpp"
 
 namespace moesim::cli {
+
+/// `text` with every control byte (and DEL) written as \xNN, so an error message that quotes a
+/// user's input stays one visible line on the terminal; `keep_newlines` keeps line breaks (a
+/// message that carries a child's log).
+inline std::string printable(std::string_view text, bool keep_newlines = false) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 0x20 && c != 0x7f) || (keep_newlines && c == '\n')) {
+      out += ch;
+    } else {
+      char buf[5];
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+/// "1 window", "3 windows": `n` and the noun in the number it needs (`many` defaults to one + "s").
+inline std::string count_of(uint64_t n, std::string_view one, std::string_view many = {}) {
+  if (n == 1) return "1 " + std::string(one);
+  return std::to_string(n) + " " + (many.empty() ? std::string(one) + "s" : std::string(many));
+}
 
 /// Refuses, before any simulation, an output path that is a directory or lies in a directory
 /// that does not exist: throws UsageError "FLAG PATH: ...". An empty path is no output.

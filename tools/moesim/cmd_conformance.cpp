@@ -172,7 +172,8 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
       cases.push_back(std::move(c));
   }
   const size_t other = all.size() - cases.size() - malformed.size();
-  for (const conf::Case& c : malformed) std::cerr << "moesim: error: " << c.error << '\n';
+  for (const conf::Case& c : malformed)
+    std::cerr << "moesim: error: " << printable(c.error) << '\n';
   if (cases.empty() && malformed.empty())
     throw UsageError("no selected case is written for --machine " + f.machine);
 

@@ -89,7 +89,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     else
       head << "..end";
   }
-  if (f.windows.windowed()) head << ", " << f.windows.windows << " windows";
+  if (f.windows.windowed()) head << ", " << count_of(f.windows.windows, "window");
   if (flip) head << ", planted fault --flip-bit " << f.flip_bit;
   if (!f.program.plant_fault.empty())
     head << ", planted fault --plant-fault " << f.program.plant_fault;

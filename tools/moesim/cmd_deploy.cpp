@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_output.hpp"
 #include "command.hpp"
 #include "moesim/workload/deployment.hpp"
 
@@ -51,7 +52,7 @@ Subcommand add_deploy(CLI::App& app) {
             (void)list;
             const std::string path = file->empty() ? workload::default_deployments_file() : *file;
             const std::vector<workload::Deployment> ds = workload::load_deployments(path);
-            std::cout << path << ": " << ds.size() << " deployments\n";
+            std::cout << path << ": " << count_of(ds.size(), "deployment") << '\n';
             for (const workload::Deployment& d : ds) print_deployment(d);
             return kExitEqual;
           }};

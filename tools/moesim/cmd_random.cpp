@@ -198,8 +198,9 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
                      std::to_string(s) +
                      (p.intended_trap.empty() ? "" : "\nends in trap " + p.intended_trap));
     }
-    std::cout << "moesim random: wrote " << f.count << " programs (seeds " << f.seed << ".."
-              << f.seed + f.count - 1 << ", " << instrs << " instructions) to " << f.out << '\n';
+    std::cout << "moesim random: wrote " << count_of(f.count, "program") << " (seeds " << f.seed
+              << ".." << f.seed + f.count - 1 << ", " << instrs << " instructions) to " << f.out
+              << '\n';
     return kExitEqual;
   }
 
@@ -284,8 +285,8 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
                        "(docs/random.md, From reproducer to suite case).");
         std::cout << "shrunk seed " << s << ": " << rnd::static_size(p) << " -> "
                   << rnd::static_size(small) << " instructions, " << p.regions.size() << " -> "
-                  << small.regions.size() << " memory regions (" << st.candidates
-                  << " candidates run, " << st.accepted << " kept): "
+                  << count_of(small.regions.size(), "memory region") << " ("
+                  << count_of(st.candidates, "candidate") << " run, " << st.accepted << " kept): "
                   << (fs::path(f.out) / ("shrunk_" + std::to_string(s) + ".asm")).string() << "\n  "
                   << divergence_line(spec, os.res) << '\n';
       }
@@ -296,16 +297,17 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
         (((i + 1) % step == 0 && (tty || f.count >= 100)) || seconds_since(last_line) >= 10.0)) {
       last_line = Clock::now();
       std::cout << "[moesim random] " << i + 1 << "/" << f.count << " programs, " << retired
-                << " instructions, " << mismatches << " mismatches, " << seconds_since(t0) << " s"
-                << std::endl;
+                << " instructions, " << count_of(mismatches, "mismatch", "mismatches") << ", "
+                << seconds_since(t0) << " s" << std::endl;
     }
   }
   const double wall = seconds_since(t0);
   std::cout << "moesim random: seeds " << f.seed << ".." << f.seed + f.count - 1
             << " machine=" << preset.name
-            << (f.plant.empty() ? "" : " (planted divergence " + f.plant + ")") << ": " << f.count
-            << " programs, " << retired << " instructions retired, " << cycles << " cycles, "
-            << mismatches << " mismatches, " << wall << " s\n";
+            << (f.plant.empty() ? "" : " (planted divergence " + f.plant + ")") << ": "
+            << count_of(f.count, "program") << ", " << retired << " instructions retired, "
+            << cycles << " cycles, " << count_of(mismatches, "mismatch", "mismatches") << ", "
+            << wall << " s\n";
   if (stopped != 0)
     std::cout << "  stopped at --max-instructions " << f.max_instructions
               << " (engines agreeing): " << stopped << '\n';

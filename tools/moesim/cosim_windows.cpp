@@ -251,7 +251,7 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   const std::vector<uint64_t> bounds = cosim::window_bounds(total, wf.windows);
   if (!quiet)
     std::cout << "windows: golden pass 1 (the retire count) " << seconds_since(t0) << " s; pass 2 "
-              << "saves " << bounds.size() << " checkpoints" << std::endl;
+              << "saves " << count_of(bounds.size(), "checkpoint") << std::endl;
 
   // Pass 2: the checkpoints at the boundaries.
   WorkDir dir(wf.checkpoint_dir);
@@ -306,9 +306,9 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
     uintmax_t bytes = 0;
     for (const fs::path& p : ckpt) bytes += fs::file_size(p);
     std::cout << "windows: golden passes " << out.golden_s << " s (" << total << " retires, "
-              << ckpt.size() << " checkpoints saved in " << save_s << " s, " << bytes / ckpt.size()
-              << " bytes each on average); " << n << " windows, --executor " << wf.exec.executor
-              << " --jobs " << wf.exec.jobs << std::endl;
+              << count_of(ckpt.size(), "checkpoint") << " saved in " << save_s << " s, "
+              << bytes / ckpt.size() << " bytes each on average); " << count_of(n, "window")
+              << ", --executor " << wf.exec.executor << " --jobs " << wf.exec.jobs << std::endl;
   }
   std::vector<std::optional<cosim::WindowResult>> finished(n);
   size_t done = 0;
@@ -316,7 +316,8 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
     const fs::path rp = task_dir(k) / "result.json";
     if (fs::exists(rp)) finished[k] = cosim::parse_window_result(slurp(rp), rp.string());
   };
-  const std::unique_ptr<campaign::Executor> ex = make_executor(wf.exec, root, "moesim-windows");
+  const std::unique_ptr<campaign::Executor> ex =
+      make_executor(wf.exec, root, "moesim-windows", quiet);
   const std::map<std::string, std::string> lost = ex->run(tasks, [&](const std::string& id) {
     const size_t k = std::stoul(id.substr(id.find('_') + 1));
     collect(k);

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cli_output.hpp"
 #include "command.hpp"
 #include "moesim/isa/spec.hpp"
 
@@ -58,7 +59,7 @@ int cli_main(int argc, char** argv) {
     try {
       app.get_subcommand(std::string(argv[1]));
     } catch (const CLI::OptionNotFound&) {
-      std::cerr << "moesim: error: unknown command '" << argv[1]
+      std::cerr << "moesim: error: unknown command '" << printable(argv[1])
                 << "' (commands: cosim, run, bench, conformance, asm, disasm, random, campaign, "
                    "deploy, route-trace, checkpoint; "
                    "see moesim "
@@ -73,7 +74,7 @@ int cli_main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "moesim: error: " << e.what() << " (see moesim --help)\n";
+    std::cerr << "moesim: error: " << printable(e.what()) << " (see moesim --help)\n";
     return kExitUsage;
   }
 
@@ -94,13 +95,13 @@ int cli_main(int argc, char** argv) {
       if (*c.app) return c.run(spec);
     throw std::logic_error("no subcommand parsed");
   } catch (const UsageError& e) {
-    std::cerr << "moesim: error: " << e.what() << '\n';
+    std::cerr << "moesim: error: " << printable(e.what()) << '\n';
     return kExitUsage;
   } catch (const isa::SpecError& e) {
-    std::cerr << "moesim: error: " << e.what() << '\n';
+    std::cerr << "moesim: error: " << printable(e.what()) << '\n';
     return kExitUsage;
   } catch (const std::exception& e) {
-    std::cerr << "moesim: failed: " << e.what() << '\n';
+    std::cerr << "moesim: failed: " << printable(e.what(), true) << '\n';
     return kExitMismatch;
   }
 }

@@ -32,6 +32,68 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
+/// The functional coverage of a campaign's random batches, merged per machine preset: hits of
+/// each (group, item) summed over the batches' report.json `items`, with the programs,
+/// instructions and cycles they ran. Only batches that finished with a report count.
+nlohmann::json merged_random_coverage(const std::vector<Run>& runs, const fs::path& out) {
+  struct Merged {
+    uint64_t batches = 0, programs = 0, instructions = 0, cycles = 0, mismatches = 0;
+    // (group, item) in the order of the first report's items, and their summed hits.
+    std::vector<std::pair<std::string, std::string>> items;
+    std::map<std::pair<std::string, std::string>, uint64_t> hits;
+  };
+  std::map<std::string, Merged> by_machine;
+  for (const Run& r : runs) {
+    if (r.random_count == 0) continue;
+    const fs::path rep = out / "runs" / r.id / "report.json";
+    if (!fs::exists(rep)) continue;
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(slurp(rep));
+    } catch (const nlohmann::json::exception&) {
+      continue;  // its row says report.json unreadable
+    }
+    if (!j.contains("items")) continue;
+    Merged& m = by_machine[r.machine];
+    ++m.batches;
+    m.programs += j.value("programs", uint64_t{0});
+    m.instructions += j.value("instructions_retired", uint64_t{0});
+    m.cycles += j.value("cycles", uint64_t{0});
+    m.mismatches += j.value("mismatches", uint64_t{0});
+    for (const auto& it : j["items"]) {
+      const std::pair<std::string, std::string> key = {it.at("group").get<std::string>(),
+                                                       it.at("name").get<std::string>()};
+      const auto [at, fresh] = m.hits.emplace(key, 0);
+      if (fresh) m.items.push_back(key);
+      at->second += it.at("hits").get<uint64_t>();
+    }
+  }
+  nlohmann::json o = nlohmann::json::object();
+  for (const auto& [machine, m] : by_machine) {
+    std::map<std::string, std::pair<uint64_t, uint64_t>> groups;  // covered, items
+    nlohmann::json missing = nlohmann::json::array();
+    for (const auto& key : m.items) {
+      const uint64_t h = m.hits.at(key);
+      auto& g = groups[key.first];
+      ++g.second;
+      if (h != 0)
+        ++g.first;
+      else
+        missing.push_back(key.first + ": " + key.second);
+    }
+    nlohmann::json gj = nlohmann::json::object();
+    for (const auto& [g, ct] : groups) gj[g] = {{"covered", ct.first}, {"items", ct.second}};
+    o[machine] = {{"batches", m.batches},
+                  {"programs", m.programs},
+                  {"instructions_retired", m.instructions},
+                  {"cycles", m.cycles},
+                  {"mismatches", m.mismatches},
+                  {"groups", gj},
+                  {"missing", missing}};
+  }
+  return o;
+}
+
 /// Writes `text` to `p` through a temporary file and a rename.
 void write_atomic(const fs::path& p, const std::string& text) {
   const fs::path tmp = p.string() + ".tmp";
@@ -307,8 +369,23 @@ int run_campaign(const CampaignOptions& o, const std::vector<Run>& runs, Executo
   os << line;
   for (const RunResult& r : results)
     if (r.status != "EQUAL") os << "  " << r.status << " " << r.id << ": " << r.reason << '\n';
+  const nlohmann::json coverage = merged_random_coverage(runs, out);
+  for (const auto& [machine, c] : coverage.items()) {
+    os << "random programs on " << machine << ": " << c["programs"].get<uint64_t>()
+       << " programs in " << c["batches"].get<uint64_t>() << " batches, "
+       << c["instructions_retired"].get<uint64_t>() << " instructions, "
+       << c["mismatches"].get<uint64_t>() << " mismatching; coverage (hit / items):";
+    for (const auto& [g, ct] : c["groups"].items())
+      os << ' ' << g << ' ' << ct["covered"].get<uint64_t>() << '/' << ct["items"].get<uint64_t>();
+    os << '\n';
+  }
+  if (!coverage.empty())
+    write_atomic(
+        out / "coverage.json",
+        nlohmann::json{{"tool", "moesim campaign"}, {"machines", coverage}}.dump(2) + "\n");
   os << "summary: " << (out / "summary.json").string()
-     << ", JUnit: " << (out / "junit.xml").string() << '\n';
+     << ", JUnit: " << (out / "junit.xml").string()
+     << (coverage.empty() ? "" : ", coverage: " + (out / "coverage.json").string()) << '\n';
 
   // summary.json
   nlohmann::json summary = {{"tool", "moesim campaign"},      {"spec", plan["spec"]},

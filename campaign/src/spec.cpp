@@ -28,7 +28,7 @@ constexpr ListKey kListKeys[] = {{"models", "model"},       {"machines", "machin
                                  {"lowerings", "lowering"}, {"shared", "shared"},
                                  {"seeds", "seed"},         {"tokens", "token"},
                                  {"hidden", "hidden"},      {"intermediate", "intermediate"}};
-constexpr const char* kScalarKeys[] = {"windows", "reference", "flip_bit"};
+constexpr const char* kScalarKeys[] = {"windows", "reference", "flip_bit", "random"};
 
 class Reader : public isa::YamlReader {
  public:
@@ -80,6 +80,16 @@ std::string shell_quote(const std::string& w) {
 }
 
 std::vector<std::string> Run::cosim_args() const {
+  if (random_count != 0) {
+    std::vector<std::string> a = {"random",    "--cosim",
+                                  "--machine", machine,
+                                  "--seed",    std::to_string(seed),
+                                  "--count",   std::to_string(random_count)};
+    if (!mix.empty()) a.insert(a.end(), {"--mix", mix});
+    // A failing program is written, and the first one shrunk, into the run's folder.
+    a.insert(a.end(), {"-o", "failing", "--shrink", "--quiet"});
+    return a;
+  }
   std::vector<std::string> a = {"cosim",    "--machine",           machine, "--model", model,
                                 "--tokens", std::to_string(tokens)};
   if (hidden) a.insert(a.end(), {"--hidden", std::to_string(*hidden)});
@@ -123,11 +133,16 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
   };
   std::vector<Run> out;
   std::map<std::string, std::string> seen;  // id -> where
+  // Seed ranges of random batches per machine: first -> (last, where), to refuse overlaps.
+  std::map<std::string, std::map<uint64_t, std::pair<uint64_t, std::string>>> random_seeds;
   for (const YAML::Node& entry : runs) {
     if (!entry.IsMap()) r.fail(entry.Mark(), "a 'runs' entry must be a mapping of keys");
     std::map<std::string, YAML::Node> lists;  // plural -> node
     Run proto;
     proto.where = r.where(entry);
+    YAML::Node random;  // the `random` mapping
+    bool has_random = false;
+    uint64_t random_first = 1, random_count = 0, random_batch = 100;
     for (const auto& kv : entry) {
       const std::string k = kv.first.Scalar();
       const ListKey* lk = nullptr;
@@ -150,6 +165,32 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
         proto.reference = r.scalar<bool>(kv.second, k, "true or false");
       } else if (k == "flip_bit") {
         proto.flip_bit = r.scalar<std::string>(kv.second, k, "ENGINE:SPACE:BYTE:BIT");
+      } else if (k == "random") {
+        random = kv.second;
+        has_random = true;
+        if (!random.IsMap())
+          r.fail(random.Mark(), "'random': expected a mapping with count (and seed, batch, mix)");
+        for (const auto& rk : random) {
+          const std::string n = rk.first.Scalar();
+          if (n == "seed") {
+            random_first = r.count(rk.second, "random: seed", 0, UINT64_MAX);
+          } else if (n == "count") {
+            random_count = r.count(rk.second, "random: count", 1, UINT32_MAX);
+          } else if (n == "batch") {
+            random_batch = r.count(rk.second, "random: batch", 1, UINT32_MAX);
+          } else if (n == "mix") {
+            const std::string m = r.scalar<std::string>(rk.second, "random: mix", "a mix file");
+            proto.mix = (fs::path(m).is_relative() ? base / m : fs::path(m)).lexically_normal();
+            if (!fs::is_regular_file(proto.mix))
+              r.fail(rk.second.Mark(), "'random: mix': " + m + " is not a readable file");
+          } else {
+            r.fail(rk.first.Mark(),
+                   "unknown key '" + n + "' in 'random' (known: seed, count, batch, mix)");
+          }
+        }
+        if (random_count == 0) r.fail(random.Mark(), "'random': give count (the programs)");
+        if (random_first > UINT64_MAX - (random_count - 1))
+          r.fail(random.Mark(), "'random': the seeds run past 2^64 - 1");
       } else {
         std::string known;
         for (const ListKey& l : kListKeys)
@@ -157,6 +198,54 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
         for (const char* s : kScalarKeys) known += std::string(", ") + s;
         r.fail(kv.first.Mark(), "unknown key '" + k + "' (known: " + known + ")");
       }
+    }
+    if (has_random) {
+      // A random entry: batches of `moesim random --cosim` on each machine; the MoE layer's keys
+      // do not apply.
+      for (const auto& kv : entry) {
+        const std::string k = kv.first.Scalar();
+        if (k != "random" && k != "machines" && k != "machine")
+          r.fail(kv.first.Mark(), "'" + k +
+                                      "' does not apply to a 'random' entry (its runs are "
+                                      "moesim random --cosim batches; keys: random, machines)");
+      }
+      std::vector<YAML::Node> ms = lists.count("machines") ? r.values(lists["machines"], "machines")
+                                                           : std::vector<YAML::Node>{};
+      std::vector<std::string> machines;
+      for (const YAML::Node& n : ms) {
+        const std::string m = r.scalar<std::string>(n, "machines", "a machine preset name");
+        if (!spec.presets().count(m))
+          r.fail(n.Mark(), "'machines': unknown machine preset '" + m + "'");
+        machines.push_back(m);
+      }
+      if (machines.empty()) machines.push_back("default");
+      const uint64_t last = random_first + (random_count - 1);
+      for (const std::string& mach : machines) {
+        auto& ranges = random_seeds[mach];
+        auto next = ranges.lower_bound(random_first);
+        const auto clash = [&](auto it) {
+          r.fail(random.Mark(), "'random': seeds " + std::to_string(random_first) + ".." +
+                                    std::to_string(last) + " on " + mach + " overlap the seeds " +
+                                    std::to_string(it->first) + ".." +
+                                    std::to_string(it->second.first) + " of the entry at " +
+                                    it->second.second + " (a campaign runs each program once)");
+        };
+        if (next != ranges.end() && next->first <= last) clash(next);
+        if (next != ranges.begin() && std::prev(next)->second.first >= random_first)
+          clash(std::prev(next));
+        ranges.emplace(random_first, std::make_pair(last, proto.where));
+        for (uint64_t done = 0; done < random_count; done += random_batch) {
+          Run run = proto;
+          run.machine = mach;
+          run.seed = random_first + done;
+          run.random_count = std::min(random_batch, random_count - done);
+          run.id = mach + ".random.s" + std::to_string(run.seed) + "-" +
+                   std::to_string(run.seed + run.random_count - 1);
+          seen.emplace(run.id, run.where);
+          out.push_back(std::move(run));
+        }
+      }
+      continue;
     }
     // Values of each list key, checked; a key left out has the single-run default.
     auto vals = [&](const char* key) {

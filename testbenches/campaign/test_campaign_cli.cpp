@@ -287,3 +287,28 @@ BOOST_AUTO_TEST_CASE(campaign_local_killed_run_is_reported_and_resume_runs_only_
   for (const std::string& id : quick) BOOST_TEST(n[id] == 1, id);  // never again
   BOOST_TEST(n.size() == 3u);
 }
+
+// Random batches through the campaign: every batch EQUAL, and the merged coverage.json equals the
+// coverage of the same seeds run as one `moesim random` (hits summed over the batches).
+BOOST_AUTO_TEST_CASE(campaign_random_batches_merge_their_coverage) {
+  const fs::path dir = workdir("random_batches");
+  write_spec(dir, "runs:\n  - random: {seed: 40, count: 12, batch: 5}\n    machines: [tiny]\n");
+  const CliResult r = moesim_cli("campaign campaign.yaml --jobs 2 --out out", dir);
+  BOOST_TEST(r.code == 0, r.out << r.err);
+  const auto s = summary_of(dir / "out");
+  BOOST_TEST(s.at("runs").size() == 3u);
+  BOOST_TEST(run_named(s, "tiny.random.s50-51").at("status") == "EQUAL");
+  BOOST_TEST(r.out.find("random programs on tiny: 12 programs in 3 batches") != std::string::npos,
+             r.out);
+  const CliResult one = moesim_cli(
+      "random --cosim --seed 40 --count 12 --machine tiny --quiet --coverage one.json", dir);
+  BOOST_TEST_REQUIRE(one.code == 0);
+  const auto merged =
+      nlohmann::json::parse(slurp(dir / "out" / "coverage.json"))["machines"]["tiny"];
+  const auto whole = nlohmann::json::parse(slurp(dir / "one.json"));
+  BOOST_TEST(merged.at("programs") == whole.at("programs"));
+  BOOST_TEST(merged.at("instructions_retired") == whole.at("instructions_retired"));
+  BOOST_TEST(merged.at("cycles") == whole.at("cycles"));
+  BOOST_TEST(merged.at("groups").dump() == whole.at("groups").dump());
+  BOOST_TEST(merged.at("missing").dump() == whole.at("missing").dump());
+}

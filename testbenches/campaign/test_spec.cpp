@@ -152,6 +152,21 @@ BOOST_AUTO_TEST_CASE(spec_bad_input_names_file_line_and_key) {
       {"yaml_syntax", "runs:\n  - seeds: [1\n", "3:1: "},
       {"not_a_map", "- 1\n", "1:1: expected a mapping"},
       {"entry_not_map", "runs:\n  - 3\n", "2:5: a 'runs' entry must be a mapping"},
+      {"random_with_model", "runs:\n  - random: {count: 3}\n    model: olmoe\n",
+       "3:5: 'model' does not apply to a 'random' entry"},
+      {"random_no_count", "runs:\n  - random: {seed: 3}\n", "2:13: 'random': give count"},
+      {"random_unknown_key", "runs:\n  - random: {count: 3, seeds: 1}\n",
+       "2:24: unknown key 'seeds' in 'random'"},
+      {"random_zero_batch", "runs:\n  - random: {count: 3, batch: 0}\n",
+       "2:31: 'random: batch': 0 is out of range"},
+      {"random_overlap",
+       "runs:\n  - random: {seed: 10, count: 5}\n  - random: {seed: 14, count: 2}\n",
+       "3:13: 'random': seeds 14..15 on default overlap the seeds 10..14 of the entry at "},
+      {"random_overlap_below",
+       "runs:\n  - random: {seed: 10, count: 5}\n  - random: {seed: 5, count: 6}\n",
+       "3:13: 'random': seeds 5..10 on default overlap the seeds 10..14"},
+      {"random_missing_mix", "runs:\n  - random: {count: 3, mix: none.yaml}\n",
+       "2:29: 'random: mix': none.yaml is not a readable file"},
   };
   for (const Case& c : cases) {
     BOOST_TEST_CONTEXT(c.name) {
@@ -165,6 +180,28 @@ BOOST_AUTO_TEST_CASE(spec_bad_input_names_file_line_and_key) {
     }
   }
   BOOST_CHECK_THROW(campaign::load_spec("/nonexistent/c.yaml", isa::Spec::builtin()), UsageError);
+}
+
+// A `random` entry is batches of `moesim random --cosim` per machine, ids naming their seeds; the
+// same seeds on another machine are other programs, not an overlap.
+BOOST_AUTO_TEST_CASE(spec_random_entry_expands_to_batches) {
+  const auto runs = load_text("random", R"(runs:
+  - random: {seed: 100, count: 25, batch: 10}
+    machines: [tiny, mx32]
+  - random: {seed: 125, count: 1}
+    machine: tiny
+)");
+  BOOST_TEST_REQUIRE(runs.size() == 7u);
+  BOOST_TEST(runs[0].id == "tiny.random.s100-109");
+  BOOST_TEST(args_of(runs[0]) ==
+             "random --cosim --machine tiny --seed 100 --count 10 -o failing --shrink --quiet");
+  BOOST_TEST(runs[2].id == "tiny.random.s120-124");
+  BOOST_TEST(runs[2].random_count == 5u);
+  BOOST_TEST(runs[3].id == "mx32.random.s100-109");
+  BOOST_TEST(runs[6].id == "tiny.random.s125-125");
+  uint64_t programs = 0;
+  for (const Run& r : runs) programs += r.random_count;
+  BOOST_TEST(programs == 51u);
 }
 
 // testbenches/campaign/matrix.yaml is ctest's co-simulation matrix as a campaign: one run per

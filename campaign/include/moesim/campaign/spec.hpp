@@ -1,5 +1,6 @@
 // A campaign spec (docs/campaigns.md): YAML whose `runs` entries are cross products of run
-// parameters, expanded into the list of co-simulation runs, each a `moesim cosim` command line.
+// parameters, expanded into the list of co-simulation runs, each a `moesim cosim` command line
+// (or, from a `random` entry, a `moesim random --cosim` batch of random programs).
 #pragma once
 
 #include <cstdint>
@@ -25,8 +26,13 @@ struct Run {
   uint64_t windows = 1;  ///< > 1 passes --windows (only when `moesim cosim` has it)
   bool reference = false;
   std::string flip_bit;  ///< --flip-bit (a planted fault; empty: none)
+  /// A batch of constrained-random programs instead of a MoE layer (a `random` entry): seeds
+  /// `seed` .. `seed + random_count - 1` on `machine`, `moesim random --cosim`; 0: a layer.
+  uint64_t random_count = 0;
+  std::string mix;  ///< the batch's --mix file (absolute; empty: none)
 
-  /// The arguments after the moesim executable: `cosim --machine ... --quiet`.
+  /// The arguments after the moesim executable: `cosim --machine ... --quiet`, or for a random
+  /// batch `random --cosim --machine ... --quiet`.
   std::vector<std::string> cosim_args() const;
 };
 

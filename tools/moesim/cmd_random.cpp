@@ -91,6 +91,7 @@ struct RandomFlags {
   bool cosim = false;
   bool shrink = false;
   std::string coverage;
+  std::string report;
   std::string plant;
   bool quiet = false;
   uint64_t max_instructions = 200000;
@@ -163,7 +164,7 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
   const auto t0 = Clock::now();
   const isa::MachinePreset& preset = machine_preset(spec, f.machine);
   const rnd::Mix mix = f.mix.empty() ? rnd::Mix{} : rnd::load_mix(spec, f.mix);
-  if (f.shrink || !f.coverage.empty() || !f.plant.empty()) f.cosim = true;
+  if (f.shrink || !f.coverage.empty() || !f.report.empty() || !f.plant.empty()) f.cosim = true;
   if (!f.cosim && f.out.empty())
     throw UsageError("give -o DIR to write the programs, or --cosim to run them");
   if (f.shrink && f.out.empty()) throw UsageError("--shrink: give -o DIR for the reproducers");
@@ -179,8 +180,15 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
     if (ec) throw UsageError("-o " + f.out + ": " + ec.message());
   }
   check_output_path("--coverage", f.coverage);
+  check_output_path("--report", f.report);
+  if (!f.report.empty() && fs::path(f.report).extension() != ".json")
+    throw UsageError("--report " + f.report + ": the report is JSON; name it .json");
   if (!f.coverage.empty() && !f.mix.empty())
     check_not_input("--coverage " + f.coverage, f.coverage, "--mix", f.mix);
+  if (!f.report.empty() && !f.mix.empty())
+    check_not_input("--report " + f.report, f.report, "--mix", f.mix);
+  if (!f.report.empty() && !f.coverage.empty())
+    check_not_input("--report " + f.report, f.report, "--coverage", f.coverage);
   const bool tty = isatty(STDERR_FILENO) != 0;
 
   if (!f.cosim) {
@@ -217,7 +225,8 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
   if (plant_op) e.rtl = std::make_unique<PlantedEngine>(std::move(e.rtl), spec, *plant_op);
 
   rnd::Coverage cov(spec, preset);
-  uint64_t retired = 0, cycles = 0, mismatches = 0, stopped = 0, off_intent = 0, shrunk = 0;
+  uint64_t retired = 0, cycles = 0, rtl_cycles = 0, mismatches = 0, stopped = 0, off_intent = 0,
+           shrunk = 0;
   std::map<std::string, uint64_t> traps;
   std::vector<uint64_t> failing;
   const uint64_t step = std::max<uint64_t>(1, f.count / 10);
@@ -229,6 +238,7 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
     RunOutcome o = run_one(spec, preset, e, p, r, f.max_instructions);
     retired += o.res.retired[0];
     cycles += o.res.total_cycles[0];
+    rtl_cycles += o.res.total_cycles[1];
     std::string ended = "halt";
     if (o.res.trap) {
       const isa::TrapSpec* ts = spec.trap_by_code(o.res.trap->cause);
@@ -319,9 +329,13 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
   for (const auto& [g, ct] : cov.summary())
     std::cout << ' ' << g << ' ' << ct.first << '/' << ct.second;
   std::cout << '\n';
-  if (!f.coverage.empty()) {
+  if (!f.coverage.empty() || !f.report.empty()) {
     nlohmann::json j;
     j["tool"] = "moesim random";
+    // What a campaign reads from a run's report (docs/campaigns.md, Random programs).
+    j["verdict"] = mismatches != 0 ? "MISMATCH" : stopped != 0 ? "STOPPED" : "EQUAL";
+    j["instructions"] = retired;
+    j["total_cycles"] = {{"golden", cycles}, {"rtl", rtl_cycles}};
     j["machine"] = preset.name;
     j["seeds"] = {f.seed, f.seed + f.count - 1};
     j["mix"] = f.mix.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.mix);
@@ -345,7 +359,10 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
     }
     j["items"] = items;
     j["missing"] = missing;
-    bad_input_of("--coverage ", [&] { isa::write_file(f.coverage, j.dump(2) + "\n"); });
+    if (!f.coverage.empty())
+      bad_input_of("--coverage ", [&] { isa::write_file(f.coverage, j.dump(2) + "\n"); });
+    if (!f.report.empty())
+      bad_input_of("--report ", [&] { isa::write_file(f.report, j.dump(2) + "\n"); });
   }
   if (mismatches != 0) return kExitMismatch;
   if (stopped != 0)
@@ -380,6 +397,9 @@ Subcommand add_random(CLI::App& app) {
       ->capture_default_str()
       ->check(kNotNegative);
   sub->add_option("--coverage", f.coverage, "write the functional coverage as JSON");
+  sub->add_option("--report", f.report,
+                  "write the coverage JSON with the verdict, instructions and total_cycles (what "
+                  "a campaign reads; docs/campaigns.md)");
   sub->add_option("--plant-divergence", f.plant,
                   "test the shrinker: the RTL engine reports every register write of MNEMONIC "
                   "with bit 0 flipped");

@@ -136,7 +136,7 @@ BOOST_AUTO_TEST_CASE(spec_bad_input_names_file_line_and_key) {
        "3:12: empty cross product: 'seeds'"},
       {"no_runs", "runs: []\n", "1:7: empty cross product: 'runs'"},
       {"unknown_model", "runs:\n  - models: [gpt-oss-20b, gpt-5]\n",
-       "2:27: 'models': unknown --model 'gpt-5'"},
+       "2:27: 'models': gpt-5: not a model preset"},
       {"missing_config", "runs:\n  - models: [nowhere.config.json]\n", "2:14: 'models': "},
       {"unknown_machine", "runs:\n  - machines: [huge]\n",
        "2:16: 'machines': unknown machine preset 'huge'"},

@@ -607,7 +607,8 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
   std::ofstream(dir / "loop.asm") << "C_LOOP_START gp1, 1000\nC_LOOP_START gp2, 1000\n"
                                      "S_ADDI_INT gp3, gp3, 1\nC_LOOP_END gp2\nC_LOOP_END gp1\n";
   const std::vector<UsageCase> cases = {
-      {"cosim --model no-such-model", "unknown --model 'no-such-model' (known: gpt-oss-20b"},
+      {"cosim --model no-such-model",
+       "--model no-such-model: not a model preset (known: gpt-oss-20b"},
       {"cosim --model gpt-oss-20b --hidden 100", "--hidden 100 is not a positive multiple of VLEN"},
       {"cosim --intermediate 96 --hidden 128", "--intermediate 96"},
       {"cosim --hidden 2880", "MRAM_TILES=16"},

@@ -172,7 +172,7 @@ BOOST_AUTO_TEST_CASE(refusals_name_file_line_and_key) {
   const std::string ok = "    model: moe-288.config.json\n    ep: 4\n    max_tokens_per_rank: 8\n";
   check_refused(head + ok + "  - name: a\n" + ok, "6", "'name': a is also the deployment at");
   check_refused(head + "    model: no-such-model\n    ep: 4\n    max_tokens_per_rank: 8\n", "3",
-                "'model': unknown --model 'no-such-model'");
+                "'model': no-such-model: not a model preset");
   check_refused(head + "    model: moe-288.config.json\n    ep: 0\n    max_tokens_per_rank: 8\n",
                 "4", "'ep': 0 is out of range");
   check_refused(head + ok + "    dispatch: hottest\n", "6", "'dispatch': unknown 'hottest'");

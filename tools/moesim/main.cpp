@@ -23,6 +23,7 @@
 #include "cli_output.hpp"
 #include "command.hpp"
 #include "moesim/isa/spec.hpp"
+#include "moesim/workload/presets.hpp"
 
 using namespace moesim;
 using namespace moesim::cli;
@@ -94,6 +95,11 @@ int cli_main(int argc, char** argv) {
     for (const Subcommand& c : commands)
       if (*c.app) return c.run(spec);
     throw std::logic_error("no subcommand parsed");
+  } catch (const workload::ModelError& e) {
+    // A model is named on the command line by --model (campaign specs and deployments files
+    // name theirs at their FILE:LINE:COL and key instead).
+    std::cerr << "moesim: error: --model " << printable(e.what()) << '\n';
+    return kExitUsage;
   } catch (const UsageError& e) {
     std::cerr << "moesim: error: " << printable(e.what()) << '\n';
     return kExitUsage;

@@ -111,15 +111,15 @@ void LayerBuilder::validate_and_lay_out() {
     const auto max_e = static_cast<uint64_t>(m_.get("MAX_TOPK_EXPERTS"));
     const isa::TopkPolicySpec* reg = spec_.topk_register_policy();
     if (reg == nullptr) throw std::logic_error("isa.yaml has no register V_TOPK policy");
-    const std::string cannot = "--model " + model.name + ": " + experts_key(model) + " " +
+    const std::string cannot = model.name + ": " + experts_key(model) + " " +
                                std::to_string(L_.experts) + ": V_TOPK cannot select " +
                                std::to_string(L_.topk_select) + " of " +
                                std::to_string(L_.experts) + " experts";
     if (L_.experts > max_e)
-      throw UsageError(cannot + " (more than MAX_TOPK_EXPERTS=" + std::to_string(max_e) +
+      throw ModelError(cannot + " (more than MAX_TOPK_EXPERTS=" + std::to_string(max_e) +
                        " of machine preset '" + m_.name + "')");
     if (L_.topk_select > 255)
-      throw UsageError(cannot +
+      throw ModelError(cannot +
                        " (norm_topk_prob false takes the softmax over all E from V_TOPK; " +
                        "the policy register holds k <= 255)");
     L_.topk_rmask = reg->rmask;
@@ -330,7 +330,7 @@ void LayerBuilder::check_recorded() const {
 /// Routing the builder lowers (see builder.hpp); anything else names its config.json field.
 void LayerBuilder::check_routing(const ModelPreset& m) {
   auto refuse = [&](const std::string& field, const std::string& why) {
-    throw UsageError("--model " + m.name + ": " + field + " (" + m.routing + "): " + why);
+    throw ModelError(m.name + ": " + field + " (" + m.routing + "): " + why);
   };
   auto number = [](double v) {
     std::ostringstream o;
@@ -338,7 +338,7 @@ void LayerBuilder::check_routing(const ModelPreset& m) {
     return o.str();
   };
   if (m.top_k == 0 || m.top_k > m.experts)
-    throw UsageError("--model " + m.name + ": num_experts_per_tok " + std::to_string(m.top_k) +
+    throw ModelError(m.name + ": num_experts_per_tok " + std::to_string(m.top_k) +
                      " is not in 1.." + std::to_string(m.experts));
   if (m.scoring_func != "softmax" && m.scoring_func != "sigmoid")
     refuse("scoring_func '" + m.scoring_func + "'", "moesim lowers softmax and sigmoid scores");

@@ -132,11 +132,8 @@ std::vector<Deployment> load_deployments(const std::string& path) {
     try {
       d.model = resolve_model(model_path);
       check_model_routing(d.model);  // what `cosim --deployment` would refuse, refused here
-    } catch (const std::exception& ex) {
-      // The model's own messages start with the flag that names a model on the command line.
-      std::string why = ex.what();
-      if (why.rfind("--model ", 0) == 0) why.erase(0, 8);
-      r.fail(keys["model"].Mark(), "'model': " + why);
+    } catch (const ModelError& ex) {
+      r.fail(keys["model"].Mark(), std::string("'model': ") + ex.what());
     }
     d.ep = static_cast<unsigned>(r.count(keys["ep"], "ep", 1, 4096));
     d.max_tokens_per_rank = static_cast<unsigned>(

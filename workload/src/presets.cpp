@@ -239,7 +239,7 @@ class ConfigReader {
   ConfigReader(std::string path, const nlohmann::json& j) : path_(std::move(path)), j_(j) {}
 
   [[noreturn]] void fail(const std::string& key, const std::string& why) const {
-    throw UsageError("--model " + path_ + ": key '" + key + "': " + why);
+    throw ModelError(path_ + ": key '" + key + "': " + why);
   }
   bool has(const std::string& key) const { return j_.contains(key) && !j_[key].is_null(); }
   unsigned uint(const std::string& key) {
@@ -306,7 +306,7 @@ class ConfigReader {
 
 ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
                          std::vector<std::string>* ignored) {
-  if (!root.is_object()) throw UsageError("--model " + path + ": not a JSON object");
+  if (!root.is_object()) throw ModelError(path + ": not a JSON object");
   // Llama-4 multimodal configs keep the language model under text_config.
   const nlohmann::json& j =
       root.contains("text_config") && root["text_config"].is_object() ? root["text_config"] : root;
@@ -401,7 +401,7 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
   if (&j != &root) {
     for (const auto& [key, value] : root.items())
       if (key != "text_config" && mentions_moe_math(key) && no_effect_keys().count(key) == 0)
-        throw UsageError("--model " + path + ": key '" + key +
+        throw ModelError(path + ": key '" + key +
                          "': unknown key that may change the MoE layer's math (value " +
                          value.dump() + "); moesim cannot honour it");
   }
@@ -431,12 +431,19 @@ const ModelPreset& find_model(const std::string& name) {
     if (p.name == name) return p;
     known += (known.empty() ? "" : ", ") + p.name;
   }
-  throw UsageError("unknown --model '" + name + "' (known: " + known +
+  throw ModelError(name + ": not a model preset (known: " + known +
                    "; or a path to a config.json)");
 }
 
 ModelPreset load_model_config(const std::string& path, std::vector<std::string>* ignored) {
-  const nlohmann::json j = read_json_file(path, "--model " + path);
+  nlohmann::json j;
+  try {
+    j = read_json_file(path, path);
+  } catch (const ModelError&) {
+    throw;
+  } catch (const UsageError& e) {
+    throw ModelError(e.what());  // unreadable, not JSON, a key twice: named by the path
+  }
   return parse_config(path, j, ignored);
 }
 

@@ -14,6 +14,15 @@
 
 namespace moesim::workload {
 
+/// Bad input about a model (a preset name or a config.json): its message starts with the name or
+/// path ("gpt-5: not a model preset ...", "c.json: key 'top_k': ..."), not with the flag or key
+/// that named it, which the reader adds: `moesim` prints "--model " before it, a campaign spec
+/// or deployments file its FILE:LINE:COL and key.
+class ModelError : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
 /// The expert MLP's activation: e(x) = W2 h + b2 with [g, u] = W1 x + b1 and
 ///   swiglu:         h = silu(g) * u = g * sigmoid(g) * u
 ///   clamped_swiglu: g = min(g, limit); u = clamp(u, -limit, limit);
@@ -68,7 +77,7 @@ std::string experts_key(const ModelPreset& m);
 /// Every known preset, in a fixed order.
 const std::vector<ModelPreset>& model_presets();
 
-/// The preset named `name`. Throws UsageError "unknown --model 'x' (known: a, b)".
+/// The preset named `name`. Throws ModelError "x: not a model preset (known: a, b; ...)".
 const ModelPreset& find_model(const std::string& name);
 
 /// A Hugging Face config.json (docs/sources.md, Config table; docs/workloads.md lists the keys).
@@ -76,12 +85,12 @@ const ModelPreset& find_model(const std::string& name);
 /// and key); keys known to have no effect on one MoE layer's inference (attention, vocabulary,
 /// rope, layer counts, dtype, router_aux_loss_coef, output_router_logits, ...) are accepted; an
 /// unknown key whose name mentions experts, routing, gating, MoE or activation is an error (it may
-/// change the math); other unknown keys are accepted and listed in `ignored`. Throws UsageError
+/// change the math); other unknown keys are accepted and listed in `ignored`. Throws ModelError
 /// naming the file for unreadable files, bad JSON and unknown model_type.
 ModelPreset load_model_config(const std::string& path, std::vector<std::string>* ignored = nullptr);
 
 /// --model: a preset name, or a path to a config.json (anything ending in ".json" or naming an
-/// existing file).
+/// existing file). Every refusal is a ModelError.
 ModelPreset resolve_model(const std::string& arg, std::vector<std::string>* ignored = nullptr);
 
 }  // namespace moesim::workload

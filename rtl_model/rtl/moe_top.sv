@@ -158,14 +158,12 @@ module moe_top
   assign stage  = fetch[ImemW-1:32];
   assign halted = trapped_q || (pc_q >= prog_len_i);
 
-  logic [5:0] opcode;
+  // Register fields of the word (moe_decoder).
+  reg_idx_t   regs;
   logic [3:0] f_rd, f_rs1, f_rs2;
-  logic [21:0] imm22;
-  assign opcode = word[OPCODE_HI:OPCODE_LO];
-  assign f_rd   = word[RD_HI:RD_LO];
-  assign f_rs1  = word[RS1_HI:RS1_LO];
-  assign f_rs2  = word[RS2_HI:RS2_LO];
-  assign imm22  = word[IMM22_HI:IMM22_LO];
+  assign f_rd  = regs.rd;
+  assign f_rs1 = regs.rs1;
+  assign f_rs2 = regs.rs2;
 
   // Register reads (gp0 and f0 read 0). An fp/addr field past 7 traps at issue, so the 8-entry
   // files are indexed by the low 3 bits.
@@ -184,28 +182,17 @@ module moe_top
   // Decode and issue   //
   ////////////////////////
 
-  logic                  dec_trap;
-  trap_e                 dec_cause;
-  unit_e                 dec_unit;
-  logic [IntAddrW-1:0]   dec_int_raddr;
-  logic [FpAddrW-1:0]    dec_fp_addr;
-  logic [IntAddrW-1:0]   dec_int_addr;
-  vec_op_e               dec_vec_op;
-  logic [VramRowW-1:0]   dec_vec_dst, dec_vec_a, dec_vec_b;
-  logic                  dec_vec_scalar, dec_vec_masked;
-  logic [VramRowW-1:0]   dec_map_row;
-  logic [FpAddrW-1:0]    dec_map_base;
-  logic [15:0]           dec_topk_e, dec_topk_k;
-  logic [VramRowW-1:0]   dec_topk_row;
-  logic [IntAddrW-1:0]   dec_topk_id;
-  logic [FpAddrW-1:0]    dec_topk_w;
-  mm_op_e                dec_mm_op;
-  logic [31:0]           dec_mm_mat, dec_mm_mat_col, dec_mm_act;
-  logic [31:0]           dec_mm_wo_row, dec_mm_wo_col, dec_mm_wo_n;
-  dma_op_e               dec_dma_op;
-  logic [31:0]           dec_dma_row, dec_dma_stride, dec_dma_sstride;
-  logic [63:0]           dec_dma_code, dec_dma_scale;
-  logic [31:0]           int_rdata_async;
+  logic                dec_trap;
+  trap_e               dec_cause;
+  unit_e               dec_unit;
+  logic [IntAddrW-1:0] dec_int_raddr;
+  ctl_req_t            ctl_req;
+  scalar_req_t         sc_req;
+  vec_req_t            vec_req;
+  topk_req_t           topk_req;
+  mm_req_t             mm_req;
+  dma_req_t            dma_req;
+  logic [31:0]         int_rdata_async;
 
   moe_decoder #(
     .MLEN               (MLEN),
@@ -240,34 +227,13 @@ module moe_top
     .trap_o             (dec_trap),
     .trap_cause_o       (dec_cause),
     .unit_o             (dec_unit),
-    .fp_addr_o          (dec_fp_addr),
-    .int_addr_o         (dec_int_addr),
-    .vec_op_o           (dec_vec_op),
-    .vec_dst_row_o      (dec_vec_dst),
-    .vec_a_row_o        (dec_vec_a),
-    .vec_b_row_o        (dec_vec_b),
-    .vec_use_scalar_o   (dec_vec_scalar),
-    .vec_masked_o       (dec_vec_masked),
-    .map_row_o          (dec_map_row),
-    .map_base_o         (dec_map_base),
-    .topk_e_o           (dec_topk_e),
-    .topk_k_o           (dec_topk_k),
-    .topk_row_o         (dec_topk_row),
-    .topk_id_addr_o     (dec_topk_id),
-    .topk_w_addr_o      (dec_topk_w),
-    .mm_op_o            (dec_mm_op),
-    .mm_mat_row_o       (dec_mm_mat),
-    .mm_mat_col_o       (dec_mm_mat_col),
-    .mm_act_row_o       (dec_mm_act),
-    .mm_wo_row_o        (dec_mm_wo_row),
-    .mm_wo_col_o        (dec_mm_wo_col),
-    .mm_wo_stride_o     (dec_mm_wo_n),
-    .dma_op_o           (dec_dma_op),
-    .dma_row_o          (dec_dma_row),
-    .dma_code_addr_o    (dec_dma_code),
-    .dma_scale_addr_o   (dec_dma_scale),
-    .dma_stride_o       (dec_dma_stride),
-    .dma_scale_stride_o (dec_dma_sstride)
+    .reg_idx_o          (regs),
+    .ctl_req_o          (ctl_req),
+    .sc_req_o           (sc_req),
+    .vec_req_o          (vec_req),
+    .topk_req_o         (topk_req),
+    .mm_req_o           (mm_req),
+    .dma_req_o          (dma_req)
   );
 
   logic can_issue, issue, single, unit_done, retire;
@@ -341,15 +307,13 @@ module moe_top
     .clk_i,
     .rst_ni,
     .issue_i         (single),
-    .word_i          (word),
+    .req_i           (sc_req),
     .gp_rd_i         (gp_rd),
     .gp_rs1_i        (gp_rs1),
     .gp_rs2_i        (gp_rs2),
     .fp_rd_i         (fp_rd),
     .fp_rs1_i        (fp_rs1),
     .fp_rs2_i        (fp_rs2),
-    .fp_addr_i       (dec_fp_addr),
-    .int_addr_i      (dec_int_addr),
     .rom_addr_o      (sc_rom_addr),
     .exp_data_i      (exp_data[15:0]),
     .reci_data_i     (reci_data[15:0]),
@@ -370,8 +334,6 @@ module moe_top
     .intsram_waddr_o (sc_ints_waddr),
     .intsram_wdata_o (sc_ints_wdata),
     .map_start_i     (start_map),
-    .map_row_i       (dec_map_row),
-    .map_base_i      (dec_map_base),
     .map_done_o      (map_done),
     .vram_we_o       (map_vram_we),
     .vram_wrow_o     (map_vram_wrow),
@@ -399,14 +361,14 @@ module moe_top
     .clk_i          (clk_vec),
     .rst_ni,
     .start_i        (start_vec),
-    .op_i           (dec_vec_op),
-    .dst_row_i      (dec_vec_dst),
-    .a_row_i        (dec_vec_a),
-    .b_row_i        (dec_vec_b),
-    .use_scalar_i   (dec_vec_scalar),
+    .op_i           (vec_req.op),
+    .dst_row_i      (VramRowW'(vec_req.dst_row)),
+    .a_row_i        (VramRowW'(vec_req.a_row)),
+    .b_row_i        (VramRowW'(vec_req.b_row)),
+    .use_scalar_i   (vec_req.use_scalar),
     .scalar_i       (fp_rs2),
     .shift_i        (gp_rs2),
-    .masked_i       (dec_vec_masked),
+    .masked_i       (vec_req.masked),
     .v_mask_i       (vmask_q),
     .fd_i           (f_rd[2:0]),
     .fd_val_i       (fp_rd),
@@ -442,11 +404,11 @@ module moe_top
     .clk_i        (clk_topk),
     .rst_ni,
     .start_i      (start_topk),
-    .e_i          (dec_topk_e),
-    .k_i          (dec_topk_k),
-    .logit_row_i  (32'(dec_topk_row)),
-    .id_addr_i    (32'(dec_topk_id)),
-    .w_addr_i     (32'(dec_topk_w)),
+    .e_i          (topk_req.e),
+    .k_i          (topk_req.k),
+    .logit_row_i  (topk_req.row),
+    .id_addr_i    (topk_req.id_addr),
+    .w_addr_i     (topk_req.w_addr),
     .done_o       (topk_done),
     .busy_o       (topk_busy),
     .vram_re_o    (topk_vram_re),
@@ -481,13 +443,13 @@ module moe_top
     .clk_i         (clk_mm),
     .rst_ni,
     .start_i       (start_mm),
-    .op_i          (dec_mm_op),
-    .mat_row_i     (dec_mm_mat),
-    .mat_col_i     (dec_mm_mat_col),
-    .act_row_i     (dec_mm_act),
-    .wo_row_i      (dec_mm_wo_row),
-    .wo_col_i      (dec_mm_wo_col),
-    .wo_stride_i   (dec_mm_wo_n),
+    .op_i          (mm_req.op),
+    .mat_row_i     (mm_req.mat_row),
+    .mat_col_i     (mm_req.mat_col),
+    .act_row_i     (mm_req.act_row),
+    .wo_row_i      (mm_req.wo_row),
+    .wo_col_i      (mm_req.wo_col),
+    .wo_stride_i   (mm_req.wo_stride),
     .done_o        (mm_done),
     .busy_o        (mm_busy),
     .mram_re_o     (mm_mram_re),
@@ -526,12 +488,12 @@ module moe_top
     .clk_i            (clk_dma),
     .rst_ni,
     .start_i          (start_dma),
-    .op_i             (dec_dma_op),
-    .row_i            (dec_dma_row),
-    .code_addr_i      (dec_dma_code),
-    .scale_addr_i     (dec_dma_scale),
-    .stride_i         (dec_dma_stride),
-    .scale_stride_i   (dec_dma_sstride),
+    .op_i             (dma_req.op),
+    .row_i            (dma_req.row),
+    .code_addr_i      (dma_req.code_addr),
+    .scale_addr_i     (dma_req.scale_addr),
+    .stride_i         (dma_req.stride),
+    .scale_stride_i   (dma_req.scale_stride),
     .done_o           (dma_done),
     .busy_o           (dma_busy),
     .hbm_req_valid_o  (hbm_req_valid),
@@ -733,18 +695,15 @@ module moe_top
     brk_halt     = 1'b0;
     if (single) begin
       ctl_busy = 1'b1;
-      unique case (opcode)
-        OP_C_SET_ADDR_REG:   areg_we = 1'b1;
-        OP_C_SET_SCALE_REG:  begin ctrl_we = 1'b1; ctrl_sel = CTRL_SCALE;  end
-        OP_C_SET_STRIDE_REG: begin ctrl_we = 1'b1; ctrl_sel = CTRL_STRIDE; end
-        OP_C_SET_V_MASK_REG: begin ctrl_we = 1'b1; ctrl_sel = CTRL_V_MASK; end
-        OP_C_SET_TOPK_REG:   begin ctrl_we = 1'b1; ctrl_sel = CTRL_TOPK_POLICY; end
-        OP_C_LOOP_START: begin
+      unique case (ctl_req.op)
+        CTL_SET_ADDR: areg_we = 1'b1;
+        CTL_SET_CTRL: begin ctrl_we = 1'b1; ctrl_sel = ctl_req.ctrl_sel; end
+        CTL_LOOP_START: begin
           ctl_gp_we    = 1'b1;
-          ctl_gp_wdata = 32'(imm22);
+          ctl_gp_wdata = ctl_req.loop_count;
           loop_push    = 1'b1;
         end
-        OP_C_LOOP_END: begin
+        CTL_LOOP_END: begin
           ctl_gp_we = 1'b1;
           if ((gp_rd > 32'd1) && !loop_top_brk) begin
             ctl_gp_wdata = gp_rd - 32'd1;
@@ -754,7 +713,7 @@ module moe_top
             loop_pop     = 1'b1;
           end
         end
-        OP_C_BREAK: begin
+        CTL_BREAK: begin
           // Outside a loop: halt (pc past the program). Inside: mark the innermost loop.
           brk_halt   = (loop_depth_q == '0);
           loop_break = (loop_depth_q != '0);
@@ -910,6 +869,7 @@ module moe_top
   // Address bits beyond the memory depth (checked at issue) are not used.
   logic unused_bits;
   assign unused_bits = ^{topk_vram_row, topk_int_waddr, topk_fp_waddr,
-                         mm_mram_row, mm_vram_row, mm_vram_wrow};
+                         mm_mram_row, mm_vram_row, mm_vram_wrow,
+                         vec_req.dst_row, vec_req.a_row, vec_req.b_row};
 
 endmodule : moe_top

@@ -7,11 +7,11 @@
  * cannot cut or create a pulse; the gated edge is the edge of clk_i that ends a cycle with en_i
  * high.
  *
- * moe_top gives every multi-cycle unit (and the VRAM / MRAM read data registers) a clock gated
- * by its busy (resp. read enable) signal. Functionally nothing changes, as those registers hold
- * their value in every cycle whose enable is low; but Verilator then evaluates a unit's
- * datapath, which is combinational logic of the unit's registers only, in the cycles its clock
- * ticks, instead of in every cycle (docs/performance.md).
+ * moe_top gives every multi-cycle unit a clock gated by its busy signal, moe_mem the VRAM / MRAM
+ * read data registers one gated by their read enables. Functionally nothing changes, as those
+ * registers hold their value in every cycle whose enable is low; but Verilator then evaluates a
+ * unit's datapath, which is combinational logic of the unit's registers only, in the cycles its
+ * clock ticks, instead of in every cycle (docs/performance.md).
  */
 module moe_clock_gate (
   input  logic clk_i,

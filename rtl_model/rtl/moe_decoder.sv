@@ -21,6 +21,10 @@
  * V_GATHER and V_SCATTER_ADD need their token index INT_SRAM[gp[rs2]] for the range check of
  * the row it selects, so the INT SRAM has an asynchronous read port owned by this stage
  * (int_raddr_o / int_rdata_i); S_LD_INT uses the same port.
+ *
+ * This is the only module that reads fields of the instruction word: the register fields go to
+ * moe_top's register file read ports (reg_idx_o), everything a unit needs goes into its request
+ * struct (moe_pkg <unit>_req_t), valid in the issue cycle.
  */
 module moe_decoder
   import moesim_isa_pkg::*;
@@ -67,44 +71,15 @@ module moe_decoder
   output logic                  trap_o,
   output trap_e                 trap_cause_o,
   output unit_e                 unit_o,
-  output logic [FpAddrW-1:0]    fp_addr_o,      // S_LD_FP / S_ST_FP word address
-  output logic [IntAddrW-1:0]   int_addr_o,     // S_ST_INT word address
 
-  // Vector unit operands
-  output vec_op_e               vec_op_o,
-  output logic [VramRowW-1:0]   vec_dst_row_o,
-  output logic [VramRowW-1:0]   vec_a_row_o,
-  output logic [VramRowW-1:0]   vec_b_row_o,
-  output logic                  vec_use_scalar_o,
-  output logic                  vec_masked_o,
-
-  // Scalar unit S_MAP_V_FP operands
-  output logic [VramRowW-1:0]   map_row_o,
-  output logic [FpAddrW-1:0]    map_base_o,
-
-  // Top-k unit operands
-  output logic [15:0]           topk_e_o,
-  output logic [15:0]           topk_k_o,
-  output logic [VramRowW-1:0]   topk_row_o,
-  output logic [IntAddrW-1:0]   topk_id_addr_o,
-  output logic [FpAddrW-1:0]    topk_w_addr_o,
-
-  // Matrix unit operands
-  output mm_op_e                mm_op_o,
-  output logic [31:0]           mm_mat_row_o,   // MRAM global tile row of column c (M_T*: row 0)
-  output logic [31:0]           mm_mat_col_o,   // M_TMV / M_TMM: first tile column c; M_BTMV: r0
-  output logic [31:0]           mm_act_row_o,   // first VRAM row of the activation block
-  output logic [31:0]           mm_wo_row_o,    // M_MM_WO / M_MV_WO first VRAM row
-  output logic [31:0]           mm_wo_col_o,    // M_MM_WO element column in the row
-  output logic [31:0]           mm_wo_stride_o, // M_MM_WO row step n (0 already mapped to 1)
-
-  // DMA unit operands
-  output dma_op_e               dma_op_o,
-  output logic [31:0]           dma_row_o,      // first VRAM row or MRAM tile row
-  output logic [63:0]           dma_code_addr_o,  // HBM byte address of row 0's codes
-  output logic [63:0]           dma_scale_addr_o, // HBM byte address of row 0's scales
-  output logic [31:0]           dma_stride_o,     // code address step per row (bytes)
-  output logic [31:0]           dma_scale_stride_o // scale address step per row (bytes)
+  // Register fields (register file read ports, destinations) and the requests of the units
+  output reg_idx_t              reg_idx_o,
+  output ctl_req_t              ctl_req_o,
+  output scalar_req_t           sc_req_o,
+  output vec_req_t              vec_req_o,
+  output topk_req_t             topk_req_o,
+  output mm_req_t               mm_req_o,
+  output dma_req_t              dma_req_o
 );
 
   ////////////////
@@ -141,14 +116,15 @@ module moe_decoder
   assign imm18   = word_i[IMM18_HI:IMM18_LO];
   assign imm22   = word_i[IMM22_HI:IMM22_LO];
 
-  // An fp (f0..f7) or addr (a0..a7) register field names a register past its file when its top
-  // bit is set (the registers themselves are read by moe_top).
+  // Register fields, read by moe_top's register files. An fp (f0..f7) or addr (a0..a7) register
+  // field names a register past its file when its top bit is set.
+  assign reg_idx_o = '{rd:  word_i[RD_HI:RD_LO],
+                       rs1: word_i[RS1_HI:RS1_LO],
+                       rs2: word_i[RS2_HI:RS2_LO]};
   logic rd_past, rs1_past, rs2_past;
-  assign rd_past  = word_i[RD_HI];
-  assign rs1_past = word_i[RS1_HI];
-  assign rs2_past = word_i[RS2_HI];
-  logic [5:0] unused_reg_idx;
-  assign unused_reg_idx = {word_i[RD_HI-1:RD_LO], word_i[RS2_HI-1:RS2_LO]};
+  assign rd_past  = reg_idx_o.rd[3];
+  assign rs1_past = reg_idx_o.rs1[3];
+  assign rs2_past = reg_idx_o.rs2[3];
 
   logic [63:0] rd_v, rs1_v, rs2_v, imm_v, ls_addr;
   assign rd_v    = 64'(gp_rd_i);
@@ -270,6 +246,10 @@ module moe_decoder
   //////////////
 
   logic ill, illegal, oor, mis, tk_unset, tk_invalid, loop_zero, loop_ovf, loop_under, budget;
+  vec_op_e             vec_op;
+  logic [VramRowW-1:0] vec_dst_row, vec_a_row, vec_b_row;
+  logic                vec_use_scalar, vec_masked;
+  dma_op_e             dma_op;
 
   assign budget  = (retired_i >= budget_i);
   assign illegal = ill || !ops_ok;
@@ -285,13 +265,13 @@ module moe_decoder
     loop_ovf         = 1'b0;
     loop_under       = 1'b0;
     int_raddr_o      = IntAddrW'(ls_addr);
-    vec_op_o         = VEC_ADD;
-    vec_dst_row_o    = vrow(rd_v);
-    vec_a_row_o      = vrow(rs1_v);
-    vec_b_row_o      = vrow(rs2_v);
-    vec_use_scalar_o = 1'b0;
-    vec_masked_o     = (f_r3 != 4'd0);
-    dma_op_o         = DMA_PREFETCH_V;
+    vec_op           = VEC_ADD;
+    vec_dst_row      = vrow(rd_v);
+    vec_a_row        = vrow(rs1_v);
+    vec_b_row        = vrow(rs2_v);
+    vec_use_scalar   = 1'b0;
+    vec_masked       = (f_r3 != 4'd0);
+    dma_op           = DMA_PREFETCH_V;
 
     unique case (opcode)
       ////////////////////
@@ -350,15 +330,15 @@ module moe_decoder
       ////////////////////
       OP_V_ADD_VV, OP_V_SUB_VV, OP_V_MUL_VV: begin
         unit_o   = UNIT_VECTOR;
-        vec_op_o = (opcode == OP_V_ADD_VV) ? VEC_ADD :
+        vec_op   = (opcode == OP_V_ADD_VV) ? VEC_ADD :
                    (opcode == OP_V_SUB_VV) ? VEC_SUB : VEC_MUL;
         oor      = vrow_oob(rd_v) || vrow_oob(rs1_v) || vrow_oob(rs2_v);
         mis      = vrow_mis(rd_v) || vrow_mis(rs1_v) || vrow_mis(rs2_v);
       end
       OP_V_ADD_VF, OP_V_SUB_VF, OP_V_MUL_VF, OP_V_MAX_VF, OP_V_MIN_VF: begin
         unit_o           = UNIT_VECTOR;
-        vec_use_scalar_o = 1'b1;
-        vec_op_o         = (opcode == OP_V_ADD_VF) ? VEC_ADD :
+        vec_use_scalar   = 1'b1;
+        vec_op           = (opcode == OP_V_ADD_VF) ? VEC_ADD :
                            (opcode == OP_V_SUB_VF) ? ((f_funct == 4'd1) ? VEC_RSUB : VEC_SUB) :
                            (opcode == OP_V_MUL_VF) ? VEC_MUL :
                            (opcode == OP_V_MAX_VF) ? VEC_MAX : VEC_MIN;
@@ -368,13 +348,13 @@ module moe_decoder
       end
       OP_V_EXP_V, OP_V_RECI_V: begin
         unit_o   = UNIT_VECTOR;
-        vec_op_o = (opcode == OP_V_EXP_V) ? VEC_EXP : VEC_RECI;
+        vec_op   = (opcode == OP_V_EXP_V) ? VEC_EXP : VEC_RECI;
         oor      = vrow_oob(rd_v) || vrow_oob(rs1_v);
         mis      = vrow_mis(rd_v) || vrow_mis(rs1_v);
       end
       OP_V_RED_SUM, OP_V_RED_MAX: begin
         unit_o   = UNIT_VECTOR;
-        vec_op_o = (opcode == OP_V_RED_SUM) ? VEC_RED_SUM : VEC_RED_MAX;
+        vec_op   = (opcode == OP_V_RED_SUM) ? VEC_RED_SUM : VEC_RED_MAX;
         ill      = rd_past;
         oor      = vrow_oob(rs1_v);
         mis      = vrow_mis(rs1_v);
@@ -383,18 +363,18 @@ module moe_decoder
         // No rmask operand: bits [21:18] are reserved and ignored. V_SHFT_V's shift amount is
         // gp[rs2], read by moe_top.
         unit_o       = UNIT_VECTOR;
-        vec_op_o     = (opcode == OP_V_PS_V) ? VEC_PS : VEC_SHIFT;
-        vec_masked_o = 1'b0;
+        vec_op       = (opcode == OP_V_PS_V) ? VEC_PS : VEC_SHIFT;
+        vec_masked   = 1'b0;
         oor          = vrow_oob(rd_v) || vrow_oob(rs1_v);
         mis          = vrow_mis(rd_v) || vrow_mis(rs1_v);
       end
       OP_V_GATHER: begin
         // VRAM row gp[rd] = VRAM row (gp[rs1] + t*VLEN), t = INT_SRAM[gp[rs2]]
         unit_o       = UNIT_VECTOR;
-        vec_op_o     = VEC_COPY;
-        vec_masked_o = 1'b0;
+        vec_op       = VEC_COPY;
+        vec_masked   = 1'b0;
         int_raddr_o  = IntAddrW'(rs2_v);
-        vec_a_row_o  = vrow(rs1_v + tok_off);
+        vec_a_row    = vrow(rs1_v + tok_off);
         oor          = outside(rs2_v, 64'd1, IntWords) || vrow_oob(rs1_v + tok_off) ||
                        vrow_oob(rd_v);
         mis          = vrow_mis(rs1_v) || vrow_mis(rd_v);
@@ -402,12 +382,12 @@ module moe_decoder
       OP_V_SCATTER_ADD: begin
         // VRAM row a = V[a] + V[gp[rs1]], a = gp[rd] + t*VLEN: an unmasked V_ADD_VV a, a, rs1
         unit_o        = UNIT_VECTOR;
-        vec_op_o      = VEC_ADD;
-        vec_masked_o  = 1'b0;
+        vec_op        = VEC_ADD;
+        vec_masked    = 1'b0;
         int_raddr_o   = IntAddrW'(rs2_v);
-        vec_dst_row_o = vrow(rd_v + tok_off);
-        vec_a_row_o   = vrow(rd_v + tok_off);
-        vec_b_row_o   = vrow(rs1_v);
+        vec_dst_row   = vrow(rd_v + tok_off);
+        vec_a_row     = vrow(rd_v + tok_off);
+        vec_b_row     = vrow(rs1_v);
         oor           = outside(rs2_v, 64'd1, IntWords) || vrow_oob(rd_v + tok_off) ||
                         vrow_oob(rs1_v);
         mis           = vrow_mis(rd_v) || vrow_mis(rs1_v);
@@ -456,14 +436,14 @@ module moe_decoder
       ////////////////////
       OP_H_PREFETCH_M: begin
         unit_o   = UNIT_DMA;
-        dma_op_o = DMA_PREFETCH_M;
+        dma_op   = DMA_PREFETCH_M;
         ill      = rs2_past;
         oor      = h_hbm_oob || outside(rd_v / Mlen64, h_rows, mram_rows);
         mis      = ((rd_v % Mlen64) != 64'd0) || h_o_mis;
       end
       OP_H_PREFETCH_V, OP_H_STORE_V: begin
         unit_o   = UNIT_DMA;
-        dma_op_o = (opcode == OP_H_STORE_V) ? DMA_STORE_V : DMA_PREFETCH_V;
+        dma_op   = (opcode == OP_H_STORE_V) ? DMA_STORE_V : DMA_PREFETCH_V;
         ill      = rs2_past;
         oor      = h_hbm_oob || vrows_oob(rd_v, h_rows);
         mis      = vrow_mis(rd_v) || h_o_mis;
@@ -520,51 +500,101 @@ module moe_decoder
   end
 
   /////////////////////////
-  // Unit operand forms  //
+  // Unit requests       //
   /////////////////////////
 
-  assign fp_addr_o  = FpAddrW'(ls_addr);
-  assign int_addr_o = IntAddrW'(ls_addr);
+  // One-cycle control and scalar instructions (UNIT_CORE; S_MAP_V_FP is UNIT_MAP).
+  ctl_op_e   ctl_op;
+  ctrl_reg_e ctrl_sel;
+  sc_op_e    sc_op;
+  always_comb begin
+    ctl_op   = CTL_NONE;
+    ctrl_sel = CTRL_SCALE;
+    sc_op    = SC_NONE;
+    unique case (opcode)
+      OP_C_SET_ADDR_REG:   ctl_op = CTL_SET_ADDR;
+      OP_C_SET_SCALE_REG:  begin ctl_op = CTL_SET_CTRL; ctrl_sel = CTRL_SCALE;       end
+      OP_C_SET_STRIDE_REG: begin ctl_op = CTL_SET_CTRL; ctrl_sel = CTRL_STRIDE;      end
+      OP_C_SET_V_MASK_REG: begin ctl_op = CTL_SET_CTRL; ctrl_sel = CTRL_V_MASK;      end
+      OP_C_SET_TOPK_REG:   begin ctl_op = CTL_SET_CTRL; ctrl_sel = CTRL_TOPK_POLICY; end
+      OP_C_LOOP_START:     ctl_op = CTL_LOOP_START;
+      OP_C_LOOP_END:       ctl_op = CTL_LOOP_END;
+      OP_C_BREAK:          ctl_op = CTL_BREAK;
+      OP_S_ADD_INT:        sc_op = SC_ADD_INT;
+      OP_S_ADDI_INT:       sc_op = SC_ADDI_INT;
+      OP_S_SUB_INT:        sc_op = SC_SUB_INT;
+      OP_S_MUL_INT:        sc_op = SC_MUL_INT;
+      OP_S_LUI_INT:        sc_op = SC_LUI_INT;
+      OP_S_LD_INT:         sc_op = SC_LD_INT;
+      OP_S_ST_INT:         sc_op = SC_ST_INT;
+      OP_S_LD_FP:          sc_op = SC_LD_FP;
+      OP_S_ST_FP:          sc_op = SC_ST_FP;
+      OP_S_ADD_FP:         sc_op = SC_ADD_FP;
+      OP_S_SUB_FP:         sc_op = SC_SUB_FP;
+      OP_S_MAX_FP:         sc_op = SC_MAX_FP;
+      OP_S_MUL_FP:         sc_op = SC_MUL_FP;
+      OP_S_EXP_FP:         sc_op = SC_EXP_FP;
+      OP_S_RECI_FP:        sc_op = SC_RECI_FP;
+      OP_S_SQRT_FP:        sc_op = SC_SQRT_FP;
+      default: ;
+    endcase
+  end
 
-  assign map_row_o  = vrow(rd_v);
-  assign map_base_o = FpAddrW'(ls_addr);
+  assign ctl_req_o = '{op:         ctl_op,
+                       ctrl_sel:   ctrl_sel,
+                       loop_count: 32'(imm22)};
 
-  assign topk_e_o       = 16'(tk_e);
-  assign topk_k_o       = 16'(tk_k);
-  assign topk_row_o     = vrow(rs1_v);
-  assign topk_id_addr_o = IntAddrW'(rs2_v);
-  assign topk_w_addr_o  = FpAddrW'(rd_v);
+  // S_LUI_INT keeps imm[19:0] (imm << 12 mod 2^32).
+  assign sc_req_o = '{op:      sc_op,
+                      rd:      reg_idx_o.rd,
+                      imm:     (opcode == OP_S_LUI_INT) ? {imm22[19:0], 12'h000} : 32'(imm18),
+                      ls_addr: 32'(ls_addr),
+                      map_row: 32'(vrow(rd_v))};
 
-  assign mm_op_o        = (opcode == OP_M_MM_WO) ? MM_MM_WO :
-                          (opcode == OP_M_MV)    ? MM_MV :
-                          (opcode == OP_M_TMV)   ? MM_TMV :
-                          (opcode == OP_M_MV_WO) ? MM_MV_WO :
-                          (opcode == OP_M_TMM)   ? MM_TMM :
-                          (opcode == OP_M_BMV)   ? MM_BMV :
-                          (opcode == OP_M_BTMV)  ? MM_BTMV :
-                          (opcode == OP_M_BMV_WO) ? MM_BMV_WO :
-                          (opcode == OP_M_BMM)   ? MM_BMM :
-                          (opcode == OP_M_BTMM)  ? MM_BTMM :
-                          (opcode == OP_M_BMM_WO) ? MM_BMM_WO : MM_MM;
+  assign vec_req_o = '{op:         vec_op,
+                       dst_row:    32'(vec_dst_row),
+                       a_row:      32'(vec_a_row),
+                       b_row:      32'(vec_b_row),
+                       use_scalar: vec_use_scalar,
+                       masked:     vec_masked};
+
+  assign topk_req_o = '{e:       16'(tk_e),
+                        k:       16'(tk_k),
+                        row:     32'(vrow(rs1_v)),
+                        id_addr: 32'(IntAddrW'(rs2_v)),
+                        w_addr:  32'(FpAddrW'(rd_v))};
+
   logic bm_op, btm_op;  // M_BMV / M_BMM (tile rows r0 ..), M_BTMV / M_BTMM (tile transposed)
   assign bm_op  = (opcode == OP_M_BMV) || (opcode == OP_M_BMM);
   assign btm_op = (opcode == OP_M_BTMV) || (opcode == OP_M_BTMM);
-  assign mm_mat_row_o   = (opcode == OP_M_MV)  ? 32'(mv_tile * Mlen64 + mv_col) :
-                          (opcode == OP_M_TMV) ? 32'(mv_tile * Mlen64) :
-                          (opcode == OP_M_TMM) ? 32'(tmm_tile * Mlen64) :
-                          bm_op                ? 32'(bm_tile * Mlen64 + bm_r0) :
-                          btm_op               ? 32'(bm_tile * Mlen64) : 32'(rs1_v / Mlen64);
-  assign mm_mat_col_o   = (opcode == OP_M_TMM)  ? 32'(tmm_col) :
-                          btm_op                ? 32'(bm_r0) : 32'(mv_col);
-  assign mm_act_row_o   = (opcode == OP_M_TMM) ? 32'(rs1_v / Vlen64) : 32'(rs2_v / Vlen64);
-  assign mm_wo_row_o    = 32'(wo_d / Vlen64);
-  assign mm_wo_col_o    = 32'(wo_d % Vlen64);
-  assign mm_wo_stride_o = 32'(wo_n);
+  assign mm_req_o.op        = (opcode == OP_M_MM_WO) ? MM_MM_WO :
+                              (opcode == OP_M_MV)    ? MM_MV :
+                              (opcode == OP_M_TMV)   ? MM_TMV :
+                              (opcode == OP_M_MV_WO) ? MM_MV_WO :
+                              (opcode == OP_M_TMM)   ? MM_TMM :
+                              (opcode == OP_M_BMV)   ? MM_BMV :
+                              (opcode == OP_M_BTMV)  ? MM_BTMV :
+                              (opcode == OP_M_BMV_WO) ? MM_BMV_WO :
+                              (opcode == OP_M_BMM)   ? MM_BMM :
+                              (opcode == OP_M_BTMM)  ? MM_BTMM :
+                              (opcode == OP_M_BMM_WO) ? MM_BMM_WO : MM_MM;
+  assign mm_req_o.mat_row   = (opcode == OP_M_MV)  ? 32'(mv_tile * Mlen64 + mv_col) :
+                              (opcode == OP_M_TMV) ? 32'(mv_tile * Mlen64) :
+                              (opcode == OP_M_TMM) ? 32'(tmm_tile * Mlen64) :
+                              bm_op                ? 32'(bm_tile * Mlen64 + bm_r0) :
+                              btm_op               ? 32'(bm_tile * Mlen64) : 32'(rs1_v / Mlen64);
+  assign mm_req_o.mat_col   = (opcode == OP_M_TMM)  ? 32'(tmm_col) :
+                              btm_op                ? 32'(bm_r0) : 32'(mv_col);
+  assign mm_req_o.act_row   = (opcode == OP_M_TMM) ? 32'(rs1_v / Vlen64) : 32'(rs2_v / Vlen64);
+  assign mm_req_o.wo_row    = 32'(wo_d / Vlen64);
+  assign mm_req_o.wo_col    = 32'(wo_d % Vlen64);
+  assign mm_req_o.wo_stride = 32'(wo_n);
 
-  assign dma_row_o          = 32'(rd_v / h_len);
-  assign dma_code_addr_o    = areg_i + rs1_v;
-  assign dma_scale_addr_o   = areg_i + 64'(scale_i) + rs1_blk;
-  assign dma_stride_o       = 32'(h_stride);
-  assign dma_scale_stride_o = 32'(h_stride / 64'(MX_BLOCK));
+  assign dma_req_o = '{op:           dma_op,
+                       row:          32'(rd_v / h_len),
+                       code_addr:    areg_i + rs1_v,
+                       scale_addr:   areg_i + 64'(scale_i) + rs1_blk,
+                       stride:       32'(h_stride),
+                       scale_stride: 32'(h_stride / 64'(MX_BLOCK))};
 
 endmodule : moe_decoder

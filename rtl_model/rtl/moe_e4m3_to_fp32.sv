@@ -20,21 +20,29 @@ module moe_e4m3_to_fp32 (
   assign exp4 = code_i[6:3];
   assign man3 = code_i[2:0];
 
+  // Subnormal m * 2^-9 with m != 0 is 1.f * 2^(-7 - lz), lz the leading zeros of m; its
+  // fraction is m shifted past its leading one.
+  logic [1:0] man_lz;
+  logic [2:0] sub_frac;
+  moe_lzc #(
+    .WIDTH (3)
+  ) u_lzc (
+    .in_i  (man3),
+    .cnt_o (man_lz)
+  );
+  assign sub_frac = man3 << (man_lz + 2'd1);
+
   always_comb begin
     if (code_i[6:0] == 7'h7F) begin
       y_o = CANON_NAN;
     end else if (exp4 != 4'd0) begin
       // Normal: 2^(e-7) -> biased FP32 exponent e + 120.
       y_o = {sign, 8'(exp4) + 8'd120, man3, 20'd0};
+    end else if (man3 != 3'd0) begin
+      // Subnormal: 2^(-7-lz) -> biased FP32 exponent 120 - lz.
+      y_o = {sign, 8'd120 - 8'(man_lz), sub_frac, 20'd0};
     end else begin
-      // Subnormal m * 2^-9: normalise on the leading one of m.
-      unique casez (man3)
-        3'b1??:  y_o = {sign, 8'd120, man3[1:0], 21'd0};  // 2^-7 * 1.xx
-        3'b01?:  y_o = {sign, 8'd119, man3[0], 22'd0};    // 2^-8 * 1.x
-        3'b001:  y_o = {sign, 8'd118, 23'd0};             // 2^-9
-        3'b000:  y_o = {sign, 31'd0};                     // +-0
-        default: y_o = {sign, 31'd0};
-      endcase
+      y_o = {sign, 31'd0};                                // +-0
     end
   end
 

@@ -64,28 +64,14 @@ module moe_fp32_add (
   assign sum = eff_sub ? ({1'b0, l_sig, 3'd0} - {1'b0, s_aligned})
                        : ({1'b0, l_sig, 3'd0} + {1'b0, s_aligned});
 
-  // Leading zeros of sum[26:0] by a binary search over halving windows (only used when
-  // sum[27:0] != 0, so the count is at most 26).
-  logic [4:0]  lzc;
-  logic [31:0] lz_w32;
-  logic [15:0] lz_w16;
-  logic [7:0]  lz_w8;
-  logic [3:0]  lz_w4;
-  logic        lz_w1;
-  logic        unused_lz_lsb;  // the last bit never decides the count of a non-zero value
-  always_comb begin
-    lz_w32 = {sum[26:0], 5'd0};
-    lzc[4] = (lz_w32[31:16] == 16'd0);
-    lz_w16 = lzc[4] ? lz_w32[15:0] : lz_w32[31:16];
-    lzc[3] = (lz_w16[15:8] == 8'd0);
-    lz_w8  = lzc[3] ? lz_w16[7:0] : lz_w16[15:8];
-    lzc[2] = (lz_w8[7:4] == 4'd0);
-    lz_w4  = lzc[2] ? lz_w8[3:0] : lz_w8[7:4];
-    lzc[1] = (lz_w4[3:2] == 2'd0);
-    lz_w1  = lzc[1] ? lz_w4[1] : lz_w4[3];
-    lzc[0] = !lz_w1;
-    unused_lz_lsb = lz_w4[0];
-  end
+  // Leading zeros of sum[26:0] (only used when sum[27:0] != 0, so the count is at most 26).
+  logic [4:0] lzc;
+  moe_lzc #(
+    .WIDTH (27)
+  ) u_lzc (
+    .in_i  (sum[26:0]),
+    .cnt_o (lzc)
+  );
 
   // Normalisation.
   logic [26:0] norm;    // [26] hidden bit, [25:3] fraction, [2:0] G/R/S

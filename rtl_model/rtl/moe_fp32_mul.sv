@@ -41,33 +41,17 @@ module moe_fp32_mul (
   logic [47:0] prod;
   assign prod = 48'(a_sig) * 48'(b_sig);
 
-  // Normalisation: leading zeros of the product by a binary search over halving windows, then
-  // one shift so prod_norm[47] is set (the product is non-zero where it is used).
+  // Normalisation: leading zeros of the product, then one shift so prod_norm[47] is set (the
+  // product is non-zero where it is used).
   logic [5:0]  lzc;
-  logic [63:0] lz_w64;
-  logic [31:0] lz_w32;
-  logic [15:0] lz_w16;
-  logic [7:0]  lz_w8;
-  logic [3:0]  lz_w4;
-  logic        lz_w1;
-  logic        unused_lz_lsb;  // the last bit never decides the count of a non-zero value
   logic [47:0] prod_norm;
-  always_comb begin
-    lz_w64 = {prod, 16'd0};
-    lzc[5] = (lz_w64[63:32] == 32'd0);
-    lz_w32 = lzc[5] ? lz_w64[31:0] : lz_w64[63:32];
-    lzc[4] = (lz_w32[31:16] == 16'd0);
-    lz_w16 = lzc[4] ? lz_w32[15:0] : lz_w32[31:16];
-    lzc[3] = (lz_w16[15:8] == 8'd0);
-    lz_w8  = lzc[3] ? lz_w16[7:0] : lz_w16[15:8];
-    lzc[2] = (lz_w8[7:4] == 4'd0);
-    lz_w4  = lzc[2] ? lz_w8[3:0] : lz_w8[7:4];
-    lzc[1] = (lz_w4[3:2] == 2'd0);
-    lz_w1  = lzc[1] ? lz_w4[1] : lz_w4[3];
-    lzc[0] = !lz_w1;
-    unused_lz_lsb = lz_w4[0];
-    prod_norm = prod << lzc;
-  end
+  moe_lzc #(
+    .WIDTH (48)
+  ) u_lzc (
+    .in_i  (prod),
+    .cnt_o (lzc)
+  );
+  assign prod_norm = prod << lzc;
 
   // Biased result exponent (signed: may be far below 1).
   logic signed [11:0] res_exp;

@@ -63,11 +63,6 @@ module moe_mx_dot #(
     logic [3:0]  w_sig, w_exp;
     logic [11:0] sig;          // exact significand product
     logic [3:0]  lzc;          // leading zeros of sig (sig != 0 where used)
-    logic [15:0] lz_w16;
-    logic [7:0]  lz_w8;
-    logic [3:0]  lz_w4;
-    logic        lz_w1;
-    logic        unused_lz_lsb;
     logic [10:0] frac;         // sig normalised, hidden bit dropped
     logic [9:0]  exp_sum;      // a_exp + w_exp + 11 - lzc: biased exponent plus 17 (>= 4)
     logic [4:0]  sub_shift;    // subnormal fraction = sig << (a_exp + w_exp + 5)
@@ -87,17 +82,12 @@ module moe_mx_dot #(
     // value = sig * 2^(a_exp - 134 + w_exp - 10) = sig * 2^(a_exp + w_exp - 144)
     assign sig    = 12'(a_sig) * 12'(w_sig);
 
-    always_comb begin
-      lz_w16        = {sig, 4'd0};
-      lzc[3]        = (lz_w16[15:8] == 8'd0);
-      lz_w8         = lzc[3] ? lz_w16[7:0] : lz_w16[15:8];
-      lzc[2]        = (lz_w8[7:4] == 4'd0);
-      lz_w4         = lzc[2] ? lz_w8[3:0] : lz_w8[7:4];
-      lzc[1]        = (lz_w4[3:2] == 2'd0);
-      lz_w1         = lzc[1] ? lz_w4[1] : lz_w4[3];
-      lzc[0]        = !lz_w1;
-      unused_lz_lsb = lz_w4[0];
-    end
+    moe_lzc #(
+      .WIDTH (12)
+    ) u_lzc (
+      .in_i  (sig),
+      .cnt_o (lzc)
+    );
 
     assign frac      = 11'(sig << lzc);
     // Biased FP32 exponent E = (11 - lzc) + a_exp + w_exp - 144 + 127 = exp_sum - 17.

@@ -7,7 +7,8 @@
  * issue cycle (`issue_i`) and take effect at its clock edge. S_ADD/SUB/MUL_FP use one
  * moe_fp32_add / moe_fp32_mul and moe_bf16_round (SUB negates fs2), S_MAX_FP moe_fp32_minmax;
  * S_EXP/RECI/SQRT_FP read the BF16 ROMs at address f[fs1] (rom_addr_o; the exp and reci ROMs'
- * port 0 is given to this unit by moe_top in the issue cycle). The
+ * port 0 is given to this unit by moe_top in the issue cycle). The operation, destination
+ * register field, immediate and addresses come from moe_decoder (req_i, scalar_req_t). The
  * INT SRAM and FP SRAM are the scalar memories: they are read asynchronously by this unit and
  * the issue stage, like a register file.
  *
@@ -19,7 +20,7 @@
  * the control instructions that share `issue_i` are not) and in every cycle of S_MAP_V_FP.
  */
 module moe_scalar_unit
-  import moesim_isa_pkg::*;
+  import moe_pkg::*;
 #(
   parameter int unsigned VLEN     = 64,
   parameter int unsigned VramRowW = 13,
@@ -31,15 +32,13 @@ module moe_scalar_unit
 
   // One-cycle instructions (issue cycle)
   input  logic                 issue_i,          // a UNIT_CORE instruction issues
-  input  logic [31:0]          word_i,
+  input  scalar_req_t          req_i,            // its decoded operation and operands
   input  logic [31:0]          gp_rd_i,          // gp[rd field]
   input  logic [31:0]          gp_rs1_i,
   input  logic [31:0]          gp_rs2_i,
   input  logic [15:0]          fp_rd_i,          // f[rd field]
   input  logic [15:0]          fp_rs1_i,         // f[rs1 field]
   input  logic [15:0]          fp_rs2_i,         // f[rs2 field]
-  input  logic [FpAddrW-1:0]   fp_addr_i,        // gp[rs1] + imm (range checked at issue)
-  input  logic [IntAddrW-1:0]  int_addr_i,       // gp[rs1] + imm
 
   // BF16 ROMs (combinational): address f[fs1], data of the exp, reci and sqrt tables
   output logic [15:0]          rom_addr_o,
@@ -58,7 +57,7 @@ module moe_scalar_unit
   // Scalar memories: asynchronous reads, writes at the clock edge
   output logic [FpAddrW-1:0]   fpsram_raddr_o,
   input  logic [15:0]          fpsram_rdata_i,
-  input  logic [31:0]          intsram_rdata_i,  // INT_SRAM[gp[rs1] + imm] (issue-stage port)
+  input  logic [31:0]          intsram_rdata_i,  // INT_SRAM[req_i.ls_addr] (issue-stage port)
   output logic                 fpsram_we_o,
   output logic [FpAddrW-1:0]   fpsram_waddr_o,
   output logic [15:0]          fpsram_wdata_o,
@@ -66,10 +65,8 @@ module moe_scalar_unit
   output logic [IntAddrW-1:0]  intsram_waddr_o,
   output logic [31:0]          intsram_wdata_o,
 
-  // S_MAP_V_FP
+  // S_MAP_V_FP (row req_i.map_row, base req_i.ls_addr)
   input  logic                 map_start_i,
-  input  logic [VramRowW-1:0]  map_row_i,
-  input  logic [FpAddrW-1:0]   map_base_i,
   output logic                 map_done_o,
   output logic                 vram_we_o,
   output logic [VramRowW-1:0]  vram_wrow_o,
@@ -85,14 +82,15 @@ module moe_scalar_unit
   // One-cycle operations  //
   ///////////////////////////
 
-  logic [5:0]  opcode;
-  logic [3:0]  f_rd;
-  logic [17:0] imm18;
-  logic [21:0] imm22;
-  assign opcode = word_i[OPCODE_HI:OPCODE_LO];
-  assign f_rd   = word_i[RD_HI:RD_LO];
-  assign imm18  = word_i[IMM18_HI:IMM18_LO];
-  assign imm22  = word_i[IMM22_HI:IMM22_LO];
+  // Addresses and rows checked at issue: the low bits index the memories.
+  logic [3:0]          f_rd;
+  logic [FpAddrW-1:0]  fp_addr;   // also S_MAP_V_FP's base
+  logic [IntAddrW-1:0] int_addr;
+  logic [VramRowW-1:0] map_row;
+  assign f_rd     = req_i.rd;
+  assign fp_addr  = FpAddrW'(req_i.ls_addr);
+  assign int_addr = IntAddrW'(req_i.ls_addr);
+  assign map_row  = VramRowW'(req_i.map_row);
 
   logic        own_op, gp_we, fp_we;
   logic [31:0] gp_wdata;
@@ -103,7 +101,7 @@ module moe_scalar_unit
   logic [15:0] f_rnd;
   assign fa     = {fp_rs1_i, 16'h0000};
   assign fb     = {fp_rs2_i, 16'h0000};
-  assign fb_add = (opcode == OP_S_SUB_FP) ? {~fb[31], fb[30:0]} : fb;
+  assign fb_add = (req_i.op == SC_SUB_FP) ? {~fb[31], fb[30:0]} : fb;
 
   moe_fp32_add u_fadd (
     .a_i (fa),
@@ -124,8 +122,8 @@ module moe_scalar_unit
     .y_o   (f_max)
   );
 
-  assign f_alu = (opcode == OP_S_MUL_FP) ? f_mul :
-                 (opcode == OP_S_MAX_FP) ? f_max : f_add;
+  assign f_alu = (req_i.op == SC_MUL_FP) ? f_mul :
+                 (req_i.op == SC_MAX_FP) ? f_max : f_add;
 
   moe_bf16_round u_fround (
     .f_i (f_alu),
@@ -142,24 +140,24 @@ module moe_scalar_unit
     fp_wdata        = fpsram_rdata_i;
     fpsram_we_o     = 1'b0;
     intsram_we_o    = 1'b0;
-    unique case (opcode)
-      OP_S_ADD_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i + gp_rs2_i; end
-      OP_S_ADDI_INT: begin gp_we = 1'b1; gp_wdata = gp_rs1_i + 32'(imm18); end
-      OP_S_SUB_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i - gp_rs2_i; end
-      OP_S_MUL_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i * gp_rs2_i; end
-      OP_S_LUI_INT:  begin gp_we = 1'b1; gp_wdata = {imm22[19:0], 12'h000}; end
-      OP_S_LD_INT:   begin gp_we = 1'b1; gp_wdata = intsram_rdata_i; end
-      OP_S_LD_FP:    fp_we = 1'b1;
-      OP_S_ADD_FP, OP_S_SUB_FP, OP_S_MAX_FP, OP_S_MUL_FP: begin
+    unique case (req_i.op)
+      SC_ADD_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i + gp_rs2_i; end
+      SC_ADDI_INT: begin gp_we = 1'b1; gp_wdata = gp_rs1_i + req_i.imm; end
+      SC_SUB_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i - gp_rs2_i; end
+      SC_MUL_INT:  begin gp_we = 1'b1; gp_wdata = gp_rs1_i * gp_rs2_i; end
+      SC_LUI_INT:  begin gp_we = 1'b1; gp_wdata = req_i.imm; end
+      SC_LD_INT:   begin gp_we = 1'b1; gp_wdata = intsram_rdata_i; end
+      SC_LD_FP:    fp_we = 1'b1;
+      SC_ADD_FP, SC_SUB_FP, SC_MAX_FP, SC_MUL_FP: begin
         fp_we    = 1'b1;
         fp_wdata = f_rnd;
       end
-      OP_S_EXP_FP:   begin fp_we = 1'b1; fp_wdata = exp_data_i; end
-      OP_S_RECI_FP:  begin fp_we = 1'b1; fp_wdata = reci_data_i; end
-      OP_S_SQRT_FP:  begin fp_we = 1'b1; fp_wdata = sqrt_data_i; end
-      OP_S_ST_INT:   intsram_we_o = issue_i;
-      OP_S_ST_FP:    fpsram_we_o = issue_i;
-      default:       own_op = 1'b0;
+      SC_EXP_FP:   begin fp_we = 1'b1; fp_wdata = exp_data_i; end
+      SC_RECI_FP:  begin fp_we = 1'b1; fp_wdata = reci_data_i; end
+      SC_SQRT_FP:  begin fp_we = 1'b1; fp_wdata = sqrt_data_i; end
+      SC_ST_INT:   intsram_we_o = issue_i;
+      SC_ST_FP:    fpsram_we_o = issue_i;
+      default:     own_op = 1'b0;
     endcase
   end
 
@@ -171,14 +169,14 @@ module moe_scalar_unit
   assign fp_waddr_o = f_rd[2:0];
   assign fp_wdata_o = fp_wdata;
 
-  assign fpsram_waddr_o  = fp_addr_i;
+  assign fpsram_waddr_o  = fp_addr;
   assign fpsram_wdata_o  = fp_rd_i;
-  assign intsram_waddr_o = int_addr_i;
+  assign intsram_waddr_o = int_addr;
   assign intsram_wdata_o = gp_rd_i;
 
-  // S_LUI_INT keeps imm[19:0] (imm << 12 mod 2^32).
-  logic [1:0] unused_imm22;
-  assign unused_imm22 = imm22[21:20];
+  // Address bits beyond the memory depths (checked at issue) are not used.
+  logic unused_addr_bits;
+  assign unused_addr_bits = ^{req_i.ls_addr, req_i.map_row};
 
   /////////////////
   // S_MAP_V_FP  //
@@ -213,17 +211,16 @@ module moe_scalar_unit
       busy_q <= busy_d;
       elem_q <= elem_d;
       if (map_start_i) begin
-        row_q  <= map_row_i;
-        base_q <= map_base_i;
+        row_q  <= map_row;
+        base_q <= fp_addr;
       end
     end
   end
 
-  assign fpsram_raddr_o = busy_q      ? base_q + FpAddrW'(elem_q) :
-                          map_start_i ? map_base_i : fp_addr_i;
+  assign fpsram_raddr_o = busy_q ? base_q + FpAddrW'(elem_q) : fp_addr;
   assign map_done_o     = active && (32'(elem) == VLEN - 1);
   assign vram_we_o      = active;
-  assign vram_wrow_o    = busy_q ? row_q : map_row_i;
+  assign vram_wrow_o    = busy_q ? row_q : map_row;
   assign vram_wdata_o   = {VLEN{fpsram_rdata_i}};
   assign vram_wmask_o   = VLEN'(1) << elem;
 

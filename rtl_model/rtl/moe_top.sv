@@ -1,31 +1,34 @@
 // moesim RTL: top level of the PLENA-family MoE accelerator (core, memories, units, trace).
 
 /**
- * moesim accelerator top. In-order, one instruction at a time (docs/architecture.md):
+ * moesim accelerator top. In-order, one instruction at a time (docs/architecture.md). The top
+ * wires the parts, it holds none of them (but the two run-time size registers):
  *
- * - Issue: instruction pc_q is read asynchronously from the instruction memory ({stage, word}
- *   per entry, preloaded by the harness), decoded and trap-checked by moe_decoder with the
- *   register values of this cycle. A trapping instruction occupies no cycle: trap_valid_o is
- *   raised, nothing is written and the machine stops. Otherwise the instruction issues
- *   (issue_valid_o); a one-cycle instruction (UNIT_CORE) writes its results at this cycle's edge
- *   and retires in the same cycle, a multi-cycle one starts its unit, which raises done in its
- *   last cycle. retire_valid_o marks the last cycle of every instruction; the next one issues in
- *   the following cycle. The machine halts when pc_q reaches prog_len_i.
- * - State: gp, fp BF16, a 64-bit (NUM_*_REGS; gp0 and f0 read 0), the control registers
- *   (ctrl_reg_e, reset CTRL_<NAME>_RESET), TOPK_POLICY's valid bit, a loop stack of LOOP_DEPTH
- *   body-start pcs with a C_BREAK mark each, and the retired-instruction count, compared with
- *   instruction_budget_i (INSTRUCTION_BUDGET, a run-time input: machine.yaml `runtime`).
+ * - moe_fetch_ctrl (u_fetch): instruction memory, pc, issue decision, loop stack, one-cycle
+ *   control instructions, retired-instruction count. Instruction pc is read asynchronously,
+ *   decoded and trap-checked by moe_decoder (u_decoder) with the register values of this cycle.
+ *   A trapping instruction occupies no cycle: trap_valid_o is raised, nothing is written and
+ *   the machine stops. Otherwise the instruction issues (issue_valid_o); a one-cycle instruction
+ *   (UNIT_CORE) writes its results at this cycle's edge and retires in the same cycle, a
+ *   multi-cycle one starts its unit, which raises done in its last cycle. retire_valid_o marks
+ *   the last cycle of every instruction; the next one issues in the following cycle. The
+ *   machine halts when the pc reaches prog_len_i (C_BREAK outside a loop moves it there). The
+ *   retired-instruction count is compared with instruction_budget_i (INSTRUCTION_BUDGET, a
+ *   run-time input: machine.yaml `runtime`).
+ * - moe_regfile (u_regs): gp, fp BF16, a 64-bit (NUM_*_REGS; gp0 and f0 read 0), the control
+ *   registers (ctrl_reg_e, reset CTRL_<NAME>_RESET) and TOPK_POLICY's valid bit.
  * - Run-time sizes (machine.yaml `runtime`): mram_tiles_i (MRAM_TILES, at most the parameter
- *   MRAM_TILES_MAX, the depth the MRAM array is built with) and hbm_bytes_i (HBM_BYTES; the HBM backing store is
- *   the harness's). Both are registered (mram_tiles_q, hbm_bytes_q; held constant by the harness,
- *   loaded by the reset cycles) and only bound moe_decoder's address checks.
- *   C_BREAK outside a loop halts by moving pc to prog_len_i.
- * - Memories (arrays public to the harness): VRAM rows of VLEN BF16 with two synchronous read
- *   ports and one write port with per-element enables; MRAM rows {scales, codes} with one
- *   synchronous read and one write port; FP SRAM and INT SRAM (the scalar memories) with
- *   asynchronous reads and one write port each. HBM is moe_hbm.
+ *   MRAM_TILES_MAX, the depth the MRAM array is built with) and hbm_bytes_i (HBM_BYTES; the HBM
+ *   backing store is the harness's). Both are registered (mram_tiles_q, hbm_bytes_q; held
+ *   constant by the harness, loaded by the reset cycles) and only bound moe_decoder's address
+ *   checks.
+ * - moe_mem (u_mem): VRAM, MRAM, FP SRAM, INT SRAM and the BF16 ROMs, and the multiplexers
+ *   that give their shared ports to the active unit. HBM is moe_hbm.
  * - Units: moe_scalar_unit, moe_vector_unit, moe_topk_unit, moe_matrix_unit, moe_dma_unit. Only
- *   one unit is active at a time; shared memory ports are multiplexed to it.
+ *   one unit is active at a time. Every multi-cycle unit (and moe_hbm with the DMA unit) runs on
+ *   a clock gated by its busy output (moe_clock_gate): its state changes only from its start
+ *   cycle to its done cycle, and the simulation evaluates an idle unit's datapath not at all
+ *   (docs/performance.md).
  * - Trace: issue/retire/trap ports, per-cycle write observation ports for every register
  *   file and SRAM, for the C++ wrapper that builds retire records, and unit_busy_o: bit
  *   UNIT_IDX_<UNIT> (isa.yaml `units`, generated package) is high in every cycle that unit works,
@@ -104,108 +107,153 @@ module moe_top
   output logic [IntAddrW-1:0]   intsram_waddr_o
 );
 
-  localparam int unsigned ImemW      = STAGE_W + 32;
-  localparam int unsigned ImemAddrW  = $clog2(IMEM_WORDS);
   localparam int unsigned VramW      = VLEN * 16;
   localparam int unsigned NScale     = MLEN / MX_BLOCK;
   localparam int unsigned MramW      = MLEN * 8 + NScale * 8;
   localparam int unsigned LoopDepthW = $clog2(LOOP_DEPTH + 1);
   localparam int unsigned NBytesW    = $clog2(HBM_BYTES_PER_CYCLE + 1);
 
-  //////////////////////////////////////
-  // Memories (preloaded by harness)  //
-  //////////////////////////////////////
+  ///////////////////////////////
+  // Fetch, issue and control  //
+  ///////////////////////////////
 
-  logic [ImemW-1:0] imem    [IMEM_WORDS]     /*verilator public_flat_rw*/;
-  logic [VramW-1:0] vram    [VRAM_ROWS]      /*verilator public_flat_rw*/;
-  logic [MramW-1:0] mram    [MramRows]       /*verilator public_flat_rw*/;
-  logic [15:0]      fpsram  [FP_SRAM_WORDS]  /*verilator public_flat_rw*/;
-  logic [31:0]      intsram [INT_SRAM_WORDS] /*verilator public_flat_rw*/;
-
-  ///////////////////////////
-  // Architectural state   //
-  ///////////////////////////
-
-  logic [31:0] gp_q [NUM_GP_REGS] /*verilator public_flat_rd*/;
-  logic [15:0] fp_q [NUM_FP_REGS] /*verilator public_flat_rd*/;
-  logic [63:0] areg_q [NUM_ADDR_REGS] /*verilator public_flat_rd*/;
-  logic [31:0] scale_q /*verilator public_flat_rd*/;
-  logic [31:0] stride_q /*verilator public_flat_rd*/;
-  logic [31:0] vmask_q /*verilator public_flat_rd*/;
-  logic [31:0] topk_policy_q /*verilator public_flat_rd*/;
-  logic        topk_valid_q /*verilator public_flat_rd*/;
-  logic [31:0] loop_pc_q [LOOP_DEPTH];
-  logic        loop_brk_q [LOOP_DEPTH];  // C_BREAK marked the loop: its C_LOOP_END exits
-  logic [LoopDepthW-1:0] loop_depth_q;
-
-  logic [31:0] pc_q, pc_d;
-  logic [31:0] retired_q;
-  logic        busy_q, busy_d;
-  unit_e       unit_q;
-  logic        trapped_q;
-
-  ///////////////
-  // Fetch     //
-  ///////////////
-
-  logic [ImemW-1:0]   fetch;
-  logic [31:0]        word;
-  logic [STAGE_W-1:0] stage;
-  logic               halted;
-
-  assign fetch  = imem[ImemAddrW'(pc_q)];
-  assign word   = fetch[31:0];
-  assign stage  = fetch[ImemW-1:32];
-  assign halted = trapped_q || (pc_q >= prog_len_i);
-
-  logic [5:0] opcode;
-  logic [3:0] f_rd, f_rs1, f_rs2;
-  logic [21:0] imm22;
-  assign opcode = word[OPCODE_HI:OPCODE_LO];
-  assign f_rd   = word[RD_HI:RD_LO];
-  assign f_rs1  = word[RS1_HI:RS1_LO];
-  assign f_rs2  = word[RS2_HI:RS2_LO];
-  assign imm22  = word[IMM22_HI:IMM22_LO];
-
-  // Register reads (gp0 and f0 read 0). An fp/addr field past 7 traps at issue, so the 8-entry
-  // files are indexed by the low 3 bits.
-  logic [31:0] gp_rd, gp_rs1, gp_rs2;
-  logic [15:0] fp_rd, fp_rs1, fp_rs2;
-  logic [63:0] areg_rs2;
-  assign gp_rd    = (f_rd == 4'd0) ? 32'd0 : gp_q[f_rd];
-  assign gp_rs1   = (f_rs1 == 4'd0) ? 32'd0 : gp_q[f_rs1];
-  assign gp_rs2   = (f_rs2 == 4'd0) ? 32'd0 : gp_q[f_rs2];
-  assign fp_rd    = (f_rd[2:0] == 3'd0) ? 16'd0 : fp_q[f_rd[2:0]];
-  assign fp_rs1   = (f_rs1[2:0] == 3'd0) ? 16'd0 : fp_q[f_rs1[2:0]];
-  assign fp_rs2   = (f_rs2[2:0] == 3'd0) ? 16'd0 : fp_q[f_rs2[2:0]];
-  assign areg_rs2 = areg_q[f_rs2[2:0]];
-
-  ////////////////////////
-  // Decode and issue   //
-  ////////////////////////
+  logic [31:0]           pc, word;
+  logic [STAGE_W-1:0]    stage;
+  logic                  halted, trap, issue, single, retire, unit_done;
+  logic                  start_map, start_vec, start_topk, start_mm, start_dma;
+  unit_e                 act_unit;
+  logic [31:0]           retired;
+  logic [LoopDepthW-1:0] loop_depth;
+  logic                  ctl_busy, ctl_gp_we, areg_we, ctrl_we;
+  logic [31:0]           ctl_gp_wdata, ctrl_wdata;
+  ctrl_reg_e             ctrl_sel;
 
   logic                  dec_trap;
   trap_e                 dec_cause;
   unit_e                 dec_unit;
   logic [IntAddrW-1:0]   dec_int_raddr;
-  logic [FpAddrW-1:0]    dec_fp_addr;
-  logic [IntAddrW-1:0]   dec_int_addr;
-  vec_op_e               dec_vec_op;
-  logic [VramRowW-1:0]   dec_vec_dst, dec_vec_a, dec_vec_b;
-  logic                  dec_vec_scalar, dec_vec_masked;
-  logic [VramRowW-1:0]   dec_map_row;
-  logic [FpAddrW-1:0]    dec_map_base;
-  logic [15:0]           dec_topk_e, dec_topk_k;
-  logic [VramRowW-1:0]   dec_topk_row;
-  logic [IntAddrW-1:0]   dec_topk_id;
-  logic [FpAddrW-1:0]    dec_topk_w;
-  mm_op_e                dec_mm_op;
-  logic [31:0]           dec_mm_mat, dec_mm_mat_col, dec_mm_act;
-  logic [31:0]           dec_mm_wo_row, dec_mm_wo_col, dec_mm_wo_n;
-  dma_op_e               dec_dma_op;
-  logic [31:0]           dec_dma_row, dec_dma_stride, dec_dma_sstride;
-  logic [63:0]           dec_dma_code, dec_dma_scale;
-  logic [31:0]           int_rdata_async;
+  reg_idx_t              regs;
+  ctl_req_t              ctl_req;
+  scalar_req_t           sc_req;
+  vec_req_t              vec_req;
+  topk_req_t             topk_req;
+  mm_req_t               mm_req;
+  dma_req_t              dma_req;
+
+  moe_fetch_ctrl #(
+    .LOOP_DEPTH (LOOP_DEPTH),
+    .IMEM_WORDS (IMEM_WORDS)
+  ) u_fetch (
+    .clk_i,
+    .rst_ni,
+    .prog_len_i,
+    .pc_o           (pc),
+    .word_o         (word),
+    .stage_o        (stage),
+    .halted_o       (halted),
+    .dec_trap_i     (dec_trap),
+    .dec_unit_i     (dec_unit),
+    .ctl_req_i      (ctl_req),
+    .gp_rd_i        (gp_rd),
+    .unit_done_i    (unit_done),
+    .trap_o         (trap),
+    .issue_o        (issue),
+    .single_o       (single),
+    .start_map_o    (start_map),
+    .start_vec_o    (start_vec),
+    .start_topk_o   (start_topk),
+    .start_mm_o     (start_mm),
+    .start_dma_o    (start_dma),
+    .act_unit_o     (act_unit),
+    .retire_o       (retire),
+    .retired_o      (retired),
+    .loop_depth_o   (loop_depth),
+    .ctl_busy_o     (ctl_busy),
+    .ctl_gp_we_o    (ctl_gp_we),
+    .ctl_gp_wdata_o (ctl_gp_wdata),
+    .areg_we_o      (areg_we),
+    .ctrl_we_o      (ctrl_we),
+    .ctrl_sel_o     (ctrl_sel),
+    .ctrl_wdata_o   (ctrl_wdata)
+  );
+
+  //////////////////////
+  // Register files   //
+  //////////////////////
+
+  logic [31:0] gp_rd, gp_rs1, gp_rs2;
+  logic [15:0] fp_rd, fp_rs1, fp_rs2;
+  logic [63:0] areg_rs2;
+  logic [31:0] scale, stride, vmask, topk_policy;
+  logic        topk_valid;
+  logic        gp_we, fp_we;
+  logic [3:0]  gp_waddr;
+  logic [31:0] gp_wdata;
+  logic [2:0]  fp_waddr;
+  logic [15:0] fp_wdata;
+
+  // Scalar and vector unit register writes
+  logic        sc_gp_we, sc_fp_we, vec_fp_we;
+  logic [3:0]  sc_gp_waddr;
+  logic [2:0]  sc_fp_waddr, vec_fp_waddr;
+  logic [31:0] sc_gp_wdata;
+  logic [15:0] sc_fp_wdata, vec_fp_wdata;
+
+  moe_regfile u_regs (
+    .clk_i,
+    .rst_ni,
+    .regs_i         (regs),
+    .gp_rd_o        (gp_rd),
+    .gp_rs1_o       (gp_rs1),
+    .gp_rs2_o       (gp_rs2),
+    .fp_rd_o        (fp_rd),
+    .fp_rs1_o       (fp_rs1),
+    .fp_rs2_o       (fp_rs2),
+    .areg_rs2_o     (areg_rs2),
+    .scale_o        (scale),
+    .stride_o       (stride),
+    .vmask_o        (vmask),
+    .topk_policy_o  (topk_policy),
+    .topk_valid_o   (topk_valid),
+    .sc_gp_we_i     (sc_gp_we),
+    .sc_gp_waddr_i  (sc_gp_waddr),
+    .sc_gp_wdata_i  (sc_gp_wdata),
+    .ctl_gp_we_i    (ctl_gp_we),
+    .ctl_gp_wdata_i (ctl_gp_wdata),
+    .sc_fp_we_i     (sc_fp_we),
+    .sc_fp_waddr_i  (sc_fp_waddr),
+    .sc_fp_wdata_i  (sc_fp_wdata),
+    .vec_fp_we_i    (vec_fp_we),
+    .vec_fp_waddr_i (vec_fp_waddr),
+    .vec_fp_wdata_i (vec_fp_wdata),
+    .areg_we_i      (areg_we),
+    .ctrl_we_i      (ctrl_we),
+    .ctrl_sel_i     (ctrl_sel),
+    .ctrl_wdata_i   (ctrl_wdata),
+    .gp_we_o        (gp_we),
+    .gp_waddr_o     (gp_waddr),
+    .gp_wdata_o     (gp_wdata),
+    .fp_we_o        (fp_we),
+    .fp_waddr_o     (fp_waddr),
+    .fp_wdata_o     (fp_wdata)
+  );
+
+  ////////////////////////
+  // Decode             //
+  ////////////////////////
+
+  // Run-time sizes, registered: the harness holds the inputs constant for the model's lifetime
+  // and the reset cycles load them, so the decoder sees the run's values from its first cycle,
+  // from flops (an input port would put the decoder's logic into Verilator's input region,
+  // evaluated at every eval()).
+  logic [MRAM_TILES_BITS-1:0] mram_tiles_q;
+  logic [HBM_BYTES_BITS-1:0]  hbm_bytes_q;
+  always_ff @(posedge clk_i) begin : size_regs
+    mram_tiles_q <= mram_tiles_i;
+    hbm_bytes_q  <= hbm_bytes_i;
+  end
+
+  logic [31:0] int_rdata_async;
 
   moe_decoder #(
     .MLEN               (MLEN),
@@ -226,12 +274,12 @@ module moe_top
     .gp_rs1_i           (gp_rs1),
     .gp_rs2_i           (gp_rs2),
     .areg_i             (areg_rs2),
-    .scale_i            (scale_q),
-    .stride_i           (stride_q),
-    .topk_policy_i      (topk_policy_q),
-    .topk_valid_i       (topk_valid_q),
-    .loop_depth_i       (loop_depth_q),
-    .retired_i          (retired_q),
+    .scale_i            (scale),
+    .stride_i           (stride),
+    .topk_policy_i      (topk_policy),
+    .topk_valid_i       (topk_valid),
+    .loop_depth_i       (loop_depth),
+    .retired_i          (retired),
     .budget_i           (instruction_budget_i),
     .mram_tiles_i       (mram_tiles_q),
     .hbm_bytes_i        (hbm_bytes_q),
@@ -240,82 +288,36 @@ module moe_top
     .trap_o             (dec_trap),
     .trap_cause_o       (dec_cause),
     .unit_o             (dec_unit),
-    .fp_addr_o          (dec_fp_addr),
-    .int_addr_o         (dec_int_addr),
-    .vec_op_o           (dec_vec_op),
-    .vec_dst_row_o      (dec_vec_dst),
-    .vec_a_row_o        (dec_vec_a),
-    .vec_b_row_o        (dec_vec_b),
-    .vec_use_scalar_o   (dec_vec_scalar),
-    .vec_masked_o       (dec_vec_masked),
-    .map_row_o          (dec_map_row),
-    .map_base_o         (dec_map_base),
-    .topk_e_o           (dec_topk_e),
-    .topk_k_o           (dec_topk_k),
-    .topk_row_o         (dec_topk_row),
-    .topk_id_addr_o     (dec_topk_id),
-    .topk_w_addr_o      (dec_topk_w),
-    .mm_op_o            (dec_mm_op),
-    .mm_mat_row_o       (dec_mm_mat),
-    .mm_mat_col_o       (dec_mm_mat_col),
-    .mm_act_row_o       (dec_mm_act),
-    .mm_wo_row_o        (dec_mm_wo_row),
-    .mm_wo_col_o        (dec_mm_wo_col),
-    .mm_wo_stride_o     (dec_mm_wo_n),
-    .dma_op_o           (dec_dma_op),
-    .dma_row_o          (dec_dma_row),
-    .dma_code_addr_o    (dec_dma_code),
-    .dma_scale_addr_o   (dec_dma_scale),
-    .dma_stride_o       (dec_dma_stride),
-    .dma_scale_stride_o (dec_dma_sstride)
+    .reg_idx_o          (regs),
+    .ctl_req_o          (ctl_req),
+    .sc_req_o           (sc_req),
+    .vec_req_o          (vec_req),
+    .topk_req_o         (topk_req),
+    .mm_req_o           (mm_req),
+    .dma_req_o          (dma_req)
   );
-
-  logic can_issue, issue, single, unit_done, retire;
-  assign can_issue = !busy_q && !halted;
-  assign issue     = can_issue && !dec_trap;
-  assign single    = issue && (dec_unit == UNIT_CORE);
-
-  logic start_map, start_vec, start_topk, start_mm, start_dma;
-  assign start_map  = issue && (dec_unit == UNIT_MAP);
-  assign start_vec  = issue && (dec_unit == UNIT_VECTOR);
-  assign start_topk = issue && (dec_unit == UNIT_TOPK);
-  assign start_mm   = issue && (dec_unit == UNIT_MATRIX);
-  assign start_dma  = issue && (dec_unit == UNIT_DMA);
-
-  // Unit owning the shared ports this cycle (the issuing one, or the busy one).
-  unit_e act_unit;
-  assign act_unit = busy_q ? unit_q : dec_unit;
 
   ///////////////////
   // Clock gates   //
   ///////////////////
 
   // A multi-cycle unit changes state only from its start cycle to its done cycle (busy); the
-  // HBM pipeline holds requests only while the DMA unit is busy; a read data register changes
-  // only in its read cycle. Their clocks are gated with those enables (moe_clock_gate), so that
-  // the simulation evaluates an idle unit's datapath not at all (docs/performance.md).
-  logic clk_vec, clk_topk, clk_mm, clk_dma, clk_vram_a, clk_vram_b, clk_mram;
-  logic vec_busy, topk_busy, mm_busy, dma_busy, mm_mram_re;
-  logic vram_a_re, vram_b_re;
+  // HBM pipeline holds requests only while the DMA unit is busy. Their clocks are gated with
+  // those enables (moe_clock_gate), so that the simulation evaluates an idle unit's datapath
+  // not at all (docs/performance.md).
+  logic clk_vec, clk_topk, clk_mm, clk_dma;
+  logic vec_busy, topk_busy, mm_busy, dma_busy;
 
-  moe_clock_gate u_cg_vec    (.clk_i, .en_i(vec_busy),   .clk_o(clk_vec));
-  moe_clock_gate u_cg_topk   (.clk_i, .en_i(topk_busy),  .clk_o(clk_topk));
-  moe_clock_gate u_cg_mm     (.clk_i, .en_i(mm_busy),    .clk_o(clk_mm));
-  moe_clock_gate u_cg_dma    (.clk_i, .en_i(dma_busy),   .clk_o(clk_dma));
-  moe_clock_gate u_cg_vram_a (.clk_i, .en_i(vram_a_re),  .clk_o(clk_vram_a));
-  moe_clock_gate u_cg_vram_b (.clk_i, .en_i(vram_b_re),  .clk_o(clk_vram_b));
-  moe_clock_gate u_cg_mram   (.clk_i, .en_i(mm_mram_re), .clk_o(clk_mram));
+  moe_clock_gate u_cg_vec  (.clk_i, .en_i(vec_busy),  .clk_o(clk_vec));
+  moe_clock_gate u_cg_topk (.clk_i, .en_i(topk_busy), .clk_o(clk_topk));
+  moe_clock_gate u_cg_mm   (.clk_i, .en_i(mm_busy),   .clk_o(clk_mm));
+  moe_clock_gate u_cg_dma  (.clk_i, .en_i(dma_busy),  .clk_o(clk_dma));
 
   ///////////////
   // Units     //
   ///////////////
 
   // Scalar unit
-  logic                sc_gp_we, sc_fp_we;
-  logic [3:0]          sc_gp_waddr;
-  logic [2:0]          sc_fp_waddr;
-  logic [31:0]         sc_gp_wdata;
-  logic [15:0]         sc_fp_wdata;
   logic [FpAddrW-1:0]  fpsram_raddr;
   logic [15:0]         fpsram_rdata_async;
   logic                sc_fps_we, sc_ints_we, sc_busy;
@@ -329,8 +331,8 @@ module moe_top
   logic [VLEN-1:0]     map_vram_wmask;
   logic [15:0]         sc_rom_addr, sqrt_data;
 
-  // BF16 ROMs, VLEN ports each; port 0 is shared with the top-k and scalar units
-  logic [VramW-1:0] vec_exp_addr, vec_reci_addr, exp_addr, reci_addr, exp_data, reci_data;
+  // BF16 ROMs, VLEN ports each (exp, reci); port 0 is shared with the top-k and scalar units
+  logic [VramW-1:0] vec_exp_addr, vec_reci_addr, exp_data, reci_data;
 
   moe_scalar_unit #(
     .VLEN     (VLEN),
@@ -341,15 +343,13 @@ module moe_top
     .clk_i,
     .rst_ni,
     .issue_i         (single),
-    .word_i          (word),
+    .req_i           (sc_req),
     .gp_rd_i         (gp_rd),
     .gp_rs1_i        (gp_rs1),
     .gp_rs2_i        (gp_rs2),
     .fp_rd_i         (fp_rd),
     .fp_rs1_i        (fp_rs1),
     .fp_rs2_i        (fp_rs2),
-    .fp_addr_i       (dec_fp_addr),
-    .int_addr_i      (dec_int_addr),
     .rom_addr_o      (sc_rom_addr),
     .exp_data_i      (exp_data[15:0]),
     .reci_data_i     (reci_data[15:0]),
@@ -370,8 +370,6 @@ module moe_top
     .intsram_waddr_o (sc_ints_waddr),
     .intsram_wdata_o (sc_ints_wdata),
     .map_start_i     (start_map),
-    .map_row_i       (dec_map_row),
-    .map_base_i      (dec_map_base),
     .map_done_o      (map_done),
     .vram_we_o       (map_vram_we),
     .vram_wrow_o     (map_vram_wrow),
@@ -381,15 +379,12 @@ module moe_top
   );
 
   // VRAM read ports (registered data, held until the next read)
-  logic [VramRowW-1:0] vram_a_row, vram_b_row;
-  logic [VramW-1:0]   vram_a_rdata_q, vram_b_rdata_q;
+  logic [VramW-1:0] vram_a_rdata_q, vram_b_rdata_q;
 
   // Vector unit
-  logic                vec_done, vec_a_re, vec_b_re, vec_vram_we, vec_fp_we;
+  logic                vec_done, vec_a_re, vec_b_re, vec_vram_we;
   logic [VramRowW-1:0] vec_a_row, vec_b_row, vec_vram_wrow;
   logic [VramW-1:0]    vec_vram_wdata;
-  logic [2:0]          vec_fp_waddr;
-  logic [15:0]         vec_fp_wdata;
 
   moe_vector_unit #(
     .VLEN     (VLEN),
@@ -399,16 +394,16 @@ module moe_top
     .clk_i          (clk_vec),
     .rst_ni,
     .start_i        (start_vec),
-    .op_i           (dec_vec_op),
-    .dst_row_i      (dec_vec_dst),
-    .a_row_i        (dec_vec_a),
-    .b_row_i        (dec_vec_b),
-    .use_scalar_i   (dec_vec_scalar),
+    .op_i           (vec_req.op),
+    .dst_row_i      (VramRowW'(vec_req.dst_row)),
+    .a_row_i        (VramRowW'(vec_req.a_row)),
+    .b_row_i        (VramRowW'(vec_req.b_row)),
+    .use_scalar_i   (vec_req.use_scalar),
     .scalar_i       (fp_rs2),
     .shift_i        (gp_rs2),
-    .masked_i       (dec_vec_masked),
-    .v_mask_i       (vmask_q),
-    .fd_i           (f_rd[2:0]),
+    .masked_i       (vec_req.masked),
+    .v_mask_i       (vmask),
+    .fd_i           (regs.rd[2:0]),
     .fd_val_i       (fp_rd),
     .done_o         (vec_done),
     .busy_o         (vec_busy),
@@ -442,11 +437,11 @@ module moe_top
     .clk_i        (clk_topk),
     .rst_ni,
     .start_i      (start_topk),
-    .e_i          (dec_topk_e),
-    .k_i          (dec_topk_k),
-    .logit_row_i  (32'(dec_topk_row)),
-    .id_addr_i    (32'(dec_topk_id)),
-    .w_addr_i     (32'(dec_topk_w)),
+    .e_i          (topk_req.e),
+    .k_i          (topk_req.k),
+    .logit_row_i  (topk_req.row),
+    .id_addr_i    (topk_req.id_addr),
+    .w_addr_i     (topk_req.w_addr),
     .done_o       (topk_done),
     .busy_o       (topk_busy),
     .vram_re_o    (topk_vram_re),
@@ -465,7 +460,7 @@ module moe_top
   );
 
   // Matrix unit
-  logic             mm_done, mm_vram_re, mm_vram_we;
+  logic             mm_done, mm_vram_re, mm_vram_we, mm_mram_re;
   logic [31:0]      mm_mram_row, mm_vram_row, mm_vram_wrow;
   logic [VramW-1:0] mm_vram_wdata;
   logic [VLEN-1:0]  mm_vram_wmask;
@@ -481,13 +476,13 @@ module moe_top
     .clk_i         (clk_mm),
     .rst_ni,
     .start_i       (start_mm),
-    .op_i          (dec_mm_op),
-    .mat_row_i     (dec_mm_mat),
-    .mat_col_i     (dec_mm_mat_col),
-    .act_row_i     (dec_mm_act),
-    .wo_row_i      (dec_mm_wo_row),
-    .wo_col_i      (dec_mm_wo_col),
-    .wo_stride_i   (dec_mm_wo_n),
+    .op_i          (mm_req.op),
+    .mat_row_i     (mm_req.mat_row),
+    .mat_col_i     (mm_req.mat_col),
+    .act_row_i     (mm_req.act_row),
+    .wo_row_i      (mm_req.wo_row),
+    .wo_col_i      (mm_req.wo_col),
+    .wo_stride_i   (mm_req.wo_stride),
     .done_o        (mm_done),
     .busy_o        (mm_busy),
     .mram_re_o     (mm_mram_re),
@@ -526,12 +521,12 @@ module moe_top
     .clk_i            (clk_dma),
     .rst_ni,
     .start_i          (start_dma),
-    .op_i             (dec_dma_op),
-    .row_i            (dec_dma_row),
-    .code_addr_i      (dec_dma_code),
-    .scale_addr_i     (dec_dma_scale),
-    .stride_i         (dec_dma_stride),
-    .scale_stride_i   (dec_dma_sstride),
+    .op_i             (dma_req.op),
+    .row_i            (dma_req.row),
+    .code_addr_i      (dma_req.code_addr),
+    .scale_addr_i     (dma_req.scale_addr),
+    .stride_i         (dma_req.stride),
+    .scale_stride_i   (dma_req.scale_stride),
     .done_o           (dma_done),
     .busy_o           (dma_busy),
     .hbm_req_valid_o  (hbm_req_valid),
@@ -568,310 +563,104 @@ module moe_top
   );
 
   assign unit_done = map_done || vec_done || topk_done || mm_done || dma_done;
-  assign retire    = single || unit_done;
 
-  ////////////////////////////
-  // Shared memory ports    //
-  ////////////////////////////
+  //////////////////////////////
+  // Memories and their ports //
+  //////////////////////////////
 
-  // VRAM read port A: vector A operand, top-k logits, matrix activations, DMA store rows.
-  assign vram_a_re = vec_a_re || topk_vram_re || mm_vram_re || dma_vram_re;
-  always_comb begin
-    unique case (act_unit)
-      UNIT_TOPK:   vram_a_row = VramRowW'(topk_vram_row);
-      UNIT_MATRIX: vram_a_row = VramRowW'(mm_vram_row);
-      UNIT_DMA:    vram_a_row = dma_vram_row;
-      default:     vram_a_row = vec_a_row;
-    endcase
-  end
-  assign vram_b_re  = vec_b_re;
-  assign vram_b_row = vec_b_row;
-
-  // VRAM write port.
-  logic                vram_we;
+  logic                vram_we, fps_we, ints_we;
   logic [VramRowW-1:0] vram_wrow;
-  logic [VramW-1:0]    vram_wdata;
-  logic [VLEN-1:0]     vram_wmask;
-  assign vram_we = vec_vram_we || map_vram_we || mm_vram_we || dma_vram_we;
-  always_comb begin
-    unique case (act_unit)
-      UNIT_MAP: begin
-        vram_wrow  = map_vram_wrow;
-        vram_wdata = map_vram_wdata;
-        vram_wmask = map_vram_wmask;
-      end
-      UNIT_MATRIX: begin
-        vram_wrow  = VramRowW'(mm_vram_wrow);
-        vram_wdata = mm_vram_wdata;
-        vram_wmask = mm_vram_wmask;
-      end
-      UNIT_DMA: begin
-        vram_wrow  = dma_vram_wrow;
-        vram_wdata = dma_vram_wdata;
-        vram_wmask = '1;
-      end
-      default: begin
-        vram_wrow  = vec_vram_wrow;
-        vram_wdata = vec_vram_wdata;
-        vram_wmask = '1;
-      end
-    endcase
-  end
-
-  // FP SRAM / INT SRAM write ports: scalar stores or top-k results.
-  logic                fps_we, ints_we;
   logic [FpAddrW-1:0]  fps_waddr;
-  logic [15:0]         fps_wdata;
   logic [IntAddrW-1:0] ints_waddr;
-  logic [31:0]         ints_wdata;
-  assign fps_we     = sc_fps_we || topk_fp_we;
-  assign fps_waddr  = topk_fp_we ? FpAddrW'(topk_fp_waddr) : sc_fps_waddr;
-  assign fps_wdata  = topk_fp_we ? topk_fp_wdata : sc_fps_wdata;
-  assign ints_we    = sc_ints_we || topk_int_we;
-  assign ints_waddr = topk_int_we ? IntAddrW'(topk_int_waddr) : sc_ints_waddr;
-  assign ints_wdata = topk_int_we ? topk_int_wdata : sc_ints_wdata;
 
-  // ROM port 0 serves the top-k unit while it runs, and the scalar unit in the issue cycle of
-  // a one-cycle instruction (S_EXP_FP, S_RECI_FP).
-  always_comb begin
-    exp_addr  = vec_exp_addr;
-    reci_addr = vec_reci_addr;
-    if (act_unit == UNIT_TOPK) begin
-      exp_addr[15:0]  = topk_exp_addr;
-      reci_addr[15:0] = topk_reci_addr;
-    end else if (act_unit == UNIT_CORE) begin
-      exp_addr[15:0]  = sc_rom_addr;
-      reci_addr[15:0] = sc_rom_addr;
-    end
-  end
-
-  moe_bf16_rom #(
-    .NPorts (VLEN)
-  ) u_exp_rom (
-    .addr_i (exp_addr),
-    .data_o (exp_data)
+  moe_mem #(
+    .VLEN           (VLEN),
+    .MLEN           (MLEN),
+    .MX_BLOCK       (MX_BLOCK),
+    .VRAM_ROWS      (VRAM_ROWS),
+    .MRAM_TILES_MAX (MRAM_TILES_MAX),
+    .FP_SRAM_WORDS  (FP_SRAM_WORDS),
+    .INT_SRAM_WORDS (INT_SRAM_WORDS)
+  ) u_mem (
+    .clk_i,
+    .act_unit_i       (act_unit),
+    .vec_a_re_i       (vec_a_re),
+    .vec_a_row_i      (vec_a_row),
+    .topk_vram_re_i   (topk_vram_re),
+    .topk_vram_row_i  (topk_vram_row),
+    .mm_vram_re_i     (mm_vram_re),
+    .mm_vram_row_i    (mm_vram_row),
+    .dma_vram_re_i    (dma_vram_re),
+    .dma_vram_row_i   (dma_vram_row),
+    .vram_a_rdata_o   (vram_a_rdata_q),
+    .vec_b_re_i       (vec_b_re),
+    .vec_b_row_i      (vec_b_row),
+    .vram_b_rdata_o   (vram_b_rdata_q),
+    .vec_vram_we_i    (vec_vram_we),
+    .vec_vram_wrow_i  (vec_vram_wrow),
+    .vec_vram_wdata_i (vec_vram_wdata),
+    .map_vram_we_i    (map_vram_we),
+    .map_vram_wrow_i  (map_vram_wrow),
+    .map_vram_wdata_i (map_vram_wdata),
+    .map_vram_wmask_i (map_vram_wmask),
+    .mm_vram_we_i     (mm_vram_we),
+    .mm_vram_wrow_i   (mm_vram_wrow),
+    .mm_vram_wdata_i  (mm_vram_wdata),
+    .mm_vram_wmask_i  (mm_vram_wmask),
+    .dma_vram_we_i    (dma_vram_we),
+    .dma_vram_wrow_i  (dma_vram_wrow),
+    .dma_vram_wdata_i (dma_vram_wdata),
+    .mm_mram_re_i     (mm_mram_re),
+    .mm_mram_row_i    (mm_mram_row),
+    .mram_rdata_o     (mram_rdata_q),
+    .dma_mram_we_i    (dma_mram_we),
+    .dma_mram_wrow_i  (dma_mram_wrow),
+    .dma_mram_wdata_i (dma_mram_wdata),
+    .fpsram_raddr_i   (fpsram_raddr),
+    .fpsram_rdata_o   (fpsram_rdata_async),
+    .intsram_raddr_i  (dec_int_raddr),
+    .intsram_rdata_o  (int_rdata_async),
+    .sc_fps_we_i      (sc_fps_we),
+    .sc_fps_waddr_i   (sc_fps_waddr),
+    .sc_fps_wdata_i   (sc_fps_wdata),
+    .sc_ints_we_i     (sc_ints_we),
+    .sc_ints_waddr_i  (sc_ints_waddr),
+    .sc_ints_wdata_i  (sc_ints_wdata),
+    .topk_fp_we_i     (topk_fp_we),
+    .topk_fp_waddr_i  (topk_fp_waddr),
+    .topk_fp_wdata_i  (topk_fp_wdata),
+    .topk_int_we_i    (topk_int_we),
+    .topk_int_waddr_i (topk_int_waddr),
+    .topk_int_wdata_i (topk_int_wdata),
+    .vec_exp_addr_i   (vec_exp_addr),
+    .vec_reci_addr_i  (vec_reci_addr),
+    .topk_exp_addr_i  (topk_exp_addr),
+    .topk_reci_addr_i (topk_reci_addr),
+    .sc_rom_addr_i    (sc_rom_addr),
+    .exp_data_o       (exp_data),
+    .reci_data_o      (reci_data),
+    .sqrt_data_o      (sqrt_data),
+    .vram_we_o        (vram_we),
+    .vram_wrow_o      (vram_wrow),
+    .fpsram_we_o      (fps_we),
+    .fpsram_waddr_o   (fps_waddr),
+    .intsram_we_o     (ints_we),
+    .intsram_waddr_o  (ints_waddr)
   );
-
-  moe_bf16_rom #(
-    .NPorts (VLEN)
-  ) u_reci_rom (
-    .addr_i (reci_addr),
-    .data_o (reci_data)
-  );
-
-  // SQRT_BF16: S_SQRT_FP only.
-  moe_bf16_rom #(
-    .NPorts (1)
-  ) u_sqrt_rom (
-    .addr_i (sc_rom_addr),
-    .data_o (sqrt_data)
-  );
-
-  ///////////////////////
-  // Memory arrays     //
-  ///////////////////////
-
-  // The read data registers, clocked only in their read cycles (moe_clock_gate).
-  always_ff @(posedge clk_vram_a) begin : vram_a_port
-    vram_a_rdata_q <= vram[vram_a_row];
-  end
-
-  always_ff @(posedge clk_vram_b) begin : vram_b_port
-    vram_b_rdata_q <= vram[vram_b_row];
-  end
-
-  always_ff @(posedge clk_i) begin : vram_port
-    if (vram_we) begin
-      for (int e = 0; e < int'(VLEN); e++) begin
-        if (vram_wmask[e]) vram[vram_wrow][16*e +: 16] <= vram_wdata[16*e +: 16];
-      end
-    end
-  end
-
-  always_ff @(posedge clk_mram) begin : mram_rd_port
-    mram_rdata_q <= mram[MramRowW'(mm_mram_row)];
-  end
-
-  always_ff @(posedge clk_i) begin : mram_port
-    if (dma_mram_we) mram[dma_mram_wrow] <= dma_mram_wdata;
-  end
-
-  assign fpsram_rdata_async = fpsram[fpsram_raddr];
-  assign int_rdata_async    = intsram[dec_int_raddr];
-
-  always_ff @(posedge clk_i) begin : sram_ports
-    if (fps_we) fpsram[fps_waddr] <= fps_wdata;
-    if (ints_we) intsram[ints_waddr] <= ints_wdata;
-  end
-
-  //////////////////////////////////////
-  // Control flow and register writes //
-  //////////////////////////////////////
-
-  // One-cycle control instructions (ctl_busy: one issues).
-  logic                  ctl_busy, ctl_gp_we, areg_we, ctrl_we, loop_push, loop_pop, loop_jump;
-  logic                  loop_break, brk_halt, loop_top_brk;
-  logic [31:0]           ctl_gp_wdata, ctrl_wdata;
-  ctrl_reg_e             ctrl_sel;
-  logic [31:0]           loop_top;
-
-  assign loop_top     = loop_pc_q[(loop_depth_q == '0) ? 0 : 32'(loop_depth_q) - 1];
-  assign loop_top_brk = loop_brk_q[(loop_depth_q == '0) ? 0 : 32'(loop_depth_q) - 1];
-
-  always_comb begin
-    ctl_busy     = 1'b0;
-    ctl_gp_we    = 1'b0;
-    ctl_gp_wdata = '0;
-    areg_we      = 1'b0;
-    ctrl_we      = 1'b0;
-    ctrl_sel     = CTRL_SCALE;
-    ctrl_wdata   = gp_rd;
-    loop_push    = 1'b0;
-    loop_pop     = 1'b0;
-    loop_jump    = 1'b0;
-    loop_break   = 1'b0;
-    brk_halt     = 1'b0;
-    if (single) begin
-      ctl_busy = 1'b1;
-      unique case (opcode)
-        OP_C_SET_ADDR_REG:   areg_we = 1'b1;
-        OP_C_SET_SCALE_REG:  begin ctrl_we = 1'b1; ctrl_sel = CTRL_SCALE;  end
-        OP_C_SET_STRIDE_REG: begin ctrl_we = 1'b1; ctrl_sel = CTRL_STRIDE; end
-        OP_C_SET_V_MASK_REG: begin ctrl_we = 1'b1; ctrl_sel = CTRL_V_MASK; end
-        OP_C_SET_TOPK_REG:   begin ctrl_we = 1'b1; ctrl_sel = CTRL_TOPK_POLICY; end
-        OP_C_LOOP_START: begin
-          ctl_gp_we    = 1'b1;
-          ctl_gp_wdata = 32'(imm22);
-          loop_push    = 1'b1;
-        end
-        OP_C_LOOP_END: begin
-          ctl_gp_we = 1'b1;
-          if ((gp_rd > 32'd1) && !loop_top_brk) begin
-            ctl_gp_wdata = gp_rd - 32'd1;
-            loop_jump    = 1'b1;
-          end else begin
-            ctl_gp_wdata = 32'd0;
-            loop_pop     = 1'b1;
-          end
-        end
-        OP_C_BREAK: begin
-          // Outside a loop: halt (pc past the program). Inside: mark the innermost loop.
-          brk_halt   = (loop_depth_q == '0);
-          loop_break = (loop_depth_q != '0);
-        end
-        default: ctl_busy = 1'b0;  // a scalar unit instruction
-      endcase
-    end
-  end
-
-  // Register file write ports.
-  logic        gp_we, fp_we;
-  logic [3:0]  gp_waddr;
-  logic [31:0] gp_wdata;
-  logic [2:0]  fp_waddr;
-  logic [15:0] fp_wdata;
-  assign gp_we    = sc_gp_we || (ctl_gp_we && (f_rd != 4'd0));
-  assign gp_waddr = sc_gp_we ? sc_gp_waddr : f_rd;
-  assign gp_wdata = sc_gp_we ? sc_gp_wdata : ctl_gp_wdata;
-  assign fp_we    = sc_fp_we || vec_fp_we;
-  assign fp_waddr = sc_fp_we ? sc_fp_waddr : vec_fp_waddr;
-  assign fp_wdata = sc_fp_we ? sc_fp_wdata : vec_fp_wdata;
-
-  always_comb begin
-    busy_d = busy_q;
-    if (issue && !single) busy_d = 1'b1;
-    if (unit_done) busy_d = 1'b0;
-    pc_d = pc_q;
-    if (retire) pc_d = loop_jump ? loop_top : brk_halt ? prog_len_i : pc_q + 32'd1;
-  end
-
-  // Run-time sizes, registered: the harness holds the inputs constant for the model's lifetime
-  // and the reset cycles load them, so the decoder sees the run's values from its first cycle,
-  // from flops (an input port would put the decoder's logic into Verilator's input region,
-  // evaluated at every eval()).
-  logic [MRAM_TILES_BITS-1:0] mram_tiles_q;
-  logic [HBM_BYTES_BITS-1:0]  hbm_bytes_q;
-  always_ff @(posedge clk_i) begin : size_regs
-    mram_tiles_q <= mram_tiles_i;
-    hbm_bytes_q  <= hbm_bytes_i;
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : core_regs
-    if (!rst_ni) begin
-      pc_q      <= '0;
-      retired_q <= '0;
-      busy_q    <= 1'b0;
-      unit_q    <= UNIT_CORE;
-      trapped_q <= 1'b0;
-    end else begin
-      pc_q      <= pc_d;
-      retired_q <= retired_q + 32'(retire);
-      busy_q    <= busy_d;
-      if (issue) unit_q <= dec_unit;
-      if (can_issue && dec_trap) trapped_q <= 1'b1;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : regfile_regs
-    if (!rst_ni) begin
-      for (int i = 0; i < NUM_GP_REGS; i++) gp_q[i] <= '0;
-      for (int i = 0; i < NUM_FP_REGS; i++) fp_q[i] <= '0;
-      for (int i = 0; i < NUM_ADDR_REGS; i++) areg_q[i] <= '0;
-      scale_q       <= CTRL_SCALE_RESET;
-      stride_q      <= CTRL_STRIDE_RESET;
-      vmask_q       <= CTRL_V_MASK_RESET;
-      topk_policy_q <= CTRL_TOPK_POLICY_RESET;
-      topk_valid_q  <= 1'b0;
-    end else begin
-      if (gp_we) gp_q[gp_waddr] <= gp_wdata;
-      if (fp_we) fp_q[fp_waddr] <= fp_wdata;
-      if (areg_we) areg_q[f_rd[2:0]] <= {gp_rs1, gp_rs2};
-      if (ctrl_we) begin
-        unique case (ctrl_sel)
-          CTRL_SCALE:  scale_q <= ctrl_wdata;
-          CTRL_STRIDE: stride_q <= ctrl_wdata;
-          CTRL_V_MASK: vmask_q <= ctrl_wdata;
-          CTRL_TOPK_POLICY: begin
-            topk_policy_q <= ctrl_wdata;
-            topk_valid_q  <= 1'b1;
-          end
-          default: ;
-        endcase
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : loop_regs
-    if (!rst_ni) begin
-      for (int i = 0; i < int'(LOOP_DEPTH); i++) begin
-        loop_pc_q[i]  <= '0;
-        loop_brk_q[i] <= 1'b0;
-      end
-      loop_depth_q <= '0;
-    end else if (loop_push) begin
-      loop_pc_q[32'(loop_depth_q)]  <= pc_q + 32'd1;
-      loop_brk_q[32'(loop_depth_q)] <= 1'b0;
-      loop_depth_q                  <= loop_depth_q + LoopDepthW'(1);
-    end else if (loop_pop) begin
-      loop_depth_q <= loop_depth_q - LoopDepthW'(1);
-    end else if (loop_break) begin
-      loop_brk_q[32'(loop_depth_q) - 1] <= 1'b1;
-    end
-  end
 
   //////////////
   // Trace    //
   //////////////
 
   assign issue_valid_o  = issue;
-  assign issue_pc_o     = pc_q;
+  assign issue_pc_o     = pc;
   assign retire_valid_o = retire;
-  assign retire_pc_o    = pc_q;
+  assign retire_pc_o    = pc;
   assign retire_word_o  = word;
   assign retire_stage_o = stage;
-  assign trap_valid_o   = can_issue && dec_trap;
+  assign trap_valid_o   = trap;
   assign trap_cause_o   = dec_cause;
-  assign trap_pc_o      = pc_q;
+  assign trap_pc_o      = pc;
   assign trap_word_o    = word;
   assign trap_stage_o   = stage;
   assign halted_o       = halted;
@@ -893,7 +682,7 @@ module moe_top
   assign fp_waddr_o      = fp_waddr;
   assign fp_wdata_o      = fp_wdata;
   assign areg_we_o       = areg_we;
-  assign areg_waddr_o    = f_rd[2:0];
+  assign areg_waddr_o    = regs.rd[2:0];
   assign areg_wdata_o    = {gp_rs1, gp_rs2};
   assign ctrl_we_o       = ctrl_we;
   assign ctrl_sel_o      = ctrl_sel;
@@ -907,9 +696,8 @@ module moe_top
   assign intsram_we_o    = ints_we;
   assign intsram_waddr_o = ints_waddr;
 
-  // Address bits beyond the memory depth (checked at issue) are not used.
+  // Row bits beyond the VRAM depth (checked at issue) are not used.
   logic unused_bits;
-  assign unused_bits = ^{topk_vram_row, topk_int_waddr, topk_fp_waddr,
-                         mm_mram_row, mm_vram_row, mm_vram_wrow};
+  assign unused_bits = ^{vec_req.dst_row, vec_req.a_row, vec_req.b_row};
 
 endmodule : moe_top

@@ -168,13 +168,13 @@ struct Impl {
     auto& r = root();
     switch (s) {
       case Space::Vram:
-        return entry_bytes(r.moe_top__DOT__vram[i]);
+        return entry_bytes(r.moe_top__DOT__u_mem__DOT__vram[i]);
       case Space::Mram:
-        return entry_bytes(r.moe_top__DOT__mram[i]);
+        return entry_bytes(r.moe_top__DOT__u_mem__DOT__mram[i]);
       case Space::FpSram:
-        return entry_bytes(r.moe_top__DOT__fpsram[i]);
+        return entry_bytes(r.moe_top__DOT__u_mem__DOT__fpsram[i]);
       case Space::IntSram:
-        return entry_bytes(r.moe_top__DOT__intsram[i]);
+        return entry_bytes(r.moe_top__DOT__u_mem__DOT__intsram[i]);
       case Space::Hbm:
         break;
     }
@@ -184,11 +184,12 @@ struct Impl {
 
   void zero(Space s) {
     auto& r = root();
-    const size_t n = (s == Space::Vram)   ? storage_bytes(r.moe_top__DOT__vram[0])
-                     : (s == Space::Mram) ? storage_bytes(r.moe_top__DOT__mram[0])
+    const size_t n = (s == Space::Vram)   ? storage_bytes(r.moe_top__DOT__u_mem__DOT__vram[0])
+                     : (s == Space::Mram) ? storage_bytes(r.moe_top__DOT__u_mem__DOT__mram[0])
                                           : unit_bytes(s);
     // MRAM is built MRAM_TILES_MAX tiles deep: rows past the run's MRAM_TILES are cleared too.
-    const uint64_t rows = (s == Space::Mram) ? array_depth(r.moe_top__DOT__mram) : units(s);
+    const uint64_t rows =
+        (s == Space::Mram) ? array_depth(r.moe_top__DOT__u_mem__DOT__mram) : units(s);
     for (uint64_t i = 0; i < rows; ++i) std::memset(entry(s, i), 0, n);
   }
 
@@ -333,9 +334,9 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   const uint16_t* sqrt_t = num::sqrt_bf16_table();
   auto& r = m.root();
   for (size_t i = 0; i < 65536; ++i) {
-    r.moe_top__DOT__u_exp_rom__DOT__mem[i] = exp_t[i];
-    r.moe_top__DOT__u_reci_rom__DOT__mem[i] = reci_t[i];
-    r.moe_top__DOT__u_sqrt_rom__DOT__mem[i] = sqrt_t[i];
+    r.moe_top__DOT__u_mem__DOT__u_exp_rom__DOT__mem[i] = exp_t[i];
+    r.moe_top__DOT__u_mem__DOT__u_reci_rom__DOT__mem[i] = reci_t[i];
+    r.moe_top__DOT__u_mem__DOT__u_sqrt_rom__DOT__mem[i] = sqrt_t[i];
   }
   m.top->prog_len_i = 0;
   m.top->instruction_budget_i = static_cast<uint32_t>(m.budget);
@@ -344,7 +345,7 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   // lifetime; moe_top registers them, and the reset cycles of reset_with() load them.
   m.top->mram_tiles_i = static_cast<uint8_t>(preset.get("MRAM_TILES"));
   m.top->hbm_bytes_i = static_cast<uint64_t>(preset.get("HBM_BYTES"));
-  if (m.units(Space::Mram) > array_depth(m.root().moe_top__DOT__mram))
+  if (m.units(Space::Mram) > array_depth(m.root().moe_top__DOT__u_mem__DOT__mram))
     throw std::logic_error("RtlModel: MRAM_TILES exceeds the MRAM array built");
   m.top->clk_i = 0;
   m.top->rst_ni = 0;
@@ -388,7 +389,7 @@ void Model::reset_with(const isa::Program& program) {
   for (Space s : {Space::Vram, Space::Mram, Space::FpSram, Space::IntSram}) m.zero(s);
   std::fill(m.hbm.bytes.begin(), m.hbm.bytes.end(), 0);
   m.hbm.bytes_read = m.hbm.bytes_written = 0;
-  auto& imem = m.root().moe_top__DOT__imem;
+  auto& imem = m.root().moe_top__DOT__u_fetch__DOT__imem;
   for (uint64_t pc = 0; pc < m.imem_words; ++pc) imem[pc] = 0;
   for (size_t pc = 0; pc < program.words.size(); ++pc)
     imem[pc] = (static_cast<uint64_t>(program.stages[pc]) << 32) | program.words[pc];
@@ -431,13 +432,14 @@ isa::ArchState Model::save() const {
   if (m.trapped) throw std::logic_error("RtlModel: no checkpoint of a trapped machine");
   const auto& r = m.root();
   isa::ArchState s;
-  s.pc = r.moe_top__DOT__pc_q;
+  s.pc = r.moe_top__DOT__u_fetch__DOT__pc_q;
   s.retired = m.retired;
   s.cycle = m.cycle;
   s.instruction_budget = m.top->instruction_budget_i;
   s.regs = regs();
-  for (uint32_t i = 0; i < r.moe_top__DOT__loop_depth_q; ++i)
-    s.loops.push_back({r.moe_top__DOT__loop_pc_q[i], r.moe_top__DOT__loop_brk_q[i] != 0});
+  for (uint32_t i = 0; i < r.moe_top__DOT__u_fetch__DOT__loop_depth_q; ++i)
+    s.loops.push_back({r.moe_top__DOT__u_fetch__DOT__loop_pc_q[i],
+                       r.moe_top__DOT__u_fetch__DOT__loop_brk_q[i] != 0});
   const isa::StateShape shape = isa::state_shape(m.preset);
   const size_t blen = static_cast<size_t>(cfg_param("BLEN"));
   const size_t mlen = static_cast<size_t>(cfg_param("MLEN"));
@@ -470,23 +472,26 @@ void Model::restore(const isa::Program& program, const isa::ArchState& state) {
   for (Space sp : isa::kAllSpaces)
     m.write_segment(sp, isa::MemorySegment{0, state.mem[static_cast<size_t>(sp)]});
   auto& r = m.root();
-  r.moe_top__DOT__pc_q = state.pc;
-  r.moe_top__DOT__retired_q = static_cast<uint32_t>(state.retired);
-  for (size_t i = 1; i < state.regs.gp.size(); ++i) r.moe_top__DOT__gp_q[i] = state.regs.gp[i];
-  for (size_t i = 1; i < state.regs.fp.size(); ++i) r.moe_top__DOT__fp_q[i] = state.regs.fp[i];
+  r.moe_top__DOT__u_fetch__DOT__pc_q = state.pc;
+  r.moe_top__DOT__u_fetch__DOT__retired_q = static_cast<uint32_t>(state.retired);
+  for (size_t i = 1; i < state.regs.gp.size(); ++i)
+    r.moe_top__DOT__u_regs__DOT__gp_q[i] = state.regs.gp[i];
+  for (size_t i = 1; i < state.regs.fp.size(); ++i)
+    r.moe_top__DOT__u_regs__DOT__fp_q[i] = state.regs.fp[i];
   for (size_t i = 0; i < state.regs.addr.size(); ++i)
-    r.moe_top__DOT__areg_q[i] = state.regs.addr[i];
-  r.moe_top__DOT__scale_q = state.regs.scale;
-  r.moe_top__DOT__stride_q = state.regs.stride;
-  r.moe_top__DOT__vmask_q = state.regs.v_mask;
-  r.moe_top__DOT__topk_policy_q = state.regs.topk_policy;
-  r.moe_top__DOT__topk_valid_q = state.regs.topk_valid ? 1 : 0;
+    r.moe_top__DOT__u_regs__DOT__areg_q[i] = state.regs.addr[i];
+  r.moe_top__DOT__u_regs__DOT__scale_q = state.regs.scale;
+  r.moe_top__DOT__u_regs__DOT__stride_q = state.regs.stride;
+  r.moe_top__DOT__u_regs__DOT__vmask_q = state.regs.v_mask;
+  r.moe_top__DOT__u_regs__DOT__topk_policy_q = state.regs.topk_policy;
+  r.moe_top__DOT__u_regs__DOT__topk_valid_q = state.regs.topk_valid ? 1 : 0;
   // check_state_shape() has held the stack to LOOP_DEPTH, the arrays' depth.
-  for (size_t i = 0; i < state.loops.size() && i < array_depth(r.moe_top__DOT__loop_brk_q); ++i) {
-    r.moe_top__DOT__loop_pc_q[i] = state.loops[i].body;
-    r.moe_top__DOT__loop_brk_q[i] = state.loops[i].broken ? 1 : 0;
+  for (size_t i = 0;
+       i < state.loops.size() && i < array_depth(r.moe_top__DOT__u_fetch__DOT__loop_brk_q); ++i) {
+    r.moe_top__DOT__u_fetch__DOT__loop_pc_q[i] = state.loops[i].body;
+    r.moe_top__DOT__u_fetch__DOT__loop_brk_q[i] = state.loops[i].broken ? 1 : 0;
   }
-  r.moe_top__DOT__loop_depth_q = static_cast<uint8_t>(state.loops.size());
+  r.moe_top__DOT__u_fetch__DOT__loop_depth_q = static_cast<uint8_t>(state.loops.size());
   const size_t blen = static_cast<size_t>(cfg_param("BLEN"));
   const size_t mlen = static_cast<size_t>(cfg_param("MLEN"));
   for (size_t i = 0; i < blen; ++i)
@@ -578,14 +583,14 @@ uint64_t Model::hbm_bytes_written() const { return impl_->hbm.bytes_written; }
 isa::ArchRegs Model::regs() const {
   const auto& r = impl_->root();
   isa::ArchRegs a;
-  for (size_t i = 0; i < a.gp.size(); ++i) a.gp[i] = r.moe_top__DOT__gp_q[i];
-  for (size_t i = 0; i < a.fp.size(); ++i) a.fp[i] = r.moe_top__DOT__fp_q[i];
-  for (size_t i = 0; i < a.addr.size(); ++i) a.addr[i] = r.moe_top__DOT__areg_q[i];
-  a.scale = r.moe_top__DOT__scale_q;
-  a.stride = r.moe_top__DOT__stride_q;
-  a.v_mask = r.moe_top__DOT__vmask_q;
-  a.topk_policy = r.moe_top__DOT__topk_policy_q;
-  a.topk_valid = r.moe_top__DOT__topk_valid_q != 0;
+  for (size_t i = 0; i < a.gp.size(); ++i) a.gp[i] = r.moe_top__DOT__u_regs__DOT__gp_q[i];
+  for (size_t i = 0; i < a.fp.size(); ++i) a.fp[i] = r.moe_top__DOT__u_regs__DOT__fp_q[i];
+  for (size_t i = 0; i < a.addr.size(); ++i) a.addr[i] = r.moe_top__DOT__u_regs__DOT__areg_q[i];
+  a.scale = r.moe_top__DOT__u_regs__DOT__scale_q;
+  a.stride = r.moe_top__DOT__u_regs__DOT__stride_q;
+  a.v_mask = r.moe_top__DOT__u_regs__DOT__vmask_q;
+  a.topk_policy = r.moe_top__DOT__u_regs__DOT__topk_policy_q;
+  a.topk_valid = r.moe_top__DOT__u_regs__DOT__topk_valid_q != 0;
   return a;
 }
 

@@ -59,25 +59,30 @@ std::vector<Plant> plants() {
       // (or, with pc_q moved on, the next instruction, of another unit).
       {"TopOneUnitBusy_A", kVecMap, 0,
        [](auto& r) {
-         r.moe_top__DOT__busy_q = 0;
-         r.moe_top__DOT__pc_q = 1;
+         r.moe_top__DOT__u_fetch__DOT__busy_q = 0;
+         r.moe_top__DOT__u_fetch__DOT__pc_q = 1;
        }},
-      {"MapStartIdle_A", kMap, 0, [](auto& r) { r.moe_top__DOT__busy_q = 0; }},
-      {"VecStartIdle_A", kVec, 0, [](auto& r) { r.moe_top__DOT__busy_q = 0; }},
-      {"TopkStartIdle_A", kTopk, 3, [](auto& r) { r.moe_top__DOT__busy_q = 0; }},
-      {"MatrixStartIdle_A", kMv, 0, [](auto& r) { r.moe_top__DOT__busy_q = 0; }},
-      {"DmaStartIdle_A", kPrefV, 0, [](auto& r) { r.moe_top__DOT__busy_q = 0; }},
+      {"MapStartIdle_A", kMap, 0, [](auto& r) { r.moe_top__DOT__u_fetch__DOT__busy_q = 0; }},
+      {"VecStartIdle_A", kVec, 0, [](auto& r) { r.moe_top__DOT__u_fetch__DOT__busy_q = 0; }},
+      {"TopkStartIdle_A", kTopk, 3, [](auto& r) { r.moe_top__DOT__u_fetch__DOT__busy_q = 0; }},
+      {"MatrixStartIdle_A", kMv, 0, [](auto& r) { r.moe_top__DOT__u_fetch__DOT__busy_q = 0; }},
+      {"DmaStartIdle_A", kPrefV, 0, [](auto& r) { r.moe_top__DOT__u_fetch__DOT__busy_q = 0; }},
       // Illegal state codes.
-      {"TopUnitLegal_A", kVec, 0, [](auto& r) { r.moe_top__DOT__unit_q = 7; }},
+      {"TopUnitLegal_A", kVec, 0, [](auto& r) { r.moe_top__DOT__u_fetch__DOT__unit_q = 7; }},
       {"VecStateLegal_A", kVec, 0, [](auto& r) { r.moe_top__DOT__u_vector__DOT__state_q = 7; }},
       // Done while the core waits on another unit.
-      {"MapDoneOwner_A", kMap, 0, [](auto& r) { r.moe_top__DOT__unit_q = kUnitCore; }},
-      {"VecDoneOwner_A", kVec, 0, [](auto& r) { r.moe_top__DOT__unit_q = kUnitCore; }},
-      {"TopkDoneOwner_A", kTopk, 3, [](auto& r) { r.moe_top__DOT__unit_q = kUnitCore; }},
-      {"MatrixDoneOwner_A", kMv, 0, [](auto& r) { r.moe_top__DOT__unit_q = kUnitCore; }},
-      {"DmaDoneOwner_A", kPrefV, 0, [](auto& r) { r.moe_top__DOT__unit_q = kUnitCore; }},
+      {"MapDoneOwner_A", kMap, 0,
+       [](auto& r) { r.moe_top__DOT__u_fetch__DOT__unit_q = kUnitCore; }},
+      {"VecDoneOwner_A", kVec, 0,
+       [](auto& r) { r.moe_top__DOT__u_fetch__DOT__unit_q = kUnitCore; }},
+      {"TopkDoneOwner_A", kTopk, 3,
+       [](auto& r) { r.moe_top__DOT__u_fetch__DOT__unit_q = kUnitCore; }},
+      {"MatrixDoneOwner_A", kMv, 0,
+       [](auto& r) { r.moe_top__DOT__u_fetch__DOT__unit_q = kUnitCore; }},
+      {"DmaDoneOwner_A", kPrefV, 0,
+       [](auto& r) { r.moe_top__DOT__u_fetch__DOT__unit_q = kUnitCore; }},
       // gp0 itself (its write port: run_checker()).
-      {"TopGp0Zero_A", kVec, 0, [](auto& r) { r.moe_top__DOT__gp_q[0] = 5; }},
+      {"TopGp0Zero_A", kVec, 0, [](auto& r) { r.moe_top__DOT__u_regs__DOT__gp_q[0] = 5; }},
       // Addresses past the preset's sizes (tiny: VRAM 2048 rows, FP SRAM 2048 and INT SRAM 1024
       // words, MRAM kMramTiles tiles of MLEN 16 rows, HBM kHbmBytes).
       {"TopkVramRow_A", kTopk, 3, [](auto& r) { r.moe_top__DOT__u_topk__DOT__row_q = 5000; }},
@@ -122,7 +127,8 @@ int run(const moesim::isa::Spec& spec, const Plant& p, bool plant) {
   top->rst_ni = 1;
   top->eval();
   for (size_t pc = 0; pc < prog.words.size(); ++pc)
-    r.moe_top__DOT__imem[pc] = (static_cast<uint64_t>(prog.stages[pc]) << 32) | prog.words[pc];
+    r.moe_top__DOT__u_fetch__DOT__imem[pc] =
+        (static_cast<uint64_t>(prog.stages[pc]) << 32) | prog.words[pc];
   top->prog_len_i = static_cast<uint32_t>(prog.words.size());
   top->eval();
 

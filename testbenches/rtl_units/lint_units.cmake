@@ -3,7 +3,8 @@
 # preset (parameters read from the generated moesim_cfg_<preset>.vc). Fails on any warning.
 # Inputs: VERILATOR, RTL_DIR, TB_DIR, GEN_DIR, PRESETS.
 
-set(fp ${RTL_DIR}/moe_fp32_add.sv ${RTL_DIR}/moe_fp32_mul.sv ${RTL_DIR}/moe_bf16_round.sv)
+set(fp ${RTL_DIR}/moe_fp32_add.sv ${RTL_DIR}/moe_fp32_mul.sv ${RTL_DIR}/moe_bf16_round.sv
+       ${RTL_DIR}/moe_lzc.sv)
 set(failed "")
 
 function(lint top)
@@ -23,11 +24,14 @@ function(param preset name out)
   set(${out} ${value} PARENT_SCOPE)
 endfunction()
 
-lint(moe_fp32_add ${RTL_DIR}/moe_fp32_add.sv)
-lint(moe_fp32_mul ${RTL_DIR}/moe_fp32_mul.sv)
+foreach(w 2 3 12 27 48 64)
+  lint(moe_lzc -GWIDTH=${w} ${RTL_DIR}/moe_lzc.sv)
+endforeach()
+lint(moe_fp32_add ${RTL_DIR}/moe_fp32_add.sv ${RTL_DIR}/moe_lzc.sv)
+lint(moe_fp32_mul ${RTL_DIR}/moe_fp32_mul.sv ${RTL_DIR}/moe_lzc.sv)
 lint(moe_fp32_minmax ${RTL_DIR}/moe_fp32_minmax.sv)
 lint(moe_bf16_round ${RTL_DIR}/moe_bf16_round.sv)
-lint(moe_e4m3_to_fp32 ${RTL_DIR}/moe_e4m3_to_fp32.sv)
+lint(moe_e4m3_to_fp32 ${RTL_DIR}/moe_e4m3_to_fp32.sv ${RTL_DIR}/moe_lzc.sv)
 lint(moe_mx_dequant ${RTL_DIR}/moe_mx_dequant.sv ${RTL_DIR}/moe_e4m3_to_fp32.sv ${fp})
 lint(moe_mx_quant_block ${RTL_DIR}/moe_mx_quant_block.sv)
 lint(moe_mx_quant_block -GN=32 ${RTL_DIR}/moe_mx_quant_block.sv)

@@ -40,7 +40,13 @@ module moe_units_tb_top (
   output logic [31:0]      tdot32_o,
   // moe_bf16_rom (one port; the bench loads a table through its public mem)
   input  logic [15:0]      rom_addr_i,
-  output logic [15:0]      rom_data_o
+  output logic [15:0]      rom_data_o,
+  // moe_lzc at the widths the leaves use (3, 12, 27, 48), on the low bits of one input
+  input  logic [47:0]      lzc_in_i,
+  output logic [1:0]       lzc3_o,
+  output logic [3:0]       lzc12_o,
+  output logic [4:0]       lzc27_o,
+  output logic [5:0]       lzc48_o
 );
 
   moe_fp32_add u_add (
@@ -127,6 +133,34 @@ module moe_units_tb_top (
   ) u_rom (
     .addr_i(rom_addr_i),
     .data_o(rom_data_o)
+  );
+
+  moe_lzc #(
+    .WIDTH(3)
+  ) u_lzc3 (
+    .in_i (lzc_in_i[2:0]),
+    .cnt_o(lzc3_o)
+  );
+
+  moe_lzc #(
+    .WIDTH(12)
+  ) u_lzc12 (
+    .in_i (lzc_in_i[11:0]),
+    .cnt_o(lzc12_o)
+  );
+
+  moe_lzc #(
+    .WIDTH(27)
+  ) u_lzc27 (
+    .in_i (lzc_in_i[26:0]),
+    .cnt_o(lzc27_o)
+  );
+
+  moe_lzc #(
+    .WIDTH(48)
+  ) u_lzc48 (
+    .in_i (lzc_in_i),
+    .cnt_o(lzc48_o)
   );
 
 endmodule

@@ -6,7 +6,9 @@
 // exponent range and subnormals of binary32) as an oracle independent of both, MX quantisation
 // (ties, saturation, all-zero, NaN and inf blocks among others) against a double-arithmetic
 // oracle (moesim_test/mx_oracle.hpp), the SQRT_BF16 ROM against exact integer arithmetic. The RTL
-// is Verilated in moe_units_tb_top (a wrapper with every leaf on its own ports).
+// is Verilated in moe_units_tb_top (a wrapper with every leaf on its own ports). The leading-zero
+// counter moe_lzc (inside the FP32 add / mul, the MX dot and the E4M3 decode) is also checked on
+// its own, at the widths those use, against a bit-by-bit count.
 #define BOOST_TEST_MODULE rtl_leaves
 #include <mpfr.h>
 
@@ -263,6 +265,54 @@ BOOST_AUTO_TEST_CASE(e4m3_all_codes) {
       mm.add(hex(c, 2) + ": rtl " + hex(d.top.e4m3_o, 8) + " golden " + hex(want, 8));
   }
   mm.check(256);
+}
+
+// Every position of the leading one with random bits below it (all of them for the widths up to
+// 12), and zero (which the module documents as 2^ceil(log2(WIDTH)) - 1).
+BOOST_AUTO_TEST_CASE(lzc_widths) {
+  auto& d = dut();
+  struct Width {
+    unsigned bits;
+    uint32_t (*count)(const Vmoe_units_tb_top&);
+  };
+  const Width widths[] = {
+      {3, [](const Vmoe_units_tb_top& t) -> uint32_t { return t.lzc3_o; }},
+      {12, [](const Vmoe_units_tb_top& t) -> uint32_t { return t.lzc12_o; }},
+      {27, [](const Vmoe_units_tb_top& t) -> uint32_t { return t.lzc27_o; }},
+      {48, [](const Vmoe_units_tb_top& t) -> uint32_t { return t.lzc48_o; }},
+  };
+  std::mt19937_64 rng(kSeed + 7);
+  for (const Width& w : widths) {
+    Mismatches mm("moe_lzc WIDTH=" + std::to_string(w.bits));
+    uint64_t count = 0;
+    auto one = [&](uint64_t v) {
+      d.top.lzc_in_i = v;
+      d.eval();
+      unsigned want = 0;
+      while (want < w.bits && !((v >> (w.bits - 1 - want)) & 1u)) ++want;
+      if (v == 0) {
+        unsigned cnt_w = 0;
+        while ((1u << cnt_w) < w.bits) ++cnt_w;
+        want = (1u << cnt_w) - 1;
+      }
+      if (w.count(d.top) != want)
+        mm.add(hex(v, 12) + ": rtl " + std::to_string(w.count(d.top)) + " want " +
+               std::to_string(want));
+      ++count;
+    };
+    if (w.bits <= 12) {
+      for (uint64_t v = 0; v < (uint64_t{1} << w.bits); ++v) one(v);
+    } else {
+      one(0);
+      for (unsigned p = 0; p < w.bits; ++p) {
+        const uint64_t below = (uint64_t{1} << p) - 1;
+        one(uint64_t{1} << p);
+        one((uint64_t{1} << p) | below);
+        for (int i = 0; i < 200; ++i) one((uint64_t{1} << p) | (rng() & below));
+      }
+    }
+    mm.check(count);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(mx_dequant_all_pairs) {

@@ -126,8 +126,12 @@ def run(cmd, log, cwd=None, timeout=None):
     return status, time.monotonic() - t0
 
 
-def last_line(log):
+def evidence(log):
+    """The failing conformance cases (FAIL lines), else the last line of a check's output."""
     lines = [l for l in Path(log).read_text(errors="replace").splitlines() if l.strip()]
+    fails = [l.split()[2] for l in lines if l.startswith("FAIL ") and len(l.split()) > 2]
+    if fails:
+        return "FAIL " + " ".join(fails)[:200]
     return lines[-1][:160] if lines else ""
 
 
@@ -192,7 +196,7 @@ class Campaign:
                 if status != 0:
                     times[check] = round(t, 1)
                     return check, f"{Path(str(cmd[0])).name} {' '.join(str(c) for c in cmd[1:3])}: " \
-                                  f"exit {status}: {last_line(log)}", times
+                                  f"exit {status}: {evidence(log)}", times
             times[check] = round(t, 1)
         return None, "", times
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Independent oracle for the M_BMM / M_BTMM / M_BMM_WO conformance cases (default preset).
 
-Writes testbenches/conformance/{M_BMM,M_BTMM}/{layout,accumulate}.{asm,yaml}: the inputs come from
-a fixed-seed generator; the expected VRAM rows are computed here from isa.yaml's semantics with
-Python arithmetic (no moesim code): BF16 / E4M3 / E8M0 decoded by their definitions, every FP32
-RNE step as a binary64 operation rounded to binary32 (exact for products of two binary32 values;
-for sums binary64 has 53 >= 2*24+2 bits, so the double rounding is innocuous), the pairwise tree
-over HLEN, times BMM_SCALE = 0.25, the FP32 add into hm, then BF16 RNE.
+Writes testbenches/conformance/{M_BMM,M_BTMM}/layout and M_BMM/{accumulate,after_wo} (.asm and
+.yaml): the inputs come from a fixed-seed generator; the expected VRAM rows are computed here from
+isa.yaml's semantics with Python arithmetic (no moesim code): BF16 / E4M3 / E8M0 decoded by their
+definitions, every FP32 RNE step as a binary64 operation rounded to binary32 (exact for products of
+two binary32 values; for sums binary64 has 53 >= 2*24+2 bits, so the double rounding is innocuous),
+the pairwise tree over HLEN, times BMM_SCALE = 0.25, the FP32 add into hm, then BF16 RNE.
 
 Usage: scripts/oracle_bmm.py [REPO]   (REPO defaults to this script's parent directory)
 """
@@ -242,12 +242,42 @@ M_BMM_WO gp4, 16384
     write(os.path.join(repo, "testbenches/conformance/M_BMM"), "accumulate", asm, mram, vram, exp)
 
 
+def after_wo(repo):
+    rng = random.Random(29)
+    mram = {r: rand_row(rng) for r in range(MLEN)}  # tile 0
+    arow, live = 400, [3, 60]
+    vram = {arow + m: rand_act(rng) for m in live}
+    hm = [[0.0] * MLEN for _ in range(B * MLEN)]
+    bmm(hm, tile_of(mram, 0), 0, rows_of(vram, arow), False)
+    asm = """; M_BMM after M_BMM_WO starts from a cleared hm: M_BMM (tile 0, r0 = 0, VRAM rows 400..463 of
+; which rows 403 and 460 are nonzero), M_BMM_WO to rows 1000..1255, the same M_BMM again and
+; M_BMM_WO to rows 1256..1511: both write the one M_BMM's hm (rows 1000 / 1256 + 64b + 3 and
+; + 60 nonzero). An hm row cleared by M_BMM_WO reads +0.0 even though its words still hold the old
+; sums, so a second M_BMM that added to them would write twice the values.
+; Expected values: scripts/oracle_bmm.py.
+; Latencies: M_BMM 16401, M_BMM_WO 257.
+S_ADDI_INT gp2, gp0, 25600
+S_ADDI_INT gp4, gp0, 64000
+S_ADDI_INT gp5, gp0, 80384
+M_BMM 0, gp0, gp2
+M_BMM_WO gp4, 0
+M_BMM 0, gp0, gp2
+M_BMM_WO gp5, 0
+"""
+    exp = ["expect:", "  retired: 7", "  cycles: %d" % (3 + 2 * (16401 + 257)),
+           "  regs: {gp2: 25600, gp4: 64000, gp5: 80384}",
+           "  mem:", "    vram:"]
+    exp += expect_rows(hm, 1000) + expect_rows(hm, 1256)
+    write(os.path.join(repo, "testbenches/conformance/M_BMM"), "after_wo", asm, mram, vram, exp)
+
+
 def main():
     repo = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))
     layout(repo, False)
     layout(repo, True)
     accumulate(repo)
+    after_wo(repo)
 
 
 if __name__ == "__main__":

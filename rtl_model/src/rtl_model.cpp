@@ -253,6 +253,7 @@ struct Impl {
     if (t.ctrl_we_o) r.regs.push_back({RegFile::Ctrl, t.ctrl_sel_o, t.ctrl_wdata_o});
     auto mem = [&r](Space s, uint64_t a) { r.mems.push_back({s, a, a + 1, 0}); };
     if (t.vram_we_o) mem(Space::Vram, t.vram_wrow_o);
+    if (t.dma_vram_we_o) mem(Space::Vram, t.dma_vram_wrow_o);
     if (t.mram_we_o) mem(Space::Mram, t.mram_wrow_o);
     if (t.fpsram_we_o) mem(Space::FpSram, t.fpsram_waddr_o);
     if (t.intsram_we_o) mem(Space::IntSram, t.intsram_waddr_o);
@@ -345,6 +346,7 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   // lifetime; moe_top registers them, and the reset cycles of reset_with() load them.
   m.top->mram_tiles_i = static_cast<uint8_t>(preset.get("MRAM_TILES"));
   m.top->hbm_bytes_i = static_cast<uint64_t>(preset.get("HBM_BYTES"));
+  m.top->dma_queue_i = static_cast<uint8_t>(preset.get("DMA_QUEUE"));
   if (m.units(Space::Mram) > array_depth(m.root().moe_top__DOT__u_mem__DOT__mram))
     throw std::logic_error("RtlModel: MRAM_TILES exceeds the MRAM array built");
   m.top->clk_i = 0;

@@ -535,7 +535,7 @@ bool Model::step(isa::RetireRecord& out) {
       rec.pc = t.trap_pc_o;
       rec.word = t.trap_word_o;
       rec.stage = t.trap_stage_o;
-      rec.start_cycle = rec.end_cycle = m.cycle;
+      rec.ready_cycle = rec.start_cycle = rec.end_cycle = m.cycle;
       rec.trap = isa::Trap{static_cast<uint8_t>(t.trap_cause_o), t.trap_pc_o, t.trap_word_o};
       rec.index = m.retired;
       m.stopped = true;
@@ -544,7 +544,7 @@ bool Model::step(isa::RetireRecord& out) {
       out = std::move(rec);
       return true;
     }
-    if (t.issue_valid_o) rec.start_cycle = m.cycle;
+    if (t.issue_valid_o) rec.ready_cycle = rec.start_cycle = m.cycle;
     m.sample_busy();
     m.collect_writes(rec);
     const bool retire = t.retire_valid_o;

@@ -314,12 +314,19 @@ std::vector<std::string> explain(const isa::Spec& spec, const std::array<isa::En
   auto both = [&](const std::string& field, const std::string& va, const std::string& vb) {
     out.push_back(field + ": " + na + " " + va + ", " + nb + " " + vb);
   };
+  if (a.kind != b.kind) both("kind", isa::record_kind_name(a.kind), isa::record_kind_name(b.kind));
   if (a.index != b.index) both("index", std::to_string(a.index), std::to_string(b.index));
   if (a.pc != b.pc) both("pc", std::to_string(a.pc), std::to_string(b.pc));
   if (a.word != b.word)
     both("word", hex(a.word) + " (" + isa::disassemble(spec, a.word) + ")",
          hex(b.word) + " (" + isa::disassemble(spec, b.word) + ")");
   if (a.stage != b.stage) both("stage", spec.stage_name(a.stage), spec.stage_name(b.stage));
+  if (a.ready_cycle != b.ready_cycle)
+    both("ready_cycle", std::to_string(a.ready_cycle), std::to_string(b.ready_cycle));
+  if (a.stall_cycles != b.stall_cycles)
+    both("stall_cycles", std::to_string(a.stall_cycles), std::to_string(b.stall_cycles));
+  if (a.stall_cause != b.stall_cause)
+    both("stall_cause", isa::stall_cause_name(a.stall_cause), isa::stall_cause_name(b.stall_cause));
   if (a.start_cycle != b.start_cycle)
     both("start_cycle", std::to_string(a.start_cycle), std::to_string(b.start_cycle));
   if (a.end_cycle != b.end_cycle)
@@ -484,7 +491,11 @@ std::vector<std::string> differing_fields(const isa::RetireRecord& a, const isa:
   if (a.index != b.index) f.push_back("index");
   if (a.pc != b.pc) f.push_back("pc");
   if (a.word != b.word) f.push_back("word");
+  if (a.kind != b.kind) f.push_back("kind");
   if (a.stage != b.stage) f.push_back("stage");
+  if (a.ready_cycle != b.ready_cycle) f.push_back("ready_cycle");
+  if (a.stall_cycles != b.stall_cycles) f.push_back("stall_cycles");
+  if (a.stall_cause != b.stall_cause) f.push_back("stall_cause");
   if (a.start_cycle != b.start_cycle) f.push_back("start_cycle");
   if (a.end_cycle != b.end_cycle) f.push_back("end_cycle");
   if (a.regs != b.regs) f.push_back("regs");

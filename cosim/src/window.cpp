@@ -70,18 +70,32 @@ json rec_json(const isa::RetireRecord& r) {
   for (const auto& w : r.regs) regs.push_back({static_cast<int>(w.file), w.index, w.value});
   for (const auto& m : r.mems)
     mems.push_back({static_cast<int>(m.space), m.begin, m.end, m.digest});
-  json j = {{"index", r.index},       {"pc", r.pc},         {"word", r.word}, {"stage", r.stage},
-            {"start", r.start_cycle}, {"end", r.end_cycle}, {"regs", regs},   {"mems", mems}};
+  json j = {{"kind", static_cast<int>(r.kind)},
+            {"index", r.index},
+            {"pc", r.pc},
+            {"word", r.word},
+            {"stage", r.stage},
+            {"ready", r.ready_cycle},
+            {"stall", r.stall_cycles},
+            {"cause", static_cast<int>(r.stall_cause)},
+            {"start", r.start_cycle},
+            {"end", r.end_cycle},
+            {"regs", regs},
+            {"mems", mems}};
   j["trap"] = r.trap ? json{r.trap->cause, r.trap->pc, r.trap->word} : json(nullptr);
   return j;
 }
 
 isa::RetireRecord rec_from(const json& j) {
   isa::RetireRecord r;
+  r.kind = static_cast<isa::RecordKind>(j.at("kind").get<int>());
   r.index = j.at("index").get<uint64_t>();
   r.pc = j.at("pc").get<uint32_t>();
   r.word = j.at("word").get<uint32_t>();
   r.stage = j.at("stage").get<uint8_t>();
+  r.ready_cycle = j.at("ready").get<uint64_t>();
+  r.stall_cycles = j.at("stall").get<uint64_t>();
+  r.stall_cause = static_cast<isa::StallCause>(j.at("cause").get<int>());
   r.start_cycle = j.at("start").get<uint64_t>();
   r.end_cycle = j.at("end").get<uint64_t>();
   for (const json& w : j.at("regs"))

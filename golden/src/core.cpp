@@ -282,6 +282,7 @@ void Core::issue() {
   rec.word = d.word;
   rec.stage = stages_[pc_];
   rec.start_cycle = now();
+  rec.ready_cycle = rec.start_cycle;
   rec.end_cycle = rec.start_cycle;
 
   auto trap = [&](uint8_t cause) {

@@ -505,6 +505,7 @@ void SpecLoader::machine(Spec& s, const At& top) {
       if (n == k) return true;
     return false;
   };
+  std::map<std::string, int64_t> runtime_min;  // smallest preset value (`min`, default 1)
   if (top.has("runtime")) {
     At rt = top.key("runtime");
     rt.map();
@@ -512,8 +513,9 @@ void SpecLoader::machine(Spec& s, const At& top) {
       std::string name = kv.first.as<std::string>();
       At r = rt.key(name);
       if (!declared_param(name)) r.fail("not a parameter declared under 'parameters'");
-      r.only_keys({"bits"});
+      r.only_keys({"bits", "min"});
       s.runtime_[name] = static_cast<unsigned>(r.req("bits").integer_in(1, 62));
+      runtime_min[name] = r.has("min") ? r.key("min").integer_in(0, 1) : 1;
     }
   }
   At presets = top.req("presets");
@@ -529,8 +531,9 @@ void SpecLoader::machine(Spec& s, const At& top) {
       std::string k = pkv.first.as<std::string>();
       if (!declared_param(k)) p.key(k).fail("not a parameter declared under 'parameters'");
       auto rt = s.runtime_.find(k);
-      mp.params[k] = p.key(k).integer_in(
-          1, rt == s.runtime_.end() ? INT64_MAX : (int64_t{1} << rt->second) - 1);
+      mp.params[k] = rt == s.runtime_.end()
+                         ? p.key(k).integer_in(1, INT64_MAX)
+                         : p.key(k).integer_in(runtime_min[k], (int64_t{1} << rt->second) - 1);
     }
     for (const auto& [n, d] : s.params_)
       if (!mp.params.count(n)) p.fail("missing parameter '" + n + "'");

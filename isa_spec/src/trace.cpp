@@ -37,6 +37,32 @@ const char* regfile_name(RegFile f) {
   return "?";
 }
 
+const char* record_kind_name(RecordKind k) {
+  switch (k) {
+    case RecordKind::Retire:
+      return "retire";
+    case RecordKind::Transfer:
+      return "transfer";
+  }
+  return "?";
+}
+
+const char* stall_cause_name(StallCause c) {
+  switch (c) {
+    case StallCause::None:
+      return "none";
+    case StallCause::QueueFull:
+      return "queue_full";
+    case StallCause::Raw:
+      return "raw";
+    case StallCause::Waw:
+      return "waw";
+    case StallCause::War:
+      return "war";
+  }
+  return "?";
+}
+
 void normalize(RetireRecord& r) {
   // Last value per register; gp0 and f0 writes are discarded (they never change state).
   std::map<std::pair<uint8_t, uint8_t>, uint64_t> last;

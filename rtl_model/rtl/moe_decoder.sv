@@ -22,6 +22,11 @@
  * the row it selects, so the INT SRAM has an asynchronous read port owned by this stage
  * (int_raddr_o / int_rdata_i); S_LD_INT uses the same port.
  *
+ * Footprint (footprint_o, docs/overlap.md section 3): the VRAM rows the instruction reads and
+ * writes and the MRAM rows it reads, each the interval of rows its address_out_of_range check
+ * covers (a strided M_MM_WO: from its first to its last row; an MRAM tile operand: the whole
+ * tile), for moe_fetch_ctrl's scoreboard. Meaningful for an instruction that does not trap.
+ *
  * This is the only module that reads fields of the instruction word: the register fields go to
  * moe_top's register file read ports (reg_idx_o), everything a unit needs goes into its request
  * struct (moe_pkg <unit>_req_t), valid in the issue cycle.
@@ -71,6 +76,7 @@ module moe_decoder
   output logic                  trap_o,
   output trap_e                 trap_cause_o,
   output unit_e                 unit_o,
+  output footprint_t            footprint_o,
 
   // Register fields (register file read ports, destinations) and the requests of the units
   output reg_idx_t              reg_idx_o,
@@ -475,6 +481,77 @@ module moe_decoder
       default: begin
         ill = 1'b1;
       end
+    endcase
+  end
+
+  ///////////////////
+  // Footprint     //
+  ///////////////////
+
+  // n rows from row `first` (32-bit: a non-trapping instruction's rows are inside the memory).
+  function automatic rows_t rows(logic [63:0] first, logic [63:0] n);
+    return '{lo: 32'(first), hi: 32'(first + n)};
+  endfunction
+
+  // n VRAM rows from the row of element address a; the MRAM rows of tile t.
+  function automatic rows_t vrows(logic [63:0] a, logic [63:0] n);
+    return rows(a / Vlen64, n);
+  endfunction
+
+  function automatic rows_t tile_rows(logic [63:0] t);
+    return rows(t * Mlen64, Mlen64);
+  endfunction
+
+  always_comb begin
+    footprint_o = '0;
+    unique case (opcode)
+      OP_M_MM: begin
+        footprint_o.mram_rd   = rows(rs1_v / Mlen64, Blen64);
+        footprint_o.vram_rd_a = vrows(rs2_v, Blen64);
+      end
+      OP_M_TMM: begin
+        footprint_o.mram_rd   = tile_rows(tmm_tile);
+        footprint_o.vram_rd_a = vrows(rs1_v, Blen64);
+      end
+      OP_M_MM_WO:  footprint_o.vram_wr = vrows(wo_d, (Blen64 - 64'd1) * wo_n + 64'd1);
+      OP_M_MV, OP_M_TMV: begin
+        footprint_o.mram_rd   = tile_rows(mv_tile);
+        footprint_o.vram_rd_a = vrows(rs2_v, 64'd1);
+      end
+      OP_M_MV_WO:  footprint_o.vram_wr = vrows(wo_d, 64'd1);
+      OP_M_BMV, OP_M_BTMV: begin
+        footprint_o.mram_rd   = tile_rows(bm_tile);
+        footprint_o.vram_rd_a = vrows(rs2_v, 64'd1);
+      end
+      OP_M_BMV_WO: footprint_o.vram_wr = vrows(wo_d, Heads64);
+      OP_M_BMM, OP_M_BTMM: begin
+        footprint_o.mram_rd   = tile_rows(bm_tile);
+        footprint_o.vram_rd_a = vrows(rs2_v, Mlen64);
+      end
+      OP_M_BMM_WO: footprint_o.vram_wr = vrows(wo_d, Heads64 * Mlen64);
+      OP_V_ADD_VV, OP_V_SUB_VV, OP_V_MUL_VV: begin
+        footprint_o.vram_rd_a = vrows(rs1_v, 64'd1);
+        footprint_o.vram_rd_b = vrows(rs2_v, 64'd1);
+        footprint_o.vram_wr   = vrows(rd_v, 64'd1);
+      end
+      OP_V_ADD_VF, OP_V_SUB_VF, OP_V_MUL_VF, OP_V_MAX_VF, OP_V_MIN_VF, OP_V_EXP_V, OP_V_RECI_V,
+      OP_V_PS_V, OP_V_SHFT_V: begin
+        footprint_o.vram_rd_a = vrows(rs1_v, 64'd1);
+        footprint_o.vram_wr   = vrows(rd_v, 64'd1);
+      end
+      OP_V_RED_SUM, OP_V_RED_MAX: footprint_o.vram_rd_a = vrows(rs1_v, 64'd1);
+      OP_V_GATHER: begin
+        footprint_o.vram_rd_a = vrows(rs1_v + tok_off, 64'd1);
+        footprint_o.vram_wr   = vrows(rd_v, 64'd1);
+      end
+      OP_V_SCATTER_ADD: begin
+        footprint_o.vram_rd_a = vrows(rd_v + tok_off, 64'd1);
+        footprint_o.vram_rd_b = vrows(rs1_v, 64'd1);
+        footprint_o.vram_wr   = vrows(rd_v + tok_off, 64'd1);
+      end
+      OP_V_TOPK:     footprint_o.vram_rd_a = vrows(rs1_v, (tk_e + Vlen64 - 64'd1) / Vlen64);
+      OP_S_MAP_V_FP: footprint_o.vram_wr = vrows(rd_v, 64'd1);
+      default: ;
     endcase
   end
 

@@ -8,10 +8,21 @@
  * - Fetch: instruction pc_q is read asynchronously from imem ({stage, word} per entry, preloaded
  *   by the harness). The machine halts when pc_q reaches prog_len_i or after a trap.
  * - Issue: with no unit busy and not halted, the instruction traps (trap_o: it occupies no cycle,
- *   nothing is written, the machine stops) or issues (issue_o). A UNIT_CORE instruction (single_o)
- *   retires in its issue cycle; any other starts its unit (start_<unit>_o), and the core waits
- *   (busy_q, unit_q) for the unit's done (unit_done_i), the retire cycle. act_unit_o is the unit
- *   owning the shared memory ports this cycle (the issuing one, or the busy one).
+ *   nothing is written, the machine stops), stalls (stall_o) or issues (issue_o). A UNIT_CORE
+ *   instruction (single_o) retires in its issue cycle; any other starts its unit
+ *   (start_<unit>_o), and the core waits (busy_q, unit_q) for the unit's done (unit_done_i), the
+ *   retire cycle. act_unit_o is the unit owning the shared memory ports this cycle (the issuing
+ *   one, or the busy one).
+ * - DMA queue (docs/overlap.md; dma_queue_i = DMA_QUEUE > 0): a DMA instruction issues into
+ *   moe_dma_queue (start_dma_o) and retires in its issue cycle. The scoreboard holds issue
+ *   (stall_o) while the instruction has a hazard: a DMA instruction while dma_queue_i transfers
+ *   are pending (queue_full); any other while its footprint (footprint_i, from the decoder)
+ *   meets the region of a pending transfer (dmaq_valid_i, dmaq_region_i, oldest first): RAW
+ *   (the transfer writes rows it reads), WAW (writes rows it writes), WAR (reads rows it
+ *   writes). stall_cause_o is the cause the stall is billed to: queue_full, or the kind of
+ *   conflict with the youngest conflicting transfer (RAW before WAW before WAR). Traps come
+ *   first: a trapping instruction never stalls. With dma_queue_i = 0 nothing is pending and
+ *   the DMA unit is waited on as any unit.
  * - Control instructions (ctl_req_i, issue cycle): C_SET_ADDR_REG and C_SET_<reg>_REG request the
  *   register file writes (areg_we_o, ctrl_we_o: control register ctrl_sel_o = gp[rd]);
  *   C_LOOP_START writes the count to gp[rd] and pushes pc+1; C_LOOP_END decrements gp[rd] and
@@ -27,7 +38,8 @@ module moe_fetch_ctrl
 #(
   parameter int unsigned  LOOP_DEPTH = 4,
   parameter int unsigned  IMEM_WORDS = 65536,
-  localparam int unsigned LoopDepthW = $clog2(LOOP_DEPTH + 1)
+  localparam int unsigned LoopDepthW = $clog2(LOOP_DEPTH + 1),
+  localparam int unsigned DmaqDepth  = (1 << DMA_QUEUE_BITS) - 1
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -42,10 +54,17 @@ module moe_fetch_ctrl
   // Issue
   input  logic                  dec_trap_i,
   input  unit_e                 dec_unit_i,
+  input  footprint_t            footprint_i,
+  input  logic [DMA_QUEUE_BITS-1:0] dma_queue_i,  // DMA_QUEUE of the run
+  input  logic [DMA_QUEUE_BITS-1:0] dmaq_count_i, // pending transfers
+  input  logic [DmaqDepth-1:0]  dmaq_valid_i,
+  input  region_t [DmaqDepth-1:0] dmaq_region_i,
   input  ctl_req_t              ctl_req_i,
   input  logic [31:0]           gp_rd_i,        // gp[rd]: C_LOOP_END count, C_SET_*_REG value
   input  logic                  unit_done_i,    // the busy unit's last cycle
   output logic                  trap_o,
+  output logic                  stall_o,        // the instruction waits on the scoreboard
+  output stall_e                stall_cause_o,
   output logic                  issue_o,
   output logic                  single_o,       // a UNIT_CORE instruction issues
   output logic                  start_map_o,
@@ -98,11 +117,14 @@ module moe_fetch_ctrl
   // Issue //
   ///////////
 
-  logic can_issue;
-  assign can_issue = !busy_q && !halted_o;
-  assign trap_o    = can_issue && dec_trap_i;
-  assign issue_o   = can_issue && !dec_trap_i;
-  assign single_o  = issue_o && (dec_unit_i == UNIT_CORE);
+  logic can_issue, hazard, dma_queued;
+  assign can_issue  = !busy_q && !halted_o;
+  assign trap_o     = can_issue && dec_trap_i;
+  assign stall_o    = can_issue && !dec_trap_i && hazard;
+  assign issue_o    = can_issue && !dec_trap_i && !hazard;
+  assign single_o   = issue_o && (dec_unit_i == UNIT_CORE);
+  // A DMA instruction issuing into the queue occupies the core for its issue cycle only.
+  assign dma_queued = issue_o && (dec_unit_i == UNIT_DMA) && (dma_queue_i != '0);
 
   assign start_map_o  = issue_o && (dec_unit_i == UNIT_MAP);
   assign start_vec_o  = issue_o && (dec_unit_i == UNIT_VECTOR);
@@ -111,9 +133,49 @@ module moe_fetch_ctrl
   assign start_dma_o  = issue_o && (dec_unit_i == UNIT_DMA);
 
   assign act_unit_o   = busy_q ? unit_q : dec_unit_i;
-  assign retire_o     = single_o || unit_done_i;
+  assign retire_o     = single_o || dma_queued || unit_done_i;
   assign retired_o    = retired_q;
   assign loop_depth_o = loop_depth_q;
+
+  ////////////////
+  // Scoreboard //
+  ////////////////
+
+  function automatic logic meets(rows_t a, rows_t b);
+    return (a.lo < b.hi) && (b.lo < a.hi);  // an empty interval meets nothing
+  endfunction
+
+  // Per pending transfer: the conflicts of the instruction's footprint with its region.
+  logic [DmaqDepth-1:0] raw, waw, war;
+  always_comb begin
+    for (int i = 0; i < int'(DmaqDepth); i++) begin
+      region_t g;
+      logic    rd, wr;
+      g      = dmaq_region_i[i];
+      rd     = g.mram ? meets(footprint_i.mram_rd, g.rows)
+                      : meets(footprint_i.vram_rd_a, g.rows) || meets(footprint_i.vram_rd_b, g.rows);
+      wr     = !g.mram && meets(footprint_i.vram_wr, g.rows);
+      raw[i] = dmaq_valid_i[i] && g.write && rd;
+      waw[i] = dmaq_valid_i[i] && g.write && wr;
+      war[i] = dmaq_valid_i[i] && !g.write && wr;
+    end
+  end
+
+  // The cause: queue_full for a DMA instruction, else the conflict with the youngest conflicting
+  // transfer (the last entry, in issue order, with one).
+  always_comb begin
+    stall_cause_o = STALL_NONE;
+    if (dec_unit_i == UNIT_DMA) begin
+      if ((dma_queue_i != '0) && (dmaq_count_i >= dma_queue_i)) stall_cause_o = STALL_QUEUE_FULL;
+    end else begin
+      for (int i = 0; i < int'(DmaqDepth); i++) begin
+        if (raw[i])      stall_cause_o = STALL_RAW;
+        else if (waw[i]) stall_cause_o = STALL_WAW;
+        else if (war[i]) stall_cause_o = STALL_WAR;
+      end
+    end
+  end
+  assign hazard = (stall_cause_o != STALL_NONE);
 
   //////////////////////////
   // Control instructions //
@@ -174,7 +236,7 @@ module moe_fetch_ctrl
 
   always_comb begin
     busy_d = busy_q;
-    if (issue_o && !single_o) busy_d = 1'b1;
+    if (issue_o && !single_o && !dma_queued) busy_d = 1'b1;
     if (unit_done_i) busy_d = 1'b0;
     pc_d = pc_q;
     if (retire_o) pc_d = loop_jump ? loop_top : brk_halt ? prog_len_i : pc_q + 32'd1;

@@ -4,14 +4,17 @@
  * The memories (arrays public to the harness) and which unit drives each of their ports; HBM is
  * moe_hbm, outside.
  *
- * - VRAM: rows of VLEN BF16 with two synchronous read ports and one write port with per-element
- *   enables. Port A serves the vector unit's A operand, the top-k unit's logits, the matrix
- *   unit's activations and the DMA unit's H_STORE_V rows; port B the vector unit's B operand.
- *   The write port serves S_MAP_V_FP (one element per cycle), the vector, matrix (element
- *   enables) and DMA units. The unit owning port A and the write port is act_unit_i (only one
- *   unit works at a time).
+ * - VRAM: rows of VLEN BF16 with three synchronous read ports and two write ports. Port A
+ *   serves the vector unit's A operand, the top-k unit's logits and the matrix unit's
+ *   activations; port B the vector unit's B operand. The core's write port, with per-element
+ *   enables, serves S_MAP_V_FP (one element per cycle), the vector and matrix (element enables)
+ *   units. The unit owning port A and the core's write port is act_unit_i (the core runs one
+ *   instruction at a time). The DMA engine has its own read port (C, H_STORE_V rows) and write
+ *   port (H_PREFETCH_V rows, whole rows), so that a transfer never contends with the core
+ *   (docs/overlap.md, section 4); the scoreboard of moe_fetch_ctrl keeps the core off the rows
+ *   of a pending transfer, so the two write ports never write one row in one cycle.
  * - MRAM: rows {scales, codes} with one synchronous read port (matrix unit) and one write port
- *   (DMA unit).
+ *   (DMA engine).
  * - FP SRAM and INT SRAM (the scalar memories): asynchronous reads (the scalar unit's FP SRAM
  *   port, the issue stage's INT SRAM port) and one write port each, from scalar stores or top-k
  *   results.
@@ -53,8 +56,6 @@ module moe_mem
   input  logic [31:0]         topk_vram_row_i,
   input  logic                mm_vram_re_i,
   input  logic [31:0]         mm_vram_row_i,
-  input  logic                dma_vram_re_i,
-  input  logic [VramRowW-1:0] dma_vram_row_i,
   output logic [VramW-1:0]    vram_a_rdata_o,
 
   // VRAM read port B (registered data)
@@ -62,7 +63,12 @@ module moe_mem
   input  logic [VramRowW-1:0] vec_b_row_i,
   output logic [VramW-1:0]    vram_b_rdata_o,
 
-  // VRAM write port
+  // VRAM read port C, the DMA engine's (registered data)
+  input  logic                dma_vram_re_i,
+  input  logic [VramRowW-1:0] dma_vram_row_i,
+  output logic [VramW-1:0]    vram_c_rdata_o,
+
+  // VRAM write port of the core
   input  logic                vec_vram_we_i,
   input  logic [VramRowW-1:0] vec_vram_wrow_i,
   input  logic [VramW-1:0]    vec_vram_wdata_i,
@@ -74,6 +80,8 @@ module moe_mem
   input  logic [31:0]         mm_vram_wrow_i,
   input  logic [VramW-1:0]    mm_vram_wdata_i,
   input  logic [VLEN-1:0]     mm_vram_wmask_i,
+
+  // VRAM write port of the DMA engine (whole rows)
   input  logic                dma_vram_we_i,
   input  logic [VramRowW-1:0] dma_vram_wrow_i,
   input  logic [VramW-1:0]    dma_vram_wdata_i,
@@ -132,27 +140,26 @@ module moe_mem
   // Port muxes   //
   //////////////////
 
-  // VRAM read port A: vector A operand, top-k logits, matrix activations, DMA store rows.
+  // VRAM read port A: vector A operand, top-k logits, matrix activations.
   logic                vram_a_re, vram_b_re;
   logic [VramRowW-1:0] vram_a_row, vram_b_row;
-  assign vram_a_re = vec_a_re_i || topk_vram_re_i || mm_vram_re_i || dma_vram_re_i;
+  assign vram_a_re = vec_a_re_i || topk_vram_re_i || mm_vram_re_i;
   always_comb begin
     unique case (act_unit_i)
       UNIT_TOPK:   vram_a_row = VramRowW'(topk_vram_row_i);
       UNIT_MATRIX: vram_a_row = VramRowW'(mm_vram_row_i);
-      UNIT_DMA:    vram_a_row = dma_vram_row_i;
       default:     vram_a_row = vec_a_row_i;
     endcase
   end
   assign vram_b_re  = vec_b_re_i;
   assign vram_b_row = vec_b_row_i;
 
-  // VRAM write port.
+  // The core's VRAM write port.
   logic                vram_we;
   logic [VramRowW-1:0] vram_wrow;
   logic [VramW-1:0]    vram_wdata;
   logic [VLEN-1:0]     vram_wmask;
-  assign vram_we = vec_vram_we_i || map_vram_we_i || mm_vram_we_i || dma_vram_we_i;
+  assign vram_we = vec_vram_we_i || map_vram_we_i || mm_vram_we_i;
   always_comb begin
     unique case (act_unit_i)
       UNIT_MAP: begin
@@ -164,11 +171,6 @@ module moe_mem
         vram_wrow  = VramRowW'(mm_vram_wrow_i);
         vram_wdata = mm_vram_wdata_i;
         vram_wmask = mm_vram_wmask_i;
-      end
-      UNIT_DMA: begin
-        vram_wrow  = dma_vram_wrow_i;
-        vram_wdata = dma_vram_wdata_i;
-        vram_wmask = '1;
       end
       default: begin
         vram_wrow  = vec_vram_wrow_i;
@@ -233,9 +235,10 @@ module moe_mem
   ///////////////////
 
   // A read data register changes only in its read cycle (docs/performance.md).
-  logic clk_vram_a, clk_vram_b, clk_mram;
-  moe_clock_gate u_cg_vram_a (.clk_i, .en_i(vram_a_re),    .clk_o(clk_vram_a));
-  moe_clock_gate u_cg_vram_b (.clk_i, .en_i(vram_b_re),    .clk_o(clk_vram_b));
+  logic clk_vram_a, clk_vram_b, clk_vram_c, clk_mram;
+  moe_clock_gate u_cg_vram_a (.clk_i, .en_i(vram_a_re),     .clk_o(clk_vram_a));
+  moe_clock_gate u_cg_vram_b (.clk_i, .en_i(vram_b_re),     .clk_o(clk_vram_b));
+  moe_clock_gate u_cg_vram_c (.clk_i, .en_i(dma_vram_re_i), .clk_o(clk_vram_c));
   moe_clock_gate u_cg_mram   (.clk_i, .en_i(mm_mram_re_i), .clk_o(clk_mram));
 
   ///////////////////////
@@ -251,12 +254,18 @@ module moe_mem
     vram_b_rdata_o <= vram[vram_b_row];
   end
 
+  always_ff @(posedge clk_vram_c) begin : vram_c_port
+    vram_c_rdata_o <= vram[dma_vram_row_i];
+  end
+
+  // Both write ports: the scoreboard keeps them on different rows.
   always_ff @(posedge clk_i) begin : vram_port
     if (vram_we) begin
       for (int e = 0; e < int'(VLEN); e++) begin
         if (vram_wmask[e]) vram[vram_wrow][16*e +: 16] <= vram_wdata[16*e +: 16];
       end
     end
+    if (dma_vram_we_i) vram[dma_vram_wrow_i] <= dma_vram_wdata_i;
   end
 
   always_ff @(posedge clk_mram) begin : mram_rd_port

@@ -153,4 +153,38 @@ package moe_pkg;
     logic [31:0] scale_stride; // scale address step per row (bytes)
   } dma_req_t;
 
+  // Rows [lo, hi) of one memory operand (VRAM rows, or MRAM global tile rows); lo == hi: none.
+  typedef struct packed {
+    logic [31:0] lo;
+    logic [31:0] hi;
+  } rows_t;
+
+  // The footprint of the instruction at issue (docs/overlap.md, section 3): per memory operand,
+  // the rows its address_out_of_range check covers, with the operand's direction (a read_write
+  // operand is in a read and in the write field). Empty for DMA, scalar and control
+  // instructions (SRAMs and registers are never part of a transfer's region).
+  typedef struct packed {
+    rows_t vram_rd_a;  // VRAM rows read (first operand)
+    rows_t vram_rd_b;  // VRAM rows read (second operand)
+    rows_t vram_wr;    // VRAM rows written
+    rows_t mram_rd;    // MRAM rows read
+  } footprint_t;
+
+  // The region of a pending transfer: the rows it writes (H_PREFETCH_M: MRAM, H_PREFETCH_V:
+  // VRAM) or reads (H_STORE_V: VRAM).
+  typedef struct packed {
+    logic  mram;   // MRAM rows, else VRAM rows
+    logic  write;  // the transfer writes the rows, else reads them
+    rows_t rows;
+  } region_t;
+
+  // What an instruction at the head of issue waits for (docs/overlap.md, sections 3 and 6).
+  typedef enum logic [2:0] {
+    STALL_NONE       = 3'd0,
+    STALL_QUEUE_FULL = 3'd1,
+    STALL_RAW        = 3'd2,
+    STALL_WAW        = 3'd3,
+    STALL_WAR        = 3'd4
+  } stall_e;
+
 endpackage : moe_pkg

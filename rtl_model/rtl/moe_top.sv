@@ -17,20 +17,29 @@
  *   run-time input: machine.yaml `runtime`).
  * - moe_regfile (u_regs): gp, fp BF16, a 64-bit (NUM_*_REGS; gp0 and f0 read 0), the control
  *   registers (ctrl_reg_e, reset CTRL_<NAME>_RESET) and TOPK_POLICY's valid bit.
- * - Run-time sizes (machine.yaml `runtime`): mram_tiles_i (MRAM_TILES, at most the parameter
- *   MRAM_TILES_MAX, the depth the MRAM array is built with) and hbm_bytes_i (HBM_BYTES; the HBM
- *   backing store is the harness's). Both are registered (mram_tiles_q, hbm_bytes_q; held
- *   constant by the harness, loaded by the reset cycles) and only bound moe_decoder's address
- *   checks.
+ * - Run-time parameters (machine.yaml `runtime`): mram_tiles_i (MRAM_TILES, at most the
+ *   parameter MRAM_TILES_MAX, the depth the MRAM array is built with) and hbm_bytes_i
+ *   (HBM_BYTES; the HBM backing store is the harness's) only bound moe_decoder's address checks;
+ *   dma_queue_i (DMA_QUEUE) is the depth of the DMA queue. All are registered (mram_tiles_q,
+ *   hbm_bytes_q, dma_queue_q; held constant by the harness, loaded by the reset cycles).
+ * - moe_dma_queue (u_dmaq): with DMA_QUEUE > 0 the pending transfers (docs/overlap.md), which
+ *   feed moe_dma_unit one at a time while the core goes on; moe_fetch_ctrl's scoreboard stalls
+ *   an instruction whose footprint (moe_decoder) meets a pending transfer's region, or a DMA
+ *   instruction while the queue is full. The machine halts when the pc is past the program (or
+ *   after a trap) and no transfer is pending. With DMA_QUEUE = 0 the core waits on the DMA unit
+ *   as on any unit.
  * - moe_mem (u_mem): VRAM, MRAM, FP SRAM, INT SRAM and the BF16 ROMs, and the multiplexers
- *   that give their shared ports to the active unit. HBM is moe_hbm.
+ *   that give their shared ports to the active unit; the DMA engine has ports of its own. HBM
+ *   is moe_hbm.
  * - Units: moe_scalar_unit, moe_vector_unit, moe_topk_unit, moe_matrix_unit, moe_dma_unit. Only
- *   one unit is active at a time. Every multi-cycle unit (and moe_hbm with the DMA unit) runs on
+ *   one unit of the core is active at a time (the DMA engine beside it with a queue). Every multi-cycle unit (and moe_hbm with the DMA unit) runs on
  *   a clock gated by its busy output (moe_clock_gate): its state changes only from its start
  *   cycle to its done cycle, and the simulation evaluates an idle unit's datapath not at all
  *   (docs/performance.md).
- * - Trace: issue/retire/trap ports, per-cycle write observation ports for every register
- *   file and SRAM, for the C++ wrapper that builds retire records, and unit_busy_o: bit
+ * - Trace: issue/retire/trap ports, the scoreboard's stall and cause, the queue's push, engine
+ *   start and completion, per-cycle write observation ports for every register file and SRAM
+ *   (the DMA engine's VRAM and MRAM writes apart), for the C++ wrapper that builds retire and
+ *   transfer records, and unit_busy_o: bit
  *   UNIT_IDX_<UNIT> (isa.yaml `units`, generated package) is high in every cycle that unit works,
  *   driven by the unit itself (a multi-cycle unit's busy output, start to done inclusive; the
  *   issue cycle of a one-cycle scalar or control instruction).
@@ -68,6 +77,7 @@ module moe_top
   input  logic [INSTRUCTION_BUDGET_BITS-1:0] instruction_budget_i,  // machine.yaml `runtime`
   input  logic [MRAM_TILES_BITS-1:0]         mram_tiles_i,          // machine.yaml `runtime`
   input  logic [HBM_BYTES_BITS-1:0]          hbm_bytes_i,           // machine.yaml `runtime`
+  input  logic [DMA_QUEUE_BITS-1:0]          dma_queue_i,           // machine.yaml `runtime`
 
   // Instruction trace
   output logic                  issue_valid_o,
@@ -83,6 +93,11 @@ module moe_top
   output logic [STAGE_W-1:0]    trap_stage_o,   // stage tag of the trapping instruction
   output logic                  halted_o,
   output logic [NUM_UNITS-1:0]  unit_busy_o,     // bit UNIT_IDX_<unit>: the unit works this cycle
+  output logic                  stall_o,         // the instruction at pc waits on the scoreboard
+  output stall_e                stall_cause_o,
+  output logic                  xfer_push_o,     // the issuing DMA instruction is queued
+  output logic                  xfer_start_o,    // a queued transfer starts on the engine
+  output logic                  xfer_done_o,     // its last cycle: it completes at this edge
 
   // Write observation (the writes that take effect at this cycle's edge)
   output logic                  gp_we_o,
@@ -97,8 +112,10 @@ module moe_top
   output logic                  ctrl_we_o,
   output logic [CTRL_SEL_W-1:0] ctrl_sel_o,      // ctrl_reg_e
   output logic [31:0]           ctrl_wdata_o,
-  output logic                  vram_we_o,
+  output logic                  vram_we_o,       // the core's VRAM write port
   output logic [VramRowW-1:0]   vram_wrow_o,
+  output logic                  dma_vram_we_o,   // the DMA engine's VRAM write port
+  output logic [VramRowW-1:0]   dma_vram_wrow_o,
   output logic                  mram_we_o,
   output logic [MramRowW-1:0]   mram_wrow_o,
   output logic                  fpsram_we_o,
@@ -119,7 +136,8 @@ module moe_top
 
   logic [31:0]           pc, word;
   logic [STAGE_W-1:0]    stage;
-  logic                  halted, trap, issue, single, retire, unit_done;
+  logic                  halted, trap, stall, issue, single, retire, unit_done;
+  stall_e                stall_cause;
   logic                  start_map, start_vec, start_topk, start_mm, start_dma;
   unit_e                 act_unit;
   logic [31:0]           retired;
@@ -139,6 +157,15 @@ module moe_top
   topk_req_t             topk_req;
   mm_req_t               mm_req;
   dma_req_t              dma_req;
+  footprint_t            footprint;
+
+  // DMA queue
+  localparam int unsigned DmaqDepth = (1 << DMA_QUEUE_BITS) - 1;
+  logic [DMA_QUEUE_BITS-1:0] dma_queue_q, dmaq_count;
+  logic [DmaqDepth-1:0]      dmaq_valid;
+  region_t [DmaqDepth-1:0]   dmaq_region;
+  logic                      dmaq_start, dmaq_push, dmaq_pop;
+  dma_req_t                  dmaq_req;
 
   moe_fetch_ctrl #(
     .LOOP_DEPTH (LOOP_DEPTH),
@@ -153,10 +180,17 @@ module moe_top
     .halted_o       (halted),
     .dec_trap_i     (dec_trap),
     .dec_unit_i     (dec_unit),
+    .footprint_i    (footprint),
+    .dma_queue_i    (dma_queue_q),
+    .dmaq_count_i   (dmaq_count),
+    .dmaq_valid_i   (dmaq_valid),
+    .dmaq_region_i  (dmaq_region),
     .ctl_req_i      (ctl_req),
     .gp_rd_i        (gp_rd),
     .unit_done_i    (unit_done),
     .trap_o         (trap),
+    .stall_o        (stall),
+    .stall_cause_o  (stall_cause),
     .issue_o        (issue),
     .single_o       (single),
     .start_map_o    (start_map),
@@ -251,6 +285,7 @@ module moe_top
   always_ff @(posedge clk_i) begin : size_regs
     mram_tiles_q <= mram_tiles_i;
     hbm_bytes_q  <= hbm_bytes_i;
+    dma_queue_q  <= dma_queue_i;
   end
 
   logic [31:0] int_rdata_async;
@@ -288,6 +323,7 @@ module moe_top
     .trap_o             (dec_trap),
     .trap_cause_o       (dec_cause),
     .unit_o             (dec_unit),
+    .footprint_o        (footprint),
     .reg_idx_o          (regs),
     .ctl_req_o          (ctl_req),
     .sc_req_o           (sc_req),
@@ -379,7 +415,7 @@ module moe_top
   );
 
   // VRAM read ports (registered data, held until the next read)
-  logic [VramW-1:0] vram_a_rdata_q, vram_b_rdata_q;
+  logic [VramW-1:0] vram_a_rdata_q, vram_b_rdata_q, vram_c_rdata_q;
 
   // Vector unit
   logic                vec_done, vec_a_re, vec_b_re, vec_vram_we;
@@ -498,7 +534,26 @@ module moe_top
     .vram_wmask_o  (mm_vram_wmask)
   );
 
-  // DMA unit and HBM
+  // DMA queue, DMA unit and HBM
+  moe_dma_queue #(
+    .HBM_V_ROWS (HBM_V_ROWS),
+    .HBM_M_ROWS (HBM_M_ROWS)
+  ) u_dmaq (
+    .clk_i,
+    .rst_ni,
+    .depth_i  (dma_queue_q),
+    .issue_i  (start_dma),
+    .req_i    (dma_req),
+    .done_i   (dma_done),
+    .start_o  (dmaq_start),
+    .req_o    (dmaq_req),
+    .count_o  (dmaq_count),
+    .valid_o  (dmaq_valid),
+    .region_o (dmaq_region),
+    .push_o   (dmaq_push),
+    .pop_o    (dmaq_pop)
+  );
+
   logic                dma_done, dma_vram_re, dma_vram_we, dma_mram_we;
   logic [VramRowW-1:0] dma_vram_row, dma_vram_wrow;
   logic [VramW-1:0]    dma_vram_wdata;
@@ -520,13 +575,13 @@ module moe_top
   ) u_dma (
     .clk_i            (clk_dma),
     .rst_ni,
-    .start_i          (start_dma),
-    .op_i             (dma_req.op),
-    .row_i            (dma_req.row),
-    .code_addr_i      (dma_req.code_addr),
-    .scale_addr_i     (dma_req.scale_addr),
-    .stride_i         (dma_req.stride),
-    .scale_stride_i   (dma_req.scale_stride),
+    .start_i          (dmaq_start),
+    .op_i             (dmaq_req.op),
+    .row_i            (dmaq_req.row),
+    .code_addr_i      (dmaq_req.code_addr),
+    .scale_addr_i     (dmaq_req.scale_addr),
+    .stride_i         (dmaq_req.stride),
+    .scale_stride_i   (dmaq_req.scale_stride),
     .done_o           (dma_done),
     .busy_o           (dma_busy),
     .hbm_req_valid_o  (hbm_req_valid),
@@ -538,7 +593,7 @@ module moe_top
     .hbm_rsp_rdata_i  (hbm_rsp_rdata),
     .vram_re_o        (dma_vram_re),
     .vram_row_o       (dma_vram_row),
-    .vram_rdata_i     (vram_a_rdata_q),
+    .vram_rdata_i     (vram_c_rdata_q),
     .vram_we_o        (dma_vram_we),
     .vram_wrow_o      (dma_vram_wrow),
     .vram_wdata_o     (dma_vram_wdata),
@@ -562,7 +617,9 @@ module moe_top
     .rsp_rdata_o  (hbm_rsp_rdata)
   );
 
-  assign unit_done = map_done || vec_done || topk_done || mm_done || dma_done;
+  // The core waits on the DMA unit only without a queue.
+  assign unit_done = map_done || vec_done || topk_done || mm_done ||
+                     (dma_done && (dma_queue_q == '0));
 
   //////////////////////////////
   // Memories and their ports //
@@ -590,12 +647,13 @@ module moe_top
     .topk_vram_row_i  (topk_vram_row),
     .mm_vram_re_i     (mm_vram_re),
     .mm_vram_row_i    (mm_vram_row),
-    .dma_vram_re_i    (dma_vram_re),
-    .dma_vram_row_i   (dma_vram_row),
     .vram_a_rdata_o   (vram_a_rdata_q),
     .vec_b_re_i       (vec_b_re),
     .vec_b_row_i      (vec_b_row),
     .vram_b_rdata_o   (vram_b_rdata_q),
+    .dma_vram_re_i    (dma_vram_re),
+    .dma_vram_row_i   (dma_vram_row),
+    .vram_c_rdata_o   (vram_c_rdata_q),
     .vec_vram_we_i    (vec_vram_we),
     .vec_vram_wrow_i  (vec_vram_wrow),
     .vec_vram_wdata_i (vec_vram_wdata),
@@ -663,7 +721,12 @@ module moe_top
   assign trap_pc_o      = pc;
   assign trap_word_o    = word;
   assign trap_stage_o   = stage;
-  assign halted_o       = halted;
+  assign halted_o       = halted && (dmaq_count == '0);
+  assign stall_o        = stall;
+  assign stall_cause_o  = stall_cause;
+  assign xfer_push_o    = dmaq_push;
+  assign xfer_start_o   = dmaq_start && (dma_queue_q != '0);
+  assign xfer_done_o    = dmaq_pop;
 
   always_comb begin
     unit_busy_o                   = '0;
@@ -689,6 +752,8 @@ module moe_top
   assign ctrl_wdata_o    = ctrl_wdata;
   assign vram_we_o       = vram_we;
   assign vram_wrow_o     = vram_wrow;
+  assign dma_vram_we_o   = dma_vram_we;
+  assign dma_vram_wrow_o = dma_vram_wrow;
   assign mram_we_o       = dma_mram_we;
   assign mram_wrow_o     = dma_mram_wrow;
   assign fpsram_we_o     = fps_we;

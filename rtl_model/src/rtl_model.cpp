@@ -1,5 +1,6 @@
 // The RTL backend of one Verilated moe_top (backend.hpp): drives it and turns its trace ports
-// into retire records (docs/architecture.md "RTL contract", isa_spec/include/moesim/isa/trace.hpp).
+// into retire and transfer records (docs/architecture.md "RTL contract",
+// isa_spec/include/moesim/isa/trace.hpp; docs/overlap.md).
 // Compiled once per preset of MOESIM_RTL_PRESETS, against that preset's generated rtl_cfg.hpp,
 // which names the Verilated classes and the namespace (moesim::rtl::variant_<preset>).
 //
@@ -9,10 +10,21 @@
 // instruction and turned into UnitSpans that are closed at its retire. The HBM backing store lives
 // here, behind the DPI-C functions moe_hbm_read / moe_hbm_write (model.cpp) that moe_hbm calls at
 // its access edge.
+//
+// DMA queue (DMA_QUEUE > 0, docs/overlap.md): a DMA instruction retires in its issue cycle with
+// no writes; its transfer gets a record of its own, opened when moe_top queues it (xfer_push_o),
+// started with the engine (xfer_start_o) and returned after the edge that completes it
+// (xfer_done_o), with the DMA engine's VRAM / MRAM writes and its HBM writes. The engine's
+// busy cycles are the transfer's UnitSpan. Records are returned in the order of their end cycle,
+// a transfer before a retire at the same one; a retire record carries its ready cycle (the end
+// of its predecessor) and the stall cycles and cause moe_top reports (stall_o, stall_cause_o).
+// After a trap, or past the last instruction, the model is clocked until no transfer is
+// pending (halted_o).
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -105,8 +117,14 @@ struct Impl {
   HbmStore hbm;
   isa::Program program;
   bool loaded = false;
-  bool stopped = false;  ///< halted or trapped
+  bool stopped = false;  ///< halted or trapped, the queue drained, every record returned
   bool trapped = false;
+  bool queued = false;    ///< DMA_QUEUE > 0: transfers overlap later instructions
+  uint8_t dma_unit = 0;   ///< index of the DMA engine in Spec::units()
+  uint64_t ready = 0;     ///< ready cycle of the instruction at pc: its predecessor's end
+  isa::RetireRecord cur;  ///< the instruction at pc (offered, stalled or running)
+  std::deque<isa::RetireRecord> xfers;  ///< pending transfers, oldest (in progress) first
+  std::deque<isa::RetireRecord> out;    ///< records completed, not yet returned
   uint64_t cycle = 0;
   uint64_t retired = 0;
   std::vector<isa::UnitSpan> instr_spans;  ///< spans of the instruction in flight
@@ -223,7 +241,7 @@ struct Impl {
       throw std::logic_error(e.str());
     }
     for (uint8_t u = 0; bits != 0; ++u, bits >>= 1) {
-      if ((bits & 1) == 0) continue;
+      if ((bits & 1) == 0 || (queued && u == dma_unit)) continue;  // a transfer's: its record
       auto open = std::find_if(instr_spans.rbegin(), instr_spans.rend(),
                                [u](const isa::UnitSpan& s) { return s.unit == u; });
       if (open != instr_spans.rend() && open->end == cycle)
@@ -243,20 +261,29 @@ struct Impl {
     instr_spans.clear();
   }
 
-  /// Writes observed on the trace ports in the current cycle.
-  void collect_writes(isa::RetireRecord& r) const {
+  /// Writes observed on the trace ports in the current cycle: the core's into `r`, the DMA
+  /// engine's into `dma`.
+  void collect_writes(isa::RetireRecord& r, isa::RetireRecord& dma) const {
     using isa::RegFile;
     const cfg::VTop& t = *top;
     if (t.gp_we_o) r.regs.push_back({RegFile::Gp, t.gp_waddr_o, t.gp_wdata_o});
     if (t.fp_we_o) r.regs.push_back({RegFile::Fp, t.fp_waddr_o, t.fp_wdata_o});
     if (t.areg_we_o) r.regs.push_back({RegFile::Addr, t.areg_waddr_o, t.areg_wdata_o});
     if (t.ctrl_we_o) r.regs.push_back({RegFile::Ctrl, t.ctrl_sel_o, t.ctrl_wdata_o});
-    auto mem = [&r](Space s, uint64_t a) { r.mems.push_back({s, a, a + 1, 0}); };
-    if (t.vram_we_o) mem(Space::Vram, t.vram_wrow_o);
-    if (t.mram_we_o) mem(Space::Mram, t.mram_wrow_o);
-    if (t.fpsram_we_o) mem(Space::FpSram, t.fpsram_waddr_o);
-    if (t.intsram_we_o) mem(Space::IntSram, t.intsram_waddr_o);
+    auto mem = [](isa::RetireRecord& to, Space s, uint64_t a) {
+      to.mems.push_back({s, a, a + 1, 0});
+    };
+    if (t.vram_we_o) mem(r, Space::Vram, t.vram_wrow_o);
+    if (t.dma_vram_we_o) mem(dma, Space::Vram, t.dma_vram_wrow_o);
+    if (t.mram_we_o) mem(dma, Space::Mram, t.mram_wrow_o);
+    if (t.fpsram_we_o) mem(r, Space::FpSram, t.fpsram_waddr_o);
+    if (t.intsram_we_o) mem(r, Space::IntSram, t.intsram_waddr_o);
   }
+
+  /// Runs the current cycle (its low phase is on the ports) and its rising edge; completed
+  /// records go to `out`. Returns false, without clocking, when the instruction at pc traps
+  /// (its record is in `out`).
+  bool cycle_once();
 };
 
 /// This Verilated model behind the engine interface (moesim/isa/engine.hpp documents the calls).
@@ -345,6 +372,10 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   // lifetime; moe_top registers them, and the reset cycles of reset_with() load them.
   m.top->mram_tiles_i = static_cast<uint8_t>(preset.get("MRAM_TILES"));
   m.top->hbm_bytes_i = static_cast<uint64_t>(preset.get("HBM_BYTES"));
+  m.top->dma_queue_i = static_cast<uint8_t>(preset.get("DMA_QUEUE"));
+  m.queued = preset.get("DMA_QUEUE") > 0;
+  const auto& units = spec.units();
+  m.dma_unit = static_cast<uint8_t>(std::find(units.begin(), units.end(), "dma") - units.begin());
   if (m.units(Space::Mram) > array_depth(m.root().moe_top__DOT__u_mem__DOT__mram))
     throw std::logic_error("RtlModel: MRAM_TILES exceeds the MRAM array built");
   m.top->clk_i = 0;
@@ -410,6 +441,10 @@ void Model::start(const isa::Program& program, uint64_t budget, uint64_t retired
   m.retired = retired;
   m.instr_spans.clear();
   m.spans.clear();
+  m.ready = cycle;
+  m.cur = {};
+  m.xfers.clear();
+  m.out.clear();
 }
 
 void Model::load(const isa::Program& program, const isa::MemoryImage& image) {
@@ -430,6 +465,8 @@ isa::ArchState Model::save() const {
   const auto& m = *impl_;
   if (!m.loaded) throw std::logic_error("RtlModel: save() before load()");
   if (m.trapped) throw std::logic_error("RtlModel: no checkpoint of a trapped machine");
+  if (!m.xfers.empty())
+    throw std::logic_error("RtlModel: no checkpoint with a transfer pending (docs/overlap.md)");
   const auto& r = m.root();
   isa::ArchState s;
   s.pc = r.moe_top__DOT__u_fetch__DOT__pc_q;
@@ -508,15 +545,103 @@ void Model::restore(const isa::Program& program, const isa::ArchState& state) {
   start(program, budget, state.retired, state.cycle);
 }
 
-bool Model::step(isa::RetireRecord& out) {
-  auto& m = *impl_;
-  if (!m.loaded || m.stopped) return false;
-  if (m.top->halted_o) {
-    m.stopped = true;
+namespace {
+
+/// moe_pkg::stall_e as the record's cause.
+isa::StallCause stall_cause(uint8_t code) {
+  switch (code) {
+    case 1:
+      return isa::StallCause::QueueFull;
+    case 2:
+      return isa::StallCause::Raw;
+    case 3:
+      return isa::StallCause::Waw;
+    case 4:
+      return isa::StallCause::War;
+    default:
+      break;
+  }
+  std::ostringstream e;
+  e << "RtlModel: stall_cause_o = " << static_cast<unsigned>(code) << " is no stall_e cause";
+  throw std::logic_error(e.str());
+}
+
+}  // namespace
+
+bool Impl::cycle_once() {
+  const cfg::VTop& t = *top;
+  if (!trapped && t.trap_valid_o) {
+    cur.pc = t.trap_pc_o;
+    cur.word = t.trap_word_o;
+    cur.stage = t.trap_stage_o;
+    cur.ready_cycle = ready;
+    cur.start_cycle = cur.end_cycle = cycle;
+    cur.trap = isa::Trap{static_cast<uint8_t>(t.trap_cause_o), t.trap_pc_o, t.trap_word_o};
+    cur.index = retired;
+    trapped = true;
+    isa::normalize(cur);
+    out.push_back(std::exchange(cur, {}));
     return false;
   }
-  isa::RetireRecord rec;
-  m.hbm.writes = &rec.mems;
+  if (t.stall_o) {
+    ++cur.stall_cycles;
+    cur.stall_cause = stall_cause(t.stall_cause_o);
+  }
+  if (t.issue_valid_o) {
+    cur.ready_cycle = ready;
+    cur.start_cycle = cycle;
+  }
+  if (t.xfer_push_o) {
+    // The DMA instruction issuing now retires in this cycle: its retire index is `retired`.
+    isa::RetireRecord x;
+    x.kind = isa::RecordKind::Transfer;
+    x.index = retired;
+    x.pc = t.retire_pc_o;
+    x.word = t.retire_word_o;
+    x.stage = t.retire_stage_o;
+    xfers.push_back(std::move(x));
+  }
+  if (t.xfer_start_o) {
+    if (xfers.empty()) throw std::logic_error("RtlModel: xfer_start_o with no transfer queued");
+    // A transfer's ready cycle is its start (docs/overlap.md section 6).
+    xfers.front().ready_cycle = xfers.front().start_cycle = cycle;
+  }
+  sample_busy();
+  // The DMA engine's writes: the transfer in progress's (serial: the instruction's).
+  isa::RetireRecord* dma = (queued && !xfers.empty()) ? &xfers.front() : &cur;
+  collect_writes(cur, *dma);
+  const bool retire = t.retire_valid_o, done = t.xfer_done_o;
+  if (retire) {
+    cur.pc = t.retire_pc_o;
+    cur.word = t.retire_word_o;
+    cur.stage = t.retire_stage_o;
+    cur.end_cycle = cycle + 1;
+  }
+  hbm.writes = &dma->mems;  // HBM writes at this edge: the DMA engine's too
+  clock();
+  ++cycle;
+  if (done) {
+    if (xfers.empty()) throw std::logic_error("RtlModel: xfer_done_o with no transfer queued");
+    isa::RetireRecord x = std::move(xfers.front());
+    xfers.pop_front();
+    x.end_cycle = cycle;
+    spans.push_back({dma_unit, x.start_cycle, x.end_cycle});
+    isa::normalize(x);
+    out.push_back(std::move(x));
+  }
+  if (retire) {
+    close_spans();
+    cur.index = retired++;
+    ready = cycle;
+    isa::normalize(cur);
+    out.push_back(std::exchange(cur, {}));
+  }
+  return true;
+}
+
+bool Model::step(isa::RetireRecord& out) {
+  auto& m = *impl_;
+  if (!m.loaded) return false;
   active_hbm() = &m.hbm;
   struct Release {
     HbmStore& h;
@@ -527,50 +652,32 @@ bool Model::step(isa::RetireRecord& out) {
   } release{m.hbm};
 
   const uint64_t watchdog = m.cycle + kWatchdogCycles;
-  for (;;) {
-    const cfg::VTop& t = *m.top;
-    if (t.trap_valid_o) {
-      rec.pc = t.trap_pc_o;
-      rec.word = t.trap_word_o;
-      rec.stage = t.trap_stage_o;
-      rec.start_cycle = rec.end_cycle = m.cycle;
-      rec.trap = isa::Trap{static_cast<uint8_t>(t.trap_cause_o), t.trap_pc_o, t.trap_word_o};
-      rec.index = m.retired;
+  while (m.out.empty() && !m.stopped) {
+    // Halt: past the program or trapped, and no transfer pending (after a trap the model is
+    // clocked only while one is).
+    if (m.trapped ? m.xfers.empty() : static_cast<bool>(m.top->halted_o)) {
       m.stopped = true;
-      m.trapped = true;
-      isa::normalize(rec);
-      out = std::move(rec);
-      return true;
+      break;
     }
-    if (t.issue_valid_o) rec.start_cycle = m.cycle;
-    m.sample_busy();
-    m.collect_writes(rec);
-    const bool retire = t.retire_valid_o;
-    if (retire) {
-      rec.pc = t.retire_pc_o;
-      rec.word = t.retire_word_o;
-      rec.stage = t.retire_stage_o;
-      rec.end_cycle = m.cycle + 1;
-    }
-    m.clock();
-    ++m.cycle;
-    if (retire) {
-      m.close_spans();
-      rec.index = m.retired++;
-      isa::normalize(rec);
-      out = std::move(rec);
-      return true;
-    }
+    if (!m.cycle_once()) continue;  // trapped: its record is out
     if (m.cycle >= watchdog) {
       std::ostringstream e;
-      e << "Model::step: no retire for " << kWatchdogCycles << " cycles (pc " << m.top->issue_pc_o
+      e << "Model::step: no record for " << kWatchdogCycles << " cycles (pc " << m.top->issue_pc_o
         << ", cycle " << m.cycle << ")";
       throw std::runtime_error(e.str());
     }
   }
+  if (m.out.empty()) return false;
+  out = std::move(m.out.front());
+  m.out.pop_front();
+  return true;
 }
 
-bool Model::halted() const { return impl_->stopped || impl_->top->halted_o; }
+bool Model::halted() const {
+  const auto& m = *impl_;
+  const bool ended = m.trapped ? m.xfers.empty() : static_cast<bool>(m.top->halted_o);
+  return m.out.empty() && (m.stopped || ended);
+}
 
 uint64_t Model::cycles() const { return impl_->cycle; }
 

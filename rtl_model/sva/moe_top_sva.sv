@@ -10,10 +10,17 @@
  * moe_top: the core's view, on the free-running clock (a unit's own clock is gated by its busy
  * output, so a done without busy would not be seen on it).
  *
- * - TopOneUnitBusy_A: at most one unit works in a cycle (in-order execution, unit_busy_o).
+ * - TopOneUnitBusy_A: at most one unit works in a cycle (in-order execution, unit_busy_o); with a
+ *   DMA queue (dma_queue_q > 0), at most one besides the DMA engine.
  * - TopUnitLegal_A: unit_q, the unit the core waits on, is a unit_e code.
  * - <Unit>DoneOwner_A: a unit raises done only while the core waits on it (busy_q and unit_q
- *   naming it) or in its own start cycle (one-cycle M_MV_WO / M_BMV_WO / M_MM_WO cases).
+ *   naming it) or in its own start cycle (one-cycle M_MV_WO / M_BMV_WO / M_MM_WO cases); the
+ *   DMA engine with a queue only while a queued transfer runs on it (u_dmaq.running_q).
+ * - DMA queue (docs/overlap.md): DmaqPushFull_A, a transfer is queued only while fewer than
+ *   dma_queue_q are pending; DmaqPopEmpty_A, one completes only while one is pending;
+ *   TopIssueHazard_A, no instruction issues with a hazard: recomputed here from the pending
+ *   transfers' regions and the decoder's footprint (RAW, WAW, WAR; queue_full for a DMA
+ *   instruction).
  * - TopGp0Port_A: the register-file write port never writes gp0; TopGp0Zero_A: gp0 holds 0.
  * - Memory accesses in range, on the full-width addresses the units compute before moe_top
  *   keeps the low bits: VRAM rows < VRAM_ROWS, MRAM rows < MLEN * MRAM_TILES (run-time size),
@@ -29,11 +36,19 @@ module moe_top_sva
   parameter int unsigned VRAM_ROWS      = 8192,
   parameter int unsigned FP_SRAM_WORDS  = 4096,
   parameter int unsigned INT_SRAM_WORDS = 4096,
-  parameter int unsigned NBytesW        = 7
+  parameter int unsigned NBytesW        = 7,
+  localparam int unsigned DmaqDepth     = (1 << DMA_QUEUE_BITS) - 1
 ) (
   input logic                       clk_i,
   input logic                       rst_ni,
   input logic [NUM_UNITS-1:0]       unit_busy_i,
+  input logic [DMA_QUEUE_BITS-1:0]  dma_queue_q,
+  input logic [DMA_QUEUE_BITS-1:0]  dmaq_count,
+  input region_t [DmaqDepth-1:0]    dmaq_region,
+  input logic                       dmaq_push, dmaq_pop, dmaq_running,
+  input logic                       issue,
+  input unit_e                      dec_unit,
+  input footprint_t                 footprint,
   input logic                       busy_q,
   input unit_e                      unit_q,
   input logic                       start_map, start_vec, start_topk, start_mm, start_dma,
@@ -65,7 +80,12 @@ module moe_top_sva
   logic [63:0] mram_rows;
   assign mram_rows = 64'(MLEN) * 64'(mram_tiles_q);
 
-  `MOE_ASSERT(TopOneUnitBusy_A, $onehot0(unit_busy_i),
+  logic queued;
+  logic [NUM_UNITS-1:0] core_busy;
+  assign queued    = (dma_queue_q != '0);
+  assign core_busy = queued ? (unit_busy_i & ~(NUM_UNITS'(1) << UNIT_IDX_DMA)) : unit_busy_i;
+
+  `MOE_ASSERT(TopOneUnitBusy_A, $onehot0(core_busy),
               "moe_top: more than one unit busy in one cycle (execution is in order)")
   `MOE_ASSERT(TopUnitLegal_A, unit_q inside {UNIT_CORE, UNIT_MAP, UNIT_VECTOR, UNIT_TOPK,
                                              UNIT_MATRIX, UNIT_DMA},
@@ -79,8 +99,37 @@ module moe_top_sva
               "moe_topk_unit: done while the core does not wait on it")
   `MOE_ASSERT(MatrixDoneOwner_A, mm_done |-> (busy_q && unit_q == UNIT_MATRIX) || start_mm,
               "moe_matrix_unit: done while the core does not wait on it")
-  `MOE_ASSERT(DmaDoneOwner_A, dma_done |-> (busy_q && unit_q == UNIT_DMA) || start_dma,
-              "moe_dma_unit: done while the core does not wait on it")
+  `MOE_ASSERT(DmaDoneOwner_A,
+              dma_done |-> queued ? dmaq_running : ((busy_q && unit_q == UNIT_DMA) || start_dma),
+              "moe_dma_unit: done while the core does not wait on it (nor runs a queued transfer)")
+
+  // The scoreboard, recomputed: does the issuing instruction's footprint meet a pending region?
+  function automatic logic overlaps(rows_t a, rows_t b);
+    return (a.lo < b.hi) && (b.lo < a.hi);
+  endfunction
+  logic hazard;
+  always_comb begin
+    hazard = (dec_unit == UNIT_DMA) && queued && (dmaq_count >= dma_queue_q);
+    for (int i = 0; i < int'(DmaqDepth); i++) begin
+      if ((i < int'(dmaq_count)) && (dec_unit != UNIT_DMA)) begin
+        if (dmaq_region[i].mram) begin
+          hazard |= overlaps(footprint.mram_rd, dmaq_region[i].rows);  // RAW (MRAM)
+        end else begin
+          hazard |= overlaps(footprint.vram_wr, dmaq_region[i].rows);  // WAW, WAR
+          hazard |= dmaq_region[i].write &&
+                    (overlaps(footprint.vram_rd_a, dmaq_region[i].rows) ||
+                     overlaps(footprint.vram_rd_b, dmaq_region[i].rows));  // RAW (VRAM)
+        end
+      end
+    end
+  end
+
+  `MOE_ASSERT(DmaqPushFull_A, dmaq_push |-> dmaq_count < dma_queue_q,
+              "moe_dma_queue: transfer queued while DMA_QUEUE transfers are pending")
+  `MOE_ASSERT(DmaqPopEmpty_A, dmaq_pop |-> dmaq_count != '0,
+              "moe_dma_queue: transfer completed while none is pending")
+  `MOE_ASSERT_NEVER(TopIssueHazard_A, issue && hazard,
+                    "moe_fetch_ctrl: instruction issued with a hazard on a pending transfer")
 
   `MOE_ASSERT_NEVER(TopGp0Port_A, gp_we && gp_waddr == 4'd0,
                     "moe_top: register-file write port writes gp0")

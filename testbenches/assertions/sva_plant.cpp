@@ -36,6 +36,7 @@ struct Plant {
   const char* program;
   uint32_t pc;  ///< the plant is written in the cycle after instruction pc issues
   std::function<void(Vsva_top___024root&)> poke;
+  uint8_t dma_queue = 0;  ///< dma_queue_i (DMA_QUEUE) of the run
 };
 
 // Programs: one instruction of the unit the plant targets (V_TOPK after its operands).
@@ -98,6 +99,22 @@ std::vector<Plant> plants() {
   };
 }
 
+// Programs of the DMA queue (docs/overlap.md) that --clean runs unplanted: a RAW stall on
+// prefetched rows, and three prefetches through a queue of one (queue_full) before a vector
+// instruction that reads the last one's rows.
+std::vector<Plant> queue_programs() {
+  return {
+      {"queue.raw",
+       "S_ADDI_INT gp1, gp0, 16\nH_PREFETCH_V gp0, gp0, a0, 0, 0\nV_ADD_VV gp1, gp0, gp0, 0\n", 0,
+       nullptr, 2},
+      {"queue.full",
+       "S_ADDI_INT gp1, gp0, 64\nS_ADDI_INT gp2, gp0, 128\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n"
+       "H_PREFETCH_V gp1, gp0, a0, 0, 0\nH_PREFETCH_V gp2, gp0, a0, 0, 0\n"
+       "V_ADD_VV gp1, gp2, gp0, 0\n",
+       0, nullptr, 1},
+  };
+}
+
 // Runs `p`; plants when `plant`. Returns 0 (an assertion failed after the plant, or none failed
 // in a clean run), 1 (none failed after the plant, or one failed in a clean run), 2 (one failed
 // before the plant).
@@ -119,6 +136,7 @@ int run(const moesim::isa::Spec& spec, const Plant& p, bool plant) {
   top->instruction_budget_i = 1000;
   top->mram_tiles_i = kMramTiles;
   top->hbm_bytes_i = kHbmBytes;
+  top->dma_queue_i = p.dma_queue;
   top->rst_ni = 0;
   top->clk_i = 0;
   top->eval();
@@ -157,11 +175,59 @@ int run(const moesim::isa::Spec& spec, const Plant& p, bool plant) {
   return plant ? 1 : 0;
 }
 
-// TopGp0Port_A: no register of moe_top makes its write port address gp0 (the scalar unit and
-// the loop counters gate rd 0 in their own logic), so the plant drives the inputs of moe_top_sva,
-// Verilated on its own as Vsva_checker, with the port's enable and address 0 (`plant`), or with
-// address 3 (clean). Same exit codes as run().
-int run_checker(bool plant) {
+// The plants no register of moe_top can make drive the inputs of moe_top_sva, Verilated on its own
+// as Vsva_checker: in cycle 5 `drive` sets them as the violation (`plant`) or as a legal cycle.
+// TopGp0Port_A: the scalar unit and the loop counters gate rd 0 in their own logic. The DMA
+// queue's: the queue and the scoreboard read the same count and regions the checker does, so a
+// register written in moe_top changes both; the checker recomputes the scoreboard on its own.
+struct CheckerPlant {
+  const char* assertion;
+  std::function<void(Vsva_checker&, bool)> drive;
+};
+
+std::vector<CheckerPlant> checker_plants() {
+  return {
+      // The register-file write port addresses gp0 (clean: gp3).
+      {"TopGp0Port_A",
+       [](auto& c, bool plant) {
+         c.gp_we = 1;
+         c.gp_waddr = plant ? 0 : 3;
+       }},
+      // DMA_QUEUE 1 and one transfer pending: one more is queued (clean: none pending).
+      {"DmaqPushFull_A",
+       [](auto& c, bool plant) {
+         c.dma_queue_q = 1;
+         c.dmaq_count = plant ? 1 : 0;
+         c.dmaq_push = 1;
+       }},
+      // A transfer completes with none pending (clean: one pending).
+      {"DmaqPopEmpty_A",
+       [](auto& c, bool plant) {
+         c.dma_queue_q = 1;
+         c.dmaq_count = plant ? 0 : 1;
+         c.dmaq_pop = 1;
+       }},
+      // A vector instruction reading VRAM row 4 (clean: row 8) issues while an H_PREFETCH_V
+      // writing rows [4, 8) is pending. Packed layouts (moe_pkg, MSB first): footprint_t words
+      // 7, 6 are vram_rd_a.lo, .hi; region_t entry 0 is words 0 (hi), 1 (lo) and bits 64
+      // (write), 65 (mram).
+      {"TopIssueHazard_A",
+       [](auto& c, bool plant) {
+         c.dma_queue_q = 1;
+         c.dmaq_count = 1;
+         c.dmaq_region[0] = 8;
+         c.dmaq_region[1] = 4;
+         c.dmaq_region[2] = 1;
+         c.issue = 1;
+         c.dec_unit = 2;  // moe_pkg::UNIT_VECTOR
+         c.footprint[7] = plant ? 4 : 8;
+         c.footprint[6] = plant ? 5 : 9;
+       }},
+  };
+}
+
+// Runs checker plant `p`. Same exit codes as run().
+int run_checker(const CheckerPlant& p, bool plant) {
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->fatalOnError(false);
   auto chk = std::make_unique<Vsva_checker>(ctx.get(), "TOP");
@@ -171,9 +237,8 @@ int run_checker(bool plant) {
   for (int cycle = 0; cycle < 8; ++cycle) {
     if (cycle == 2) chk->rst_ni = 1;
     if (cycle == 5) {
-      chk->gp_we = 1;
-      chk->gp_waddr = plant ? 0 : 3;
-      std::printf("sva_plant TopGp0Port_A: %s in cycle %d\n", plant ? "planted" : "gp3 written",
+      p.drive(*chk, plant);
+      std::printf("sva_plant %s: %s in cycle %d\n", p.assertion, plant ? "planted" : "legal inputs",
                   cycle);
     }
     chk->clk_i = 0;
@@ -183,12 +248,12 @@ int run_checker(bool plant) {
     chk->eval();
     ctx->timeInc(5);
     if (ctx->gotError()) {
-      std::printf("sva_plant TopGp0Port_A: an assertion failed %s\n",
+      std::printf("sva_plant %s: an assertion failed %s\n", p.assertion,
                   plant && cycle >= 5 ? "after the plant" : "without a plant");
       return plant && cycle >= 5 ? 0 : plant ? 2 : 1;
     }
   }
-  if (plant) std::printf("sva_plant TopGp0Port_A: no assertion failed after the plant\n");
+  if (plant) std::printf("sva_plant %s: no assertion failed after the plant\n", p.assertion);
   return plant ? 1 : 0;
 }
 
@@ -207,17 +272,21 @@ int main(int argc, char** argv) {
   const std::string arg = argc == 2 ? argv[1] : "";
   const moesim::isa::Spec& spec = moesim::isa::Spec::builtin();
   const std::vector<Plant> all = plants();
+  const std::vector<CheckerPlant> all_checker = checker_plants();
   if (arg == "--clean") {
     int bad = 0;
+    const std::vector<Plant> queued = queue_programs();
     for (const Plant& p : all) bad += run(spec, p, false);
-    bad += run_checker(false);
-    std::printf("sva_plant --clean: %zu plants, %d with an assertion failure\n", all.size() + 1,
-                bad);
+    for (const Plant& p : queued) bad += run(spec, p, false);
+    for (const CheckerPlant& p : all_checker) bad += run_checker(p, false);
+    std::printf("sva_plant --clean: %zu programs, %d with an assertion failure\n",
+                all.size() + queued.size() + all_checker.size(), bad);
     return bad == 0 ? 0 : 1;
   }
   for (const Plant& p : all)
     if (arg == p.assertion) return run(spec, p, true);
-  if (arg == "TopGp0Port_A") return run_checker(true);
+  for (const CheckerPlant& p : all_checker)
+    if (arg == p.assertion) return run_checker(p, true);
   std::fprintf(stderr, "usage: sva_plant <Name>_A | --clean\n");
   return 2;
 }

@@ -141,6 +141,10 @@ BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
   BOOST_TEST(s.is_runtime_parameter("HBM_BYTES"));
   BOOST_TEST(!s.is_runtime_parameter("MRAM_TILES_MAX"));
   BOOST_TEST(s.runtime_max("HBM_BYTES") == (int64_t{1} << 40) - 1);
+  // The DMA queue depth (docs/overlap.md): run-time, 0 (the serial machine) in every preset.
+  BOOST_TEST(s.is_runtime_parameter("DMA_QUEUE"));
+  BOOST_TEST(s.runtime_max("DMA_QUEUE") == 3);
+  for (const auto& [name, preset] : s.presets()) BOOST_TEST(preset.get("DMA_QUEUE") == 0, name);
   BOOST_CHECK_THROW(s.runtime_max("MLEN"), SpecError);
   // Aliased operand lists (&vv / *vv) load like written-out ones.
   const InstrSpec* sub = s.by_mnemonic("V_SUB_VV");
@@ -338,6 +342,16 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
               "machine.yaml: presets.tiny.MRAM_TILES: must not exceed MRAM_TILES_MAX (8)");
   CHECK_ERROR(BadSpec("machine.yaml", "    MRAM_TILES: 8\n", "    MRAM_TILES: 256\n"),
               "machine.yaml: presets.tiny.MRAM_TILES: value 256 outside [1, 255]");
+  // DMA_QUEUE (runtime `min: 0`) may be 0, the serial machine, but not more than its 2-bit port
+  // holds; a `min` other than 0 or 1 is refused, and without `min` 0 is refused as before.
+  CHECK_ERROR(BadSpec("machine.yaml", "    IMEM_WORDS: 65536\n    DMA_QUEUE: 0\n",
+                      "    IMEM_WORDS: 65536\n    DMA_QUEUE: 4\n"),
+              "machine.yaml: presets.default.DMA_QUEUE: value 4 outside [0, 3]");
+  CHECK_ERROR(BadSpec("machine.yaml", "  DMA_QUEUE: {bits: 2, min: 0}", "  DMA_QUEUE: {bits: 2}"),
+              "machine.yaml: presets.default.DMA_QUEUE: value 0 outside [1, 3]");
+  CHECK_ERROR(
+      BadSpec("machine.yaml", "  DMA_QUEUE: {bits: 2, min: 0}", "  DMA_QUEUE: {bits: 2, min: 2}"),
+      "machine.yaml: runtime.DMA_QUEUE.min: value 2 outside [0, 1]");
   CHECK_ERROR(BadSpec("machine.yaml", "  INSTRUCTION_BUDGET: {bits: 32}", "  BUDGET: {bits: 32}"),
               "machine.yaml: runtime.BUDGET: not a parameter declared under 'parameters'");
   CHECK_ERROR(BadSpec("machine.yaml", "  INSTRUCTION_BUDGET: {bits: 32}",

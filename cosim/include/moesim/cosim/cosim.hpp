@@ -3,8 +3,9 @@
 // run_cosim() steps two loaded engines (a = reference, normally the golden model; b = the
 // design, normally the RTL) one retired instruction at a time. After each retire it computes
 // the FNV-1a digest of every memory range a record names from that engine's own memory
-// (isa::MemWrite::digest) and compares the two records field by field: index, pc, word, stage,
-// start_cycle, end_cycle, register writes, memory write ranges + digests, trap. The first
+// (isa::MemWrite::digest) and compares the two records field by field: kind, index, pc, word,
+// stage, ready_cycle, stall_cycles, stall_cause, start_cycle, end_cycle, register writes,
+// memory write ranges + digests, trap. The first
 // difference stops the run and is reported with both records, the differing fields (with the
 // first differing byte of a memory range) and the last N retired records of each engine. At the
 // end (or at the stop) it compares all architectural registers and every memory space byte for

@@ -1,13 +1,22 @@
 // Architectural state and retire records shared by both engines and the comparator
 // (docs/architecture.md, Engines and co-simulation). Neither model's internals appear here.
 //
-// A RetireRecord describes one retired instruction:
-//   index        0-based retire count
+// A RetireRecord describes one retired instruction or, with a DMA queue (machine.yaml DMA_QUEUE
+// > 0, docs/overlap.md section 6), one completed transfer of a DMA instruction:
+//   kind         retire or transfer
+//   index        0-based retire count (a transfer: the retire index of its DMA instruction)
 //   pc           instruction index (not bytes)
 //   word         the 32-bit instruction word
 //   stage        stage code (stages.yaml) carried with the instruction
-//   start_cycle  first cycle the instruction occupies the machine
-//   end_cycle    start_cycle + latency (the next instruction's start)
+//   ready_cycle  the cycle the core offered the instruction (its predecessor's end_cycle); a
+//                transfer: its start_cycle
+//   stall_cycles start_cycle - ready_cycle (hazard stalls; 0 for a transfer and when
+//                DMA_QUEUE is 0)
+//   stall_cause  what the stall cycles waited for (none when stall_cycles is 0)
+//   start_cycle  first cycle the instruction occupies the core (its issue cycle); a transfer:
+//                the first cycle it is in progress
+//   end_cycle    end of the occupancy (the next instruction's ready cycle); a transfer: its
+//                completion cycle
 //   regs         register writes, last value per register, sorted by (file, index);
 //                writes to gp0 and f0 are discarded and never recorded
 //   mems         memory written, as merged intervals in the space's unit, sorted; the digest
@@ -79,11 +88,24 @@ struct UnitSpan {
   }
 };
 
+/// What a record describes (docs/overlap.md section 6).
+enum class RecordKind : uint8_t { Retire = 0, Transfer = 1 };
+/// Why an instruction stalled (docs/overlap.md section 3).
+enum class StallCause : uint8_t { None = 0, QueueFull = 1, Raw = 2, Waw = 3, War = 4 };
+/// "retire", "transfer".
+const char* record_kind_name(RecordKind k);
+/// "none", "queue_full", "raw", "waw", "war".
+const char* stall_cause_name(StallCause c);
+
 struct RetireRecord {
+  RecordKind kind = RecordKind::Retire;
   uint64_t index = 0;
   uint32_t pc = 0;
   uint32_t word = 0;
   uint8_t stage = 0;
+  uint64_t ready_cycle = 0;
+  uint64_t stall_cycles = 0;
+  StallCause stall_cause = StallCause::None;
   uint64_t start_cycle = 0;
   uint64_t end_cycle = 0;
   std::vector<RegWrite> regs;

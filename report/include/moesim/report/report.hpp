@@ -20,7 +20,8 @@
 
 namespace moesim::report {
 
-/// {"index","pc","word","disassembly","stage","start_cycle","end_cycle","regs":[{"reg","value"}],
+/// {"kind","index","pc","word","disassembly","stage","ready_cycle","stall_cycles","stall_cause",
+///  "start_cycle","end_cycle","regs":[{"reg","value"}],
 ///  "mems":[{"space","begin","end","digest"}],"trap":null|{"cause","name","pc","word"}}.
 nlohmann::json record_json(const isa::Spec& spec, const isa::RetireRecord& r);
 

@@ -75,7 +75,22 @@ constexpr std::size_t array_depth(const VlUnpacked<T, N>&) {
   return N;
 }
 
-constexpr uint64_t kWatchdogCycles = 100000000;  ///< no retire for this long: the RTL hangs
+/// Cycles without a record after which the RTL hangs: 8 times the longest gap the contract allows
+/// (the longest isa.yaml latency on `preset`, its variables at their largest, once for the
+/// instruction and once per transfer it may wait for; docs/overlap.md), plus 4096. A hung unit is
+/// reported in about a second of simulation, not after minutes.
+uint64_t watchdog_cycles(const isa::Spec& spec, const isa::MachinePreset& preset) {
+  const std::map<std::string, int64_t> largest{
+      {"rows", std::max(preset.get("HBM_V_ROWS"), preset.get("HBM_M_ROWS"))},
+      {"len", preset.get("MLEN")},
+      {"E", preset.get("MAX_TOPK_EXPERTS")},
+      {"k", preset.get("MAX_TOPK_EXPERTS")}};
+  int64_t longest = 1;
+  for (const isa::InstrSpec& ins : spec.instructions())
+    longest = std::max(longest, spec.latency(ins, preset, largest));
+  return 8 * static_cast<uint64_t>(longest) * (1 + static_cast<uint64_t>(preset.get("DMA_QUEUE"))) +
+         4096;
+}
 
 /// What differs between `preset` and the parameters this model was Verilated with (empty if
 /// nothing does). Run-time parameters (machine.yaml `runtime`) are ports, not compared.
@@ -132,7 +147,10 @@ struct Impl {
 
   isa::MachinePreset preset;  ///< the preset the model was made for (checkpoint shapes)
 
-  Impl(const isa::Spec& s, const isa::MachinePreset& p) : spec(s), preset(p) {}
+  uint64_t watchdog;  ///< cycles without a record after which step() reports a hang
+
+  Impl(const isa::Spec& s, const isa::MachinePreset& p)
+      : spec(s), preset(p), watchdog(watchdog_cycles(s, p)) {}
 
   cfg::VRoot& root() { return *top->rootp; }
   const cfg::VRoot& root() const { return *top->rootp; }
@@ -651,7 +669,8 @@ bool Model::step(isa::RetireRecord& out) {
     }
   } release{m.hbm};
 
-  const uint64_t watchdog = m.cycle + kWatchdogCycles;
+  const uint64_t limit = m.watchdog;
+  const uint64_t watchdog = m.cycle + limit;
   while (m.out.empty() && !m.stopped) {
     // Halt: past the program or trapped, and no transfer pending (after a trap the model is
     // clocked only while one is).
@@ -662,7 +681,7 @@ bool Model::step(isa::RetireRecord& out) {
     if (!m.cycle_once()) continue;  // trapped: its record is out
     if (m.cycle >= watchdog) {
       std::ostringstream e;
-      e << "Model::step: no record for " << kWatchdogCycles << " cycles (pc " << m.top->issue_pc_o
+      e << "Model::step: no record for " << limit << " cycles (pc " << m.top->issue_pc_o
         << ", cycle " << m.cycle << ")";
       throw std::runtime_error(e.str());
     }

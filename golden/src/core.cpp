@@ -15,10 +15,6 @@ using isa::TrapCause;
 
 namespace {
 
-/// One clock cycle (1 ns). A function, not a static object: an sc_time must not be built before
-/// the SystemC kernel exists.
-sc_core::sc_time clock_period() { return sc_core::sc_time(1, sc_core::SC_NS); }
-
 bool control_implements(Opcode op) {
   switch (op) {
     case Opcode::C_SET_ADDR_REG:
@@ -39,8 +35,14 @@ bool control_implements(Opcode op) {
 }  // namespace
 
 Core::Core(sc_core::sc_module_name name, const isa::Spec& spec, const isa::MachinePreset& preset,
-           const Geometry& g)
-    : sc_module(name), spec_(spec), preset_(preset), g_(g) {
+           const Geometry& g, CycleClock& clock, RecordQueue& records)
+    : sc_module(name),
+      spec_(spec),
+      preset_(preset),
+      g_(g),
+      clock_(clock),
+      records_(records),
+      queue_depth_(static_cast<uint64_t>(preset.get("DMA_QUEUE"))) {
   const std::map<std::string, sc_core::sc_port<UnitIf>*> units{
       {"scalar", &scalar}, {"vector", &vector}, {"topk", &topk},
       {"matrix", &matrix}, {"dma", &dma},       {"control", nullptr}};
@@ -101,12 +103,15 @@ void Core::load(const isa::Program& program, uint64_t instruction_budget) {
   pc_ = 0;
   retired_ = 0;
   cycles_ = 0;
-  origin_ = sc_core::sc_time_stamp();
-  cycle_base_ = 0;
+  clock_.restart(0);
   trapped_ = false;
-  record_.reset();
+  records_.clear();
+  transfers->clear();
   spans_.clear();
-  done_ = program_.empty();
+  stopped_ = done_ = program_.empty();
+  // A thread parked in a wait of the previous program returns from it (generation_).
+  ++generation_;
+  cancel_.notify(sc_core::SC_ZERO_TIME);
   if (!done_ && idle_) start_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -120,27 +125,23 @@ void Core::restore(const isa::Program& program, const isa::ArchState& s) {
   pc_ = s.pc;
   retired_ = s.retired;
   cycles_ = s.cycle;
-  cycle_base_ = s.cycle;
+  clock_.restart(s.cycle);
   const bool was_done = done_;
-  done_ = pc_ >= program_.size();
+  stopped_ = done_ = pc_ >= program_.size();
   if (was_done && !done_ && idle_) start_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Core::save(isa::ArchState& s) const {
   if (trapped_) throw std::logic_error("golden: no checkpoint of a trapped machine");
+  if (transfers->pending() != 0)
+    throw std::logic_error("golden: no checkpoint while a transfer is pending (docs/overlap.md)");
   s.pc = pc_;
   s.retired = retired_;
-  s.cycle = cycles_;
+  s.cycle = cycles();
   s.instruction_budget = budget_;
   s.regs = regs_;
   s.loops.clear();
   for (const Loop& l : loops_) s.loops.push_back(isa::LoopEntry{l.body, l.broken});
-}
-
-std::optional<isa::RetireRecord> Core::take_record() {
-  std::optional<isa::RetireRecord> r;
-  r.swap(record_);
-  return r;
 }
 
 std::vector<isa::UnitSpan> Core::take_unit_spans() {
@@ -149,20 +150,23 @@ std::vector<isa::UnitSpan> Core::take_unit_spans() {
   return s;
 }
 
-uint64_t Core::now() const {
-  return cycle_base_ + (sc_core::sc_time_stamp() - origin_).value() / clock_period().value();
-}
-
 void Core::run() {
   for (;;) {
     idle_ = true;
     wait(start_);
     idle_ = false;
-    // Between two steps the thread is parked on the zero-time wait below; a load() in that state
-    // needs no notification: the loop continues with the new program.
+    // Between two steps the thread is parked on the zero-time wait below (or, with a DMA queue,
+    // on a wait that load() cancels); a load() in that state needs no other notification: the
+    // loop continues with the new program.
     while (!done_) {
-      issue();
-      wait(sc_core::SC_ZERO_TIME);
+      if (!stopped_) {
+        issue();
+        wait(sc_core::SC_ZERO_TIME);
+      } else if (transfers->pending() == 0) {
+        done_ = true;
+      } else {
+        wait(transfers->completed() | cancel_);  // drain the queue (docs/overlap.md section 5)
+      }
     }
   }
 }
@@ -269,9 +273,52 @@ void Core::apply(const isa::RegWrite& w) {
   }
 }
 
-void Core::publish(isa::RetireRecord&& r) {
-  record_ = std::move(r);
-  sc_core::sc_pause();
+bool Core::wait_for_issue(const TrapSet& found, bool dma_instruction, isa::RetireRecord& rec) {
+  const uint64_t generation = generation_;
+  // The conflict of the instruction with pending transfer i (docs/overlap.md section 3), none if
+  // their rows do not meet or the instruction is a DMA instruction.
+  auto conflict = [&](size_t i) {
+    if (dma_instruction) return isa::StallCause::None;
+    const RowRange& t = transfers->region(i);
+    bool raw = false, waw = false, war = false;
+    for (const RowRange& f : found) {
+      if (!f.meets(t)) continue;
+      raw = raw || (writes(t.access) && reads(f.access));
+      waw = waw || (writes(t.access) && writes(f.access));
+      war = war || (reads(t.access) && writes(f.access));
+    }
+    return raw   ? isa::StallCause::Raw
+           : waw ? isa::StallCause::Waw
+           : war ? isa::StallCause::War
+                 : isa::StallCause::None;
+  };
+  auto hazard = [&] {
+    if (dma_instruction) return transfers->pending() >= queue_depth_;
+    for (size_t i = 0; i < transfers->pending(); ++i)
+      if (conflict(i) != isa::StallCause::None) return true;
+    return false;
+  };
+  // The cause, fixed in the ready cycle: queue_full, or the conflict with the youngest
+  // conflicting transfer (the one whose completion ends the stall).
+  isa::StallCause cause = dma_instruction ? isa::StallCause::QueueFull : isa::StallCause::None;
+  for (size_t i = transfers->pending(); i-- > 0 && cause == isa::StallCause::None;)
+    cause = conflict(i);
+  while (hazard()) {
+    wait(transfers->completed() | cancel_);
+    if (generation != generation_) return false;
+  }
+  rec.start_cycle = rec.end_cycle = now();
+  rec.stall_cycles = rec.start_cycle - rec.ready_cycle;
+  rec.stall_cause = rec.stall_cycles == 0 ? isa::StallCause::None : cause;
+  return true;
+}
+
+bool Core::occupy(uint64_t cycles) {
+  const uint64_t generation = generation_;
+  wait(static_cast<double>(cycles) * clock_period(), cancel_);
+  if (generation != generation_) return false;
+  wait(sc_core::SC_ZERO_TIME);
+  return generation == generation_;
 }
 
 void Core::issue() {
@@ -285,11 +332,13 @@ void Core::issue() {
   rec.ready_cycle = rec.start_cycle;
   rec.end_cycle = rec.start_cycle;
 
+  // A trap stops issue in the ready cycle; pending transfers still complete (run() drains).
   auto trap = [&](uint8_t cause) {
     rec.trap = isa::Trap{cause, pc_, d.word};
-    done_ = true;
+    stopped_ = true;
+    done_ = transfers->pending() == 0;
     trapped_ = true;
-    publish(std::move(rec));
+    records_.publish(std::move(rec));
   };
   if (retired_ >= budget_) {
     return trap(static_cast<uint8_t>(TrapCause::instruction_budget_exceeded));
@@ -311,14 +360,28 @@ void Core::issue() {
   const int64_t latency = e.static_latency
                               ? *e.static_latency
                               : spec_.latency(*e.spec, preset_, (*e.unit)->latency_vars(is));
+  const bool dma_instruction = e.unit == &dma;
+  if (queue_depth_ > 0 && !wait_for_issue(found, dma_instruction, rec)) return;
   Effects fx;
   uint32_t next_pc = pc_ + 1;
-  if (e.unit == nullptr) {
-    next_pc = execute_control(is, fx);
+  if (queue_depth_ > 0 && dma_instruction) {
+    // Issue in one cycle; the engine runs the transfer with the operands of now.
+    if (found.end() - found.begin() != 1)
+      throw std::logic_error("golden: " + e.spec->mnemonic + " covers no single row range");
+    transfers->push(Transfer{d, regs_, static_cast<uint64_t>(latency), rec, *found.begin()});
+    if (!occupy(1)) return;
   } else {
-    (*e.unit)->execute(is, fx);
+    if (e.unit == nullptr) {
+      next_pc = execute_control(is, fx);
+    } else {
+      (*e.unit)->execute(is, fx);
+    }
+    if (queue_depth_ == 0) {
+      wait(static_cast<double>(latency) * clock_period());
+    } else if (!occupy(static_cast<uint64_t>(latency))) {
+      return;
+    }
   }
-  wait(static_cast<double>(latency) * clock_period());
 
   for (const isa::RegWrite& w : fx.regs) apply(w);
   rec.regs = std::move(fx.regs);
@@ -330,8 +393,9 @@ void Core::issue() {
   cycles_ = rec.end_cycle;
   ++retired_;
   pc_ = next_pc;
-  done_ = pc_ >= program_.size();
-  publish(std::move(rec));
+  stopped_ = pc_ >= program_.size();
+  done_ = stopped_ && transfers->pending() == 0;
+  records_.publish(std::move(rec));
 }
 
 }  // namespace moesim::golden

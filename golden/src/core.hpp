@@ -3,13 +3,22 @@
 // instructions (control registers, loop stack), the register files, and retire. One SC_THREAD
 // runs the program; an instruction occupies [start, start + latency) with latency from
 // Spec::latency (1 cycle = 1 ns). After each retire or trap the thread publishes a RetireRecord
-// and calls sc_core::sc_pause(), so GoldenModel::step() returns one record per sc_start().
+// into the RecordQueue, which pauses the simulation (sc_core::sc_pause()), so GoldenModel::step()
+// returns one record per sc_start().
+//
+// With a DMA queue (DMA_QUEUE = Q > 0, docs/overlap.md) a DMA instruction occupies the core for
+// one cycle and hands its transfer to the DMA engine (the `transfers` port); before issuing, the
+// core waits on the engine's completed() event while the queue is full (a DMA instruction) or a
+// pending transfer's region meets the instruction's footprint (any other): the scoreboard. Once
+// the program stops issuing (halt or trap), the core waits for the queue to drain.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <vector>
 
+#include "dma_engine.hpp"
 #include "moesim/isa/checkpoint.hpp"
 #include "moesim/isa/program.hpp"
 #include "unit.hpp"
@@ -20,13 +29,14 @@ class Core : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Core);
   Core(sc_core::sc_module_name name, const isa::Spec& spec, const isa::MachinePreset& preset,
-       const Geometry& g);
+       const Geometry& g, CycleClock& clock, RecordQueue& records);
 
   sc_core::sc_port<UnitIf> scalar{"scalar"};
   sc_core::sc_port<UnitIf> vector{"vector"};
   sc_core::sc_port<UnitIf> topk{"topk"};
   sc_core::sc_port<UnitIf> matrix{"matrix"};
   sc_core::sc_port<UnitIf> dma{"dma"};
+  sc_core::sc_port<DmaQueueIf> transfers{"transfers"};
 
   /// Resets registers, loop stack, pc, counters and the cycle origin, and installs the program
   /// (the caller has checked its size against IMEM_WORDS). Called between sc_start()s. The
@@ -37,17 +47,17 @@ class Core : public sc_core::sc_module {
   /// count, cycle (the cycle origin moves so that now() continues from s.cycle) and budget.
   void restore(const isa::Program& program, const isa::ArchState& s);
   /// The core's part of a checkpoint: pc, retired, cycle, budget, registers and loop stack.
-  /// Throws std::logic_error after a trap.
+  /// Throws std::logic_error after a trap or while a transfer is pending.
   void save(isa::ArchState& s) const;
-  /// True once the program halted (pc past the end) or trapped.
+  /// True once the program halted (pc past the end) or trapped and no transfer is pending.
   bool done() const { return done_; }
-  /// The record of the last retired or trapped instruction, once.
-  std::optional<isa::RetireRecord> take_record();
   /// Busy spans of the instructions retired since the previous call, in retire order: for each
   /// retired instruction, the unit it was dispatched to (the core itself for control
   /// instructions) for its latency, [start_cycle, end_cycle) in cycles. Traps give none.
   std::vector<isa::UnitSpan> take_unit_spans();
-  uint64_t cycles() const { return cycles_; }
+  /// The last cycle anything was busy: the end of the last retired instruction or the
+  /// completion of the last transfer, whichever is later.
+  uint64_t cycles() const { return std::max(cycles_, transfers->last_completion()); }
   uint64_t retired() const { return retired_; }
   const isa::ArchRegs& regs() const { return regs_; }
 
@@ -65,6 +75,13 @@ class Core : public sc_core::sc_module {
   void end_of_elaboration() override;
   void run();
   void issue();
+  /// Q > 0: waits until the instruction `is` with footprint `found` (TrapSet::cover) has no
+  /// hazard (docs/overlap.md section 3) and fills the record's stall fields. False if a load()
+  /// cancelled the wait.
+  bool wait_for_issue(const TrapSet& found, bool dma_instruction, isa::RetireRecord& rec);
+  /// Q > 0: waits `cycles` cycles, then one delta cycle (so that the transfers completing in the
+  /// end cycle publish first). False if a load() cancelled the wait.
+  bool occupy(uint64_t cycles);
   /// Decode-level legality: defined opcode, register indices inside their file, and the reserved
   /// field values of isa.yaml (H_* prec != 0 or rstride > 1, V_TOPK rmask not in {0, 1, 15}).
   bool legal(const isa::Decoded& d) const;
@@ -72,12 +89,14 @@ class Core : public sc_core::sc_module {
   /// Executes a control instruction; returns the next pc.
   uint32_t execute_control(const Issue& is, Effects& fx);
   void apply(const isa::RegWrite& w);
-  uint64_t now() const;
-  void publish(isa::RetireRecord&& r);
+  uint64_t now() const { return clock_.now(); }
 
   const isa::Spec& spec_;
   const isa::MachinePreset& preset_;
   const Geometry& g_;
+  CycleClock& clock_;
+  RecordQueue& records_;
+  uint64_t queue_depth_;  ///< DMA_QUEUE
   std::array<OpEntry, 64> ops_;
 
   std::vector<isa::Decoded> program_;
@@ -93,13 +112,12 @@ class Core : public sc_core::sc_module {
   uint64_t retired_ = 0;
   uint64_t budget_ = 0;  ///< INSTRUCTION_BUDGET of this run
   uint64_t cycles_ = 0;
-  sc_core::sc_time origin_;
-  uint64_t cycle_base_ = 0;  ///< now() at origin_ (the restored cycle; 0 after load())
   bool trapped_ = false;
+  bool stopped_ = true;  ///< no more issue: halted or trapped (transfers may be pending)
   bool done_ = true;
-  bool idle_ = true;  ///< the thread waits on start_ (load() must notify it)
-  sc_core::sc_event start_;
-  std::optional<isa::RetireRecord> record_;
+  bool idle_ = true;         ///< the thread waits on start_ (load() must notify it)
+  uint64_t generation_ = 0;  ///< counts load()s: a wait of an older program returns early
+  sc_core::sc_event start_, cancel_;
   std::vector<isa::UnitSpan> spans_;
 };
 

@@ -45,9 +45,9 @@ TrapSet DmaUnit::check(const Issue& is) {
   const Addr dst = is.gp(is.d.rd);
   if (is.op == Opcode::H_PREFETCH_M) {
     t.add_if(dst % g_.mlen != 0, TrapCause::address_misaligned);
-    check_range(t, dst / g_.mlen, n, g_.mram_rows());
+    check_mram_rows(t, g_, dst / g_.mlen, n, Access::Write);
   } else {
-    check_vram_rows(t, g_, dst, n);
+    check_vram_rows(t, g_, dst, n, is.op == Opcode::H_STORE_V ? Access::Read : Access::Write);
   }
   return t;
 }

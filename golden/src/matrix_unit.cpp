@@ -93,34 +93,34 @@ TrapSet MatrixUnit::check(const Issue& is) {
     const Addr w = is.gp(is.d.rs1);
     const Addr column = (w / g_.mlen) % g_.mlen;
     t.add_if(w % g_.mlen != 0 || column % g_.blen != 0, TrapCause::address_misaligned);
-    check_range(t, w / g_.mlen, g_.blen, g_.mram_rows());
+    check_mram_rows(t, g_, w / g_.mlen, g_.blen, Access::Read);
     // Activations: BLEN VRAM rows from gp[rs2].
-    check_vram_rows(t, g_, is.gp(is.d.rs2), g_.blen);
+    check_vram_rows(t, g_, is.gp(is.d.rs2), g_.blen, Access::Read);
   } else if (is.op == Opcode::M_TMM) {
     // Weights: all MLEN rows of tile T = gp[rs2] / MLEN^2, column offset c as M_MM.
     const Addr w = is.gp(is.d.rs2);
     const Addr column = (w / g_.mlen) % g_.mlen;
     t.add_if(w % g_.mlen != 0 || column % g_.blen != 0, TrapCause::address_misaligned);
-    t.add_if(w / (Addr{g_.mlen} * g_.mlen) >= g_.mram_tiles, TrapCause::address_out_of_range);
+    check_mram_tile(t, g_, w / (Addr{g_.mlen} * g_.mlen), Access::Read);
     // Activations: BLEN VRAM rows from gp[rs1].
-    check_vram_rows(t, g_, is.gp(is.d.rs1), g_.blen);
+    check_vram_rows(t, g_, is.gp(is.d.rs1), g_.blen, Access::Read);
   } else if (is.op == Opcode::M_MM_WO) {
     const WriteOut wo = write_out_args(is);
     t.add_if((wo.d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
-    t.add_if(wo.d / g_.vlen + Addr{g_.blen - 1} * wo.n >= g_.vram_rows,
-             TrapCause::address_out_of_range);
+    // Rows d/VLEN + i*n (i < BLEN): covered as the interval from the first to the last.
+    check_vram_row_range(t, g_, wo.d / g_.vlen, Addr{g_.blen - 1} * wo.n + 1, Access::Write);
   } else if (is_mv(is.op)) {
     // Tile T = gp[rs1] / MLEN^2 with the element-granular column offset c = gp[rs1] mod MLEN^2.
     const Addr w = is.gp(is.d.rs1);
     const Addr tile_elems = Addr{g_.mlen} * g_.mlen;
     const Addr column = w % tile_elems;
     t.add_if(column >= g_.mlen || column % g_.blen != 0, TrapCause::address_misaligned);
-    t.add_if(w / tile_elems >= g_.mram_tiles, TrapCause::address_out_of_range);
-    check_vram_rows(t, g_, is.gp(is.d.rs2), 1);
+    check_mram_tile(t, g_, w / tile_elems, Access::Read);
+    check_vram_rows(t, g_, is.gp(is.d.rs2), 1, Access::Read);
   } else if (is.op == Opcode::M_MV_WO) {
     const Addr d = Addr{is.gp(is.d.rd)} + is.d.imm18;
     t.add_if((d % g_.vlen) % g_.blen != 0, TrapCause::address_misaligned);
-    t.add_if(d / g_.vlen >= g_.vram_rows, TrapCause::address_out_of_range);
+    check_vram_row_range(t, g_, d / g_.vlen, 1, Access::Write);
   } else if (is_bmv(is.op) || is_bmm(is.op)) {
     // Tile T = a / MLEN^2 with row offset r0 = a mod MLEN^2 (a multiple of HLEN below MLEN);
     // M_BMM / M_BTMM read MLEN activation rows, M_BMV / M_BTMV one.
@@ -128,12 +128,12 @@ TrapSet MatrixUnit::check(const Issue& is) {
     const Addr tile_elems = Addr{g_.mlen} * g_.mlen;
     const Addr r0 = a % tile_elems;
     t.add_if(r0 >= g_.mlen || r0 % g_.hlen != 0, TrapCause::address_misaligned);
-    t.add_if(a / tile_elems >= g_.mram_tiles, TrapCause::address_out_of_range);
-    check_vram_rows(t, g_, is.gp(is.d.rs2), is_bmm(is.op) ? g_.mlen : 1);
+    check_mram_tile(t, g_, a / tile_elems, Access::Read);
+    check_vram_rows(t, g_, is.gp(is.d.rs2), is_bmm(is.op) ? g_.mlen : 1, Access::Read);
   } else if (is.op == Opcode::M_BMV_WO || is.op == Opcode::M_BMM_WO) {
     const Addr d = Addr{is.gp(is.d.rd)} + is.d.imm18;
     const uint64_t heads = g_.mlen / g_.hlen;
-    check_vram_rows(t, g_, d, is.op == Opcode::M_BMM_WO ? heads * g_.mlen : heads);
+    check_vram_rows(t, g_, d, is.op == Opcode::M_BMM_WO ? heads * g_.mlen : heads, Access::Write);
   }
   return t;
 }

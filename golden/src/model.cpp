@@ -130,16 +130,20 @@ void GoldenModel::set_instruction_budget(uint64_t budget) {
 }
 
 bool GoldenModel::step(isa::RetireRecord& out) {
-  Core& core = impl_->top.core;
-  if (core.done()) return false;
-  sc_core::sc_start();
-  std::optional<isa::RetireRecord> r = core.take_record();
-  if (!r) throw std::logic_error("golden: the simulation paused without a retire record");
-  out = std::move(*r);
+  Top& top = impl_->top;
+  // Every publish pauses the simulation; the core may still have to notice that the queue has
+  // drained (one more sc_start() that publishes nothing).
+  while (top.records.empty()) {
+    if (top.core.done()) return false;
+    sc_core::sc_start();
+    if (top.records.empty() && !top.core.done() && !sc_core::sc_pending_activity())
+      throw std::logic_error("golden: the simulation stopped without a record");
+  }
+  out = std::move(*top.records.take());
   return true;
 }
 
-bool GoldenModel::halted() const { return impl_->top.core.done(); }
+bool GoldenModel::halted() const { return impl_->top.core.done() && impl_->top.records.empty(); }
 
 uint64_t GoldenModel::cycles() const { return impl_->top.core.cycles(); }
 

@@ -54,7 +54,7 @@ TrapSet ScalarUnit::check(const Issue& is) {
       check_range(t, sram_addr(is), 1, g_.int_sram_words);
       break;
     case Opcode::S_MAP_V_FP:
-      check_vram_rows(t, g_, is.gp(is.d.rd), 1);
+      check_vram_rows(t, g_, is.gp(is.d.rd), 1, Access::Write);
       check_range(t, sram_addr(is), g_.vlen, g_.fp_sram_words);
       break;
     default:

@@ -24,7 +24,8 @@ Top::Top(sc_core::sc_module_name name, const isa::Spec& spec, const isa::Machine
       topk("topk", spec, g),
       matrix("matrix", g),
       dma("dma", g),
-      core("core", spec, preset, g) {
+      dma_engine("dma_engine", clock, records),
+      core("core", spec, preset, g, clock, records) {
   scalar.fp_sram.socket.bind(fp_sram.port("sc2fp"));
   scalar.int_sram.socket.bind(int_sram.port("sc2int"));
   scalar.vram.socket.bind(vram.port("sc2vram"));
@@ -43,6 +44,8 @@ Top::Top(sc_core::sc_module_name name, const isa::Spec& spec, const isa::Machine
   core.topk(topk);
   core.matrix(matrix);
   core.dma(dma);
+  dma_engine.unit(dma);
+  core.transfers(dma_engine);
 }
 
 Memory& Top::memory(Space s) {

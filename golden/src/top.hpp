@@ -1,9 +1,11 @@
 // Top of the golden design: the five memories (plain Memory objects behind MemoryTarget TLM
-// targets), the five execution units and the core, bound in the constructor. Socket names follow
-// source2destination ("mat2vram": matrix unit to VRAM), as in the NVDLA C-model.
+// targets), the five execution units, the DMA engine (the DMA queue of docs/overlap.md) and the
+// core, bound in the constructor; the cycle clock and the record queue they share. Socket names
+// follow source2destination ("mat2vram": matrix unit to VRAM), as in the NVDLA C-model.
 #pragma once
 
 #include "core.hpp"
+#include "dma_engine.hpp"
 #include "dma_unit.hpp"
 #include "matrix_unit.hpp"
 #include "memory.hpp"
@@ -22,6 +24,8 @@ class Top : public sc_core::sc_module {
   Memory& memory(isa::Space s);
   const Memory& memory(isa::Space s) const { return const_cast<Top*>(this)->memory(s); }
 
+  CycleClock clock;
+  RecordQueue records;
   Memory vram_mem, mram_mem, fp_sram_mem, int_sram_mem, hbm_mem;
   MemoryTarget vram, mram, fp_sram, int_sram, hbm;
   ScalarUnit scalar;
@@ -29,6 +33,7 @@ class Top : public sc_core::sc_module {
   TopkUnit topk;
   MatrixUnit matrix;
   DmaUnit dma;
+  DmaEngine dma_engine;
   Core core;
 };
 

@@ -43,7 +43,7 @@ TrapSet TopkUnit::check(const Issue& is) {
     }
   }
   const Shape s = shape(is);
-  check_vram_rows(t, g_, is.gp(is.d.rs1), (s.experts + g_.vlen - 1) / g_.vlen);
+  check_vram_rows(t, g_, is.gp(is.d.rs1), (s.experts + g_.vlen - 1) / g_.vlen, Access::Read);
   check_range(t, is.gp(is.d.rs2), s.k, g_.int_sram_words);
   check_range(t, is.gp(is.d.rd), s.k, g_.fp_sram_words);
   return t;

@@ -5,9 +5,35 @@
 
 namespace moesim::golden {
 
-void check_vram_rows(TrapSet& t, const Geometry& g, Addr elem, uint64_t rows) {
+namespace {
+
+/// Covers rows [first, first + count) of `space` once they are known to exist (the range is
+/// only used when no trap was found).
+void cover(TrapSet& t, isa::Space space, Addr first, uint64_t count, Access access) {
+  t.cover(RowRange{space, static_cast<uint64_t>(first), count, access});
+}
+
+}  // namespace
+
+void check_vram_rows(TrapSet& t, const Geometry& g, Addr elem, uint64_t rows, Access access) {
   t.add_if(elem % g.vlen != 0, isa::TrapCause::address_misaligned);
-  t.add_if(elem / g.vlen + rows > g.vram_rows, isa::TrapCause::address_out_of_range);
+  check_vram_row_range(t, g, elem / g.vlen, rows, access);
+}
+
+void check_vram_row_range(TrapSet& t, const Geometry& g, Addr first, uint64_t count,
+                          Access access) {
+  check_range(t, first, count, g.vram_rows);
+  cover(t, isa::Space::Vram, first, count, access);
+}
+
+void check_mram_rows(TrapSet& t, const Geometry& g, Addr first, uint64_t count, Access access) {
+  check_range(t, first, count, g.mram_rows());
+  cover(t, isa::Space::Mram, first, count, access);
+}
+
+void check_mram_tile(TrapSet& t, const Geometry& g, Addr tile, Access access) {
+  check_range(t, tile, 1, g.mram_tiles);
+  cover(t, isa::Space::Mram, tile * g.mlen, g.mlen, access);
 }
 
 void check_range(TrapSet& t, Addr first, uint64_t count, uint64_t size) {

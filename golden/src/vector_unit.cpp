@@ -42,7 +42,7 @@ TrapSet VectorUnit::check(const Issue& is) {
     case Opcode::V_ADD_VV:
     case Opcode::V_SUB_VV:
     case Opcode::V_MUL_VV:
-      check_vram_rows(t, g_, is.gp(d.rs2), 1);
+      check_vram_rows(t, g_, is.gp(d.rs2), 1, Access::Read);
       [[fallthrough]];
     case Opcode::V_ADD_VF:
     case Opcode::V_SUB_VF:
@@ -53,23 +53,25 @@ TrapSet VectorUnit::check(const Issue& is) {
     case Opcode::V_RECI_V:
     case Opcode::V_PS_V:
     case Opcode::V_SHFT_V:
-      check_vram_rows(t, g_, is.gp(d.rd), 1);
+      check_vram_rows(t, g_, is.gp(d.rd), 1, Access::Write);
       [[fallthrough]];
     case Opcode::V_RED_SUM:
     case Opcode::V_RED_MAX:
-      check_vram_rows(t, g_, is.gp(d.rs1), 1);
+      check_vram_rows(t, g_, is.gp(d.rs1), 1, Access::Read);
       break;
     case Opcode::V_GATHER:
     case Opcode::V_SCATTER_ADD: {
       // The token index t = INT_SRAM[gp[rs2]] is read at issue; the indexed row is gp[rs1] + t*VLEN
       // (gather source) or gp[rd] + t*VLEN (scatter destination).
       const bool gather = is.op == Opcode::V_GATHER;
-      check_vram_rows(t, g_, is.gp(gather ? d.rd : d.rs1), 1);
+      check_vram_rows(t, g_, is.gp(gather ? d.rd : d.rs1), 1,
+                      gather ? Access::Write : Access::Read);
       const uint64_t index_addr = is.gp(d.rs2);
       check_range(t, index_addr, 1, g_.int_sram_words);
       if (index_addr < g_.int_sram_words) {
         const uint32_t tok = int_sram.read_u32(4 * index_addr);
-        check_vram_rows(t, g_, Addr{is.gp(gather ? d.rs1 : d.rd)} + Addr{tok} * g_.vlen, 1);
+        check_vram_rows(t, g_, Addr{is.gp(gather ? d.rs1 : d.rd)} + Addr{tok} * g_.vlen, 1,
+                        gather ? Access::Read : Access::ReadWrite);
       }
       break;
     }

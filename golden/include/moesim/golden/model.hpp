@@ -59,11 +59,13 @@ class GoldenModel final : public isa::Engine {
   void set_instruction_budget(uint64_t budget) override;
 
   /// Runs until the next instruction retires or traps and fills `out` (normalised).
-  /// Returns false, leaving `out` untouched, once the program has halted or trapped.
+  /// Returns false, leaving `out` untouched, once the program has halted or trapped and (DMA_QUEUE
+  /// > 0) every pending transfer has completed; transfer records come in docs/overlap.md's order.
   bool step(isa::RetireRecord& out) override;
 
-  bool halted() const override;       ///< true once the program halted or trapped
-  uint64_t cycles() const override;   ///< end cycle of the last retired instruction
+  bool halted() const override;  ///< true once step() has returned its last record
+  /// The end cycle of the last retired instruction or the completion of the last transfer.
+  uint64_t cycles() const override;
   uint64_t retired() const override;  ///< instructions retired so far (a trap is not counted)
   isa::ArchRegs regs() const override;
   /// Bytes of [begin, begin+count) in the space's unit (trace.hpp Space). Throws out_of_range.

@@ -36,16 +36,18 @@ class Engine {
   /// std::invalid_argument if `budget` is 0 or wider than the RTL's port.
   virtual void set_instruction_budget(uint64_t budget) = 0;
 
-  /// Advances until the next instruction retires or traps and fills `out` (normalised per
-  /// normalize; MemWrite::digest left 0, the comparator computes digests). Returns false,
-  /// leaving `out` untouched, once the program has halted (pc past the last instruction) or
-  /// trapped; it then keeps returning false.
+  /// Advances until the next instruction retires or traps, or (DMA_QUEUE > 0) a transfer
+  /// completes, and fills `out` (normalised per normalize; MemWrite::digest left 0, the
+  /// comparator computes digests; records in the order of docs/overlap.md section 6). Returns
+  /// false, leaving `out` untouched, once the program has halted (pc past the last instruction)
+  /// or trapped and no transfer is pending; it then keeps returning false.
   virtual bool step(RetireRecord& out) = 0;
 
   /// True once step() has returned false for good (halt or trap).
   virtual bool halted() const = 0;
 
-  /// End cycle of the last retired instruction (0 before the first); in 1 ns machine cycles.
+  /// End cycle of the last retired instruction or completion cycle of the last transfer,
+  /// whichever is later (0 before the first); in 1 ns machine cycles.
   virtual uint64_t cycles() const = 0;
 
   /// Instructions retired so far; a trapping instruction is not counted (its record is still

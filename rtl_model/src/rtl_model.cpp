@@ -147,10 +147,9 @@ struct Impl {
 
   isa::MachinePreset preset;  ///< the preset the model was made for (checkpoint shapes)
 
-  uint64_t watchdog;  ///< cycles without a record after which step() reports a hang
+  uint64_t watchdog = 0;  ///< cycles without a record after which step() reports a hang
 
-  Impl(const isa::Spec& s, const isa::MachinePreset& p)
-      : spec(s), preset(p), watchdog(watchdog_cycles(s, p)) {}
+  Impl(const isa::Spec& s, const isa::MachinePreset& p) : spec(s), preset(p) {}
 
   cfg::VRoot& root() { return *top->rootp; }
   const cfg::VRoot& root() const { return *top->rootp; }
@@ -345,6 +344,7 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
                                 "':" + diff);
 
   auto& m = *impl_;
+  m.watchdog = watchdog_cycles(spec, preset);  // after the check: the formulas need a sound preset
   for (Space s : isa::kAllSpaces) m.geo[static_cast<size_t>(s)] = isa::space_geometry(s, preset);
   m.imem_words = static_cast<uint64_t>(cfg_param("IMEM_WORDS"));
   m.hbm.bytes.assign(static_cast<size_t>(preset.get("HBM_BYTES")), 0);

@@ -177,37 +177,27 @@ Mpfr32& mpfr32() {
   return m;
 }
 
-}  // namespace
-
-BOOST_AUTO_TEST_CASE(fp32_add) {
-  check_binary(
-      "moe_fp32_add",
-      [](uint32_t a, uint32_t b, Mismatches& mm) {
-        auto& d = dut();
-        d.top.fa_i = a;
-        d.top.fb_i = b;
-        d.eval();
-        const uint32_t want = num::f32_bits(num::add(num::f32_from_bits(a), num::f32_from_bits(b)));
-        const uint32_t oracle = mpfr32().op(a, b, false);
-        if (d.top.add_o != want || want != oracle)
-          mm.add(hex(a, 8) + " + " + hex(b, 8) + ": rtl " + hex(d.top.add_o, 8) + " golden " +
-                 hex(want, 8) + " mpfr " + hex(oracle, 8));
-      },
-      1'000'000);
-}
-
-/// a * b on the RTL against the golden numerics and MPFR.
-void check_mul(uint32_t a, uint32_t b, Mismatches& mm) {
+/// a + b (or a * b) on the RTL against the golden numerics and MPFR.
+void check_add_mul(uint32_t a, uint32_t b, bool mul, Mismatches& mm) {
   auto& d = dut();
   d.top.fa_i = a;
   d.top.fb_i = b;
   d.eval();
-  const uint32_t want = num::f32_bits(num::mul(num::f32_from_bits(a), num::f32_from_bits(b)));
-  const uint32_t oracle = mpfr32().op(a, b, true);
-  if (d.top.mul_o != want || want != oracle)
-    mm.add(hex(a, 8) + " * " + hex(b, 8) + ": rtl " + hex(d.top.mul_o, 8) + " golden " +
+  const float fa = num::f32_from_bits(a), fb = num::f32_from_bits(b);
+  const uint32_t rtl = mul ? d.top.mul_o : d.top.add_o;
+  const uint32_t want = num::f32_bits(mul ? num::mul(fa, fb) : num::add(fa, fb));
+  const uint32_t oracle = mpfr32().op(a, b, mul);
+  if (rtl != want || want != oracle)
+    mm.add(hex(a, 8) + (mul ? " * " : " + ") + hex(b, 8) + ": rtl " + hex(rtl, 8) + " golden " +
            hex(want, 8) + " mpfr " + hex(oracle, 8));
 }
+
+void check_add(uint32_t a, uint32_t b, Mismatches& mm) { check_add_mul(a, b, false, mm); }
+void check_mul(uint32_t a, uint32_t b, Mismatches& mm) { check_add_mul(a, b, true, mm); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(fp32_add) { check_binary("moe_fp32_add", check_add, 1'000'000); }
 
 BOOST_AUTO_TEST_CASE(fp32_mul) { check_binary("moe_fp32_mul", check_mul, 1'000'000); }
 

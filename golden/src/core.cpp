@@ -388,7 +388,8 @@ void Core::issue() {
   rec.mems = std::move(fx.mems);
   isa::normalize(rec);
   rec.end_cycle = now();
-  if (rec.end_cycle > rec.start_cycle)
+  // A queued DMA instruction's issue cycle is no busy span: its transfer's is (the DMA engine's).
+  if (rec.end_cycle > rec.start_cycle && !(queue_depth_ > 0 && dma_instruction))
     spans_.push_back(isa::UnitSpan{e.unit_index, rec.start_cycle, rec.end_cycle});
   cycles_ = rec.end_cycle;
   ++retired_;

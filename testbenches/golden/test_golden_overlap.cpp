@@ -10,6 +10,8 @@
 //   H_STORE_V:    8 + 1 + 4 * (1 + 1)                 = 17
 //   S_ADDI_INT, C_SET_SCALE_REG 1; V_ADD_VV 2; M_MM BLEN + MLEN/MX_BLOCK + 1 = 4 + 2 + 1 = 7.
 // (latencies_of_the_tiny_preset checks these numbers against isa.yaml.)
+#include <algorithm>
+
 #include "golden_test_util.hpp"
 
 using namespace gt;
@@ -356,4 +358,33 @@ BOOST_AUTO_TEST_CASE(overlap_no_checkpoint_while_a_transfer_is_pending) {
   const isa::ArchState s = b.model.save();
   BOOST_TEST(s.cycle == kPrefetchM);
   BOOST_TEST(s.retired == 1u);
+}
+
+// Unit busy spans with a queue (docs/overlap.md section 10), per record, on the RAW program (Q =
+// 2): S_ADDI_INT scalar [0, 1); the H_PREFETCH_M's issue cycle [1, 2) gives no span; S_ADDI_INT
+// scalar [2, 3); the transfer the DMA unit busy over [1, 41); the M_MM matrix [41, 48).
+BOOST_AUTO_TEST_CASE(overlap_unit_spans_are_the_transfer_s) {
+  const auto& units = spec().units();
+  auto unit = [&](const char* name) {
+    return static_cast<uint8_t>(std::find(units.begin(), units.end(), name) - units.begin());
+  };
+  Bench b(queued(2));
+  b.model.load(isa::assemble(spec(), R"(
+    S_ADDI_INT gp1, gp0, 256
+    H_PREFETCH_M gp1, gp0, a0, 0, 0
+    S_ADDI_INT gp2, gp0, 0
+    M_MM 0, gp1, gp2
+  )",
+                             "t.asm"),
+               b.image);
+  using Spans = std::vector<isa::UnitSpan>;
+  std::vector<Spans> got;
+  isa::RetireRecord r;
+  while (b.model.step(r)) got.push_back(b.model.take_unit_spans());
+  const uint8_t scalar = unit("scalar"), dma = unit("dma"), matrix = unit("matrix");
+  const std::vector<Spans> want{
+      {{scalar, 0, 1}}, {}, {{scalar, 2, 3}}, {{dma, 1, 1 + kPrefetchM}}, {{matrix, 41, 48}}};
+  BOOST_TEST_REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    BOOST_TEST((got[i] == want[i]), "record " << i << ": " << got[i].size() << " spans");
 }

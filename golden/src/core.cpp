@@ -386,6 +386,8 @@ void Core::issue() {
   for (const isa::RegWrite& w : fx.regs) apply(w);
   rec.regs = std::move(fx.regs);
   rec.mems = std::move(fx.mems);
+  rec.hbm_read = fx.hbm_read;
+  rec.hbm_written = fx.hbm_written;
   isa::normalize(rec);
   rec.end_cycle = now();
   // A queued DMA instruction's issue cycle is no busy span: its transfer's is (the DMA engine's).

@@ -43,6 +43,8 @@ void DmaEngine::run() {
     rec.stall_cause = isa::StallCause::None;
     rec.end_cycle = clock_.now();
     rec.mems = std::move(fx.mems);
+    rec.hbm_read = fx.hbm_read;
+    rec.hbm_written = fx.hbm_written;
     isa::normalize(rec);
     last_completion_ = rec.end_cycle;
     fifo_.pop_front();

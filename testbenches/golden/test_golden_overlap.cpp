@@ -100,6 +100,7 @@ BOOST_AUTO_TEST_CASE(overlap_queue_0_is_the_serial_machine) {
   }
   BOOST_TEST(b.recs[1].mems == (std::vector<MemWrite>{{Space::Mram, 16, 32, 0}}),
              boost::test_tools::per_element());
+  BOOST_TEST(b.recs[1].hbm_read == 16u * (16 + 2));  // serial: the DMA instruction's bytes
   BOOST_TEST(b.model.cycles() == 49u);
 }
 
@@ -120,6 +121,10 @@ BOOST_AUTO_TEST_CASE(overlap_raw_on_a_tile_being_prefetched) {
                     transfer(1, 1, 1 + kPrefetchM), retire(3, 3, 41, 48, StallCause::Raw)});
   BOOST_TEST(b.recs[1].mems.empty());  // the DMA instruction's retire writes nothing
   BOOST_TEST(b.recs[3].index == 1u);   // the transfer carries its instruction's retire index
+  // The HBM bytes are the transfer's: 16 rows of 16 codes and 16 / 8 = 2 scales, 288 bytes read.
+  for (size_t i : {0, 1, 2, 4}) BOOST_TEST(b.recs[i].hbm_read + b.recs[i].hbm_written == 0u);
+  BOOST_TEST(b.recs[3].hbm_read == 16u * (16 + 2));
+  BOOST_TEST(b.recs[3].hbm_written == 0u);
   BOOST_TEST(b.recs[3].mems == (std::vector<MemWrite>{{Space::Mram, 16, 32, 0}}),
              boost::test_tools::per_element());
   BOOST_TEST(b.model.cycles() == 48u);
@@ -165,7 +170,10 @@ BOOST_AUTO_TEST_CASE(overlap_war_on_a_vram_row_being_stored) {
   check_records(b, {retire(0, 0, 0, 1), retire(1, 1, 1, 2), retire(2, 2, 2, 3), retire(3, 3, 3, 4),
                     retire(4, 4, 4, 5), retire(5, 5, 5, 6), retire(6, 6, 6, 8),
                     transfer(3, 3, 3 + kStoreV), retire(7, 8, 20, 22, StallCause::War)});
-  BOOST_TEST(b.recs[7].mems.size() == 2u);  // HBM codes and scales
+  BOOST_TEST(b.recs[7].mems.size() == 2u);             // HBM codes and scales
+  BOOST_TEST(b.recs[7].hbm_written == 4u * (16 + 2));  // 4 rows of 16 codes and 2 scales
+  BOOST_TEST(b.recs[7].hbm_read == 0u);
+  BOOST_TEST(b.recs[3].hbm_written == 0u);  // its DMA instruction's retire
   const std::vector<uint8_t> scales = b.model.read(Space::Hbm, 1024, 8);
   BOOST_TEST(scales == std::vector<uint8_t>(8, 119), boost::test_tools::per_element());
   BOOST_TEST(b.row(4) == fill(16, bf(2.0f)), boost::test_tools::per_element());

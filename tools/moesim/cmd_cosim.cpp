@@ -177,6 +177,15 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
               << res.engines[0] << " and " << res.engines[1]
               << (prof_diffs.empty() ? " equal" : " DIFFER") << '\n';
     for (const std::string& d : prof_diffs) std::cout << "  " << d << '\n';
+    if (res.hbm_difference) {
+      const cosim::HbmDifference& h = *res.hbm_difference;
+      std::cout << "  HBM bytes first differ at " << isa::record_kind_name(h.record.kind) << " #"
+                << h.record.index << " pc " << h.record.pc << " "
+                << isa::disassemble(spec, h.record.word) << ": read " << res.engines[0] << " "
+                << h.read[0] << ", " << res.engines[1] << " " << h.read[1] << "; written "
+                << res.engines[0] << " " << h.written[0] << ", " << res.engines[1] << " "
+                << h.written[1] << '\n';
+    }
     std::cout << '\n' << reference_text.str();
   }
   for (const std::string& e : win.errors) std::cout << "end state differs: " << e << '\n';

@@ -222,3 +222,28 @@ BOOST_AUTO_TEST_CASE(overlap_cli_stage_billing_hidden_and_stall_cycles) {
              64u);
   BOOST_TEST(!s.at("stages").at("expert_weight_prefetch").contains("golden_hidden_cycles"));
 }
+
+namespace {
+
+const std::string kDemo = "--model gpt-oss-20b --tokens 4 --hidden 128 --intermediate 128";
+
+/// "cycles golden N, rtl M" of the verdict line of `moesim cosim`: {N, M}, or {-1, -1}.
+std::pair<long long, long long> cosim_cycles(const std::string& out) {
+  std::smatch m;
+  const std::regex re("cycles golden ([0-9]+), rtl ([0-9]+);");
+  if (!std::regex_search(out, m, re)) return {-1, -1};
+  return {std::stoll(m[1]), std::stoll(m[2])};
+}
+
+}  // namespace
+
+// machine.yaml's `serial` preset (docs/overlap.md section 9: `default` with DMA_QUEUE 0) runs the
+// README demo in its documented 106,570 cycles (README.md, docs/performance.md) on the golden
+// model, and on the RTL through `default`'s Verilated model (DMA_QUEUE is a run-time port).
+BOOST_AUTO_TEST_CASE(overlap_cli_serial_preset_reproduces_the_demo) {
+  const fs::path dir = workdir("overlap_serial");
+  const auto r = moesim_cli("cosim --machine serial " + kDemo + " --quiet", dir);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out.find("VERDICT: EQUAL") != std::string::npos);
+  BOOST_TEST((cosim_cycles(r.out) == std::pair<long long, long long>{106570, 106570}));
+}

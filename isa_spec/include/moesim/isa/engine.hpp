@@ -56,7 +56,8 @@ class Engine {
 
   /// HBM bytes read / written since load() or restore(), each engine counting its own traffic
   /// (golden: the HBM memory target's bus transactions; RTL: bytes through the HBM DPI-C backing
-  /// store). The co-simulation bills each retire's increase to that instruction's stage.
+  /// store). The co-simulation bills each record's own bytes (RetireRecord::hbm_read,
+  /// hbm_written) to its stage; these totals are their sums.
   virtual uint64_t hbm_bytes_read() const = 0;
   virtual uint64_t hbm_bytes_written() const = 0;
 

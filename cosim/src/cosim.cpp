@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/assembler.hpp"
@@ -27,35 +28,69 @@ constexpr uint64_t kCompareChunkBytes = uint64_t{16} << 10;
 
 using isa::hex;
 
-/// Per-stage accumulation for one or two engines.
+/// Per-stage accumulation for one or two engines: the cycle billing of docs/overlap.md section 7
+/// from each engine's own records, as they arrive (in the order of their end cycles).
+///
+/// Every cycle of the run goes to one stage: a cycle some instruction occupies (a retire record's
+/// [start_cycle, end_cycle)) to that instruction's stage; a cycle no instruction occupies (a
+/// stall, [ready_cycle, start_cycle), or the drain after the last instruction) to the stage of the
+/// transfer in progress then. A transfer's hidden cycles are those of [s, f) occupied by another
+/// instruction than its own DMA instruction: (f - s) minus its unoccupied cycles minus its DMA
+/// instruction's issue cycle when the transfer started in it. A transfer can be settled once the
+/// core's occupancy is known up to f: unoccupied cycles only come from a record's stall, whose
+/// gap [ready, start) is known when that record arrives, and the next gap starts at or after the
+/// end of the last retire record. With DMA_QUEUE 0 no cycle is unoccupied and no transfer record
+/// comes: the billing is the retire records' occupancy.
 class StageTable {
  public:
-  /// Bills `r` and the HBM traffic `engine` reported since the previous add() of this side. A
-  /// transfer record (DMA_QUEUE > 0) bills its HBM traffic only: the billing of overlapped
-  /// cycles (docs/overlap.md section 7) is not implemented yet.
-  void add(size_t side, const isa::RetireRecord& r, const isa::Engine& engine) {
+  explicit StageTable(const isa::Spec& spec) : spec_(spec) {}
+
+  /// Bills `r` of engine `side` and the HBM bytes its engine attributed to it
+  /// (isa::RetireRecord::hbm_read, hbm_written).
+  void add(size_t side, const isa::RetireRecord& r) {
     Row& row = rows_[r.stage];
-    if (r.kind == isa::RecordKind::Retire) {
-      row.instructions[side] += 1;
-      row.cycles[side] += r.end_cycle - r.start_cycle;
+    row.hbm_read[side] += r.hbm_read;
+    row.hbm_written[side] += r.hbm_written;
+    Side& sd = sides_[side];
+    if (r.kind == isa::RecordKind::Transfer) {
+      Pending t{r.stage, r.start_cycle, r.end_cycle, 0, false};
+      const auto it = sd.dma_issue.find(r.index);
+      if (it != sd.dma_issue.end()) {
+        t.own = it->second == r.start_cycle;
+        sd.dma_issue.erase(it);
+      }
+      sd.pending.push_back(t);
+      return;
     }
-    const uint64_t rd = engine.hbm_bytes_read(), wr = engine.hbm_bytes_written();
-    row.hbm_read[side] += rd - hbm_seen_[side][0];
-    row.hbm_written[side] += wr - hbm_seen_[side][1];
-    hbm_seen_[side] = {rd, wr};
+    row.instructions[side] += 1;
+    row.cycles[side] += r.end_cycle - r.start_cycle;
+    if (r.stall_cycles != 0) {
+      row.stall_cycles[side] += r.stall_cycles;
+      const auto cause = static_cast<size_t>(r.stall_cause);
+      if (cause >= 1 && cause <= kStallCauses)
+        row.stall_by_cause[cause - 1][side] += r.stall_cycles;
+      bill_unoccupied(side, r.ready_cycle, r.start_cycle);
+    }
+    sd.occupied_to = std::max(sd.occupied_to, r.end_cycle);
+    if (r.end_cycle == r.start_cycle + 1 && is_dma(r.word)) sd.dma_issue[r.index] = r.start_cycle;
+    settle(side, sd.occupied_to);
   }
+
+  /// Ends the billing of engine `side`: the cycles after its last instruction go to the transfers
+  /// still unsettled (the queue drained), and these are settled.
+  void finish(size_t side) {
+    bill_unoccupied(side, sides_[side].occupied_to, UINT64_MAX);
+    settle(side, UINT64_MAX);
+  }
+
   std::vector<StageRow> rows(const isa::Spec& spec) const {
     std::vector<StageRow> out;
     auto emit = [&](uint8_t code) {
       auto it = rows_.find(code);
       if (it == rows_.end()) return;
-      StageRow row;
+      StageRow row = it->second;
       row.code = code;
       row.name = spec.stage_name(code);
-      row.instructions = it->second.instructions;
-      row.cycles = it->second.cycles;
-      row.hbm_read = it->second.hbm_read;
-      row.hbm_written = it->second.hbm_written;
       out.push_back(row);
     };
     for (const auto& s : spec.stages()) emit(s.code);
@@ -65,14 +100,48 @@ class StageTable {
   }
 
  private:
-  struct Row {
-    std::array<uint64_t, 2> instructions{};
-    std::array<uint64_t, 2> cycles{};
-    std::array<uint64_t, 2> hbm_read{};
-    std::array<uint64_t, 2> hbm_written{};
+  static constexpr size_t kStallCauses = std::tuple_size_v<decltype(StageRow::stall_by_cause)>;
+  using Row = StageRow;
+  /// A transfer whose hidden cycles are not known yet.
+  struct Pending {
+    uint8_t stage;
+    uint64_t s, f;
+    uint64_t unoccupied;  ///< cycles of [s, f) no instruction occupied, billed to it
+    bool own;             ///< its DMA instruction issued in s (occupying the core in s)
   };
+  struct Side {
+    std::deque<Pending> pending;  ///< in completion order
+    uint64_t occupied_to = 0;     ///< end of the last retire record: the next gap starts there
+    /// Issue cycles of the one-cycle DMA instructions whose transfer has not arrived, by index.
+    std::map<uint64_t, uint64_t> dma_issue;
+  };
+
+  bool is_dma(uint32_t word) const {
+    const isa::InstrSpec* ins = isa::decode(spec_, word).spec;
+    return ins != nullptr && ins->unit == "dma";
+  }
+  /// Bills the unoccupied cycles [from, to) to the transfers in progress then.
+  void bill_unoccupied(size_t side, uint64_t from, uint64_t to) {
+    for (Pending& t : sides_[side].pending) {
+      const uint64_t a = std::max(from, t.s), b = std::min(to, t.f);
+      if (a >= b) continue;
+      t.unoccupied += b - a;
+      rows_[t.stage].cycles[side] += b - a;
+    }
+  }
+  /// Settles the transfers that complete by `upto`: their hidden cycles.
+  void settle(size_t side, uint64_t upto) {
+    auto& q = sides_[side].pending;
+    while (!q.empty() && q.front().f <= upto) {
+      const Pending& t = q.front();
+      rows_[t.stage].hidden_cycles[side] += t.f - t.s - t.unoccupied - (t.own ? 1 : 0);
+      q.pop_front();
+    }
+  }
+
+  const isa::Spec& spec_;
   std::map<uint8_t, Row> rows_;
-  std::array<std::array<uint64_t, 2>, 2> hbm_seen_{};  ///< [side] {read, written} at the last add
+  std::array<Side, 2> sides_;
 };
 
 /// Unit busy totals of one or two engines, every unit of isa.yaml.
@@ -529,7 +598,7 @@ bool CosimResult::cycles_match() const {
 }
 
 bool CosimResult::profiles_match() const {
-  if (!completed || divergence) return false;
+  if (!completed || divergence || hbm_difference) return false;
   return std::all_of(stages.begin(), stages.end(),
                      [](const StageRow& r) { return r.match() && r.hbm_match(); });
 }
@@ -539,7 +608,7 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
   const std::array<isa::Engine*, 2> eng{&a, &b};
   CosimResult res;
   res.engines = {a.name(), b.name()};
-  StageTable table;
+  StageTable table(spec);
   UnitTable units(spec);
   std::array<std::deque<isa::RetireRecord>, 2> history;
   std::array<WriteMap, 2> writers;   // last writer per memory unit, per engine
@@ -552,7 +621,7 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
       got[s] = eng[s]->step(rec[s]);
       if (got[s]) {
         fill_digests(*eng[s], rec[s]);
-        table.add(s, rec[s], *eng[s]);
+        table.add(s, rec[s]);
         feed(options, units, s, *eng[s], rec[s]);
       }
     }
@@ -598,6 +667,10 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
         if (got[s]) writers[s].write(rec[s]);  // the final comparison sees these writes too
       break;
     }
+    if (!res.hbm_difference &&
+        (rec[0].hbm_read != rec[1].hbm_read || rec[0].hbm_written != rec[1].hbm_written))
+      res.hbm_difference = HbmDifference{
+          rec[0], {rec[0].hbm_read, rec[1].hbm_read}, {rec[0].hbm_written, rec[1].hbm_written}};
     if (rec[0].trap) res.trap = rec[0].trap;
     for (size_t s = 0; s < 2; ++s) {
       writers[s].write(rec[s]);
@@ -619,6 +692,7 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
       break;
     }
   }
+  for (size_t s = 0; s < 2; ++s) table.finish(s);
   res.stages = table.rows(spec);
   res.units = units.rows();
   for (size_t s = 0; s < 2; ++s) {
@@ -634,13 +708,13 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
 RunResult run_single(const isa::Spec& spec, isa::Engine& engine, const CosimOptions& options) {
   RunResult res;
   res.engine = engine.name();
-  StageTable table;
+  StageTable table(spec);
   UnitTable units(spec);
   uint64_t n = 0;
   for (;;) {
     isa::RetireRecord r;
     if (!engine.step(r)) break;
-    table.add(0, r, engine);
+    table.add(0, r);
     feed(options, units, 0, engine, r);
     if (r.trap) res.trap = r.trap;
     ++n;
@@ -652,6 +726,7 @@ RunResult run_single(const isa::Spec& spec, isa::Engine& engine, const CosimOpti
       break;
     }
   }
+  table.finish(0);
   res.stages = table.rows(spec);
   res.units = units.rows();
   res.total_cycles = engine.cycles();

@@ -81,7 +81,9 @@ json rec_json(const isa::RetireRecord& r) {
             {"start", r.start_cycle},
             {"end", r.end_cycle},
             {"regs", regs},
-            {"mems", mems}};
+            {"mems", mems},
+            {"hbm_read", r.hbm_read},
+            {"hbm_written", r.hbm_written}};
   j["trap"] = r.trap ? json{r.trap->cause, r.trap->pc, r.trap->word} : json(nullptr);
   return j;
 }
@@ -104,6 +106,8 @@ isa::RetireRecord rec_from(const json& j) {
   for (const json& m : j.at("mems"))
     r.mems.push_back({static_cast<isa::Space>(m.at(0).get<int>()), m.at(1).get<uint64_t>(),
                       m.at(2).get<uint64_t>(), m.at(3).get<uint64_t>()});
+  r.hbm_read = j.at("hbm_read").get<uint64_t>();
+  r.hbm_written = j.at("hbm_written").get<uint64_t>();
   if (!j.at("trap").is_null())
     r.trap = isa::Trap{j["trap"].at(0).get<uint8_t>(), j["trap"].at(1).get<uint32_t>(),
                        j["trap"].at(2).get<uint32_t>()};
@@ -199,7 +203,10 @@ json result_json(const CosimResult& r) {
                       {"instructions", s.instructions},
                       {"cycles", s.cycles},
                       {"hbm_read", s.hbm_read},
-                      {"hbm_written", s.hbm_written}});
+                      {"hbm_written", s.hbm_written},
+                      {"hidden_cycles", s.hidden_cycles},
+                      {"stall_cycles", s.stall_cycles},
+                      {"stall_by_cause", s.stall_by_cause}});
   j["stages"] = stages;
   json units = json::array();
   for (const UnitRow& u : r.units)
@@ -224,6 +231,10 @@ json result_json(const CosimResult& r) {
                       {"first_writer", writers_json(s.first_writer)}});
   }
   j["spaces"] = spaces;
+  j["hbm_difference"] = r.hbm_difference ? json{{"record", rec_json(r.hbm_difference->record)},
+                                                {"read", r.hbm_difference->read},
+                                                {"written", r.hbm_difference->written}}
+                                         : json(nullptr);
   if (r.divergence) {
     const Divergence& d = *r.divergence;
     json dj = {
@@ -258,6 +269,9 @@ CosimResult result_from(const json& j) {
     row.cycles = s.at("cycles").get<std::array<uint64_t, 2>>();
     row.hbm_read = s.at("hbm_read").get<std::array<uint64_t, 2>>();
     row.hbm_written = s.at("hbm_written").get<std::array<uint64_t, 2>>();
+    row.hidden_cycles = s.at("hidden_cycles").get<std::array<uint64_t, 2>>();
+    row.stall_cycles = s.at("stall_cycles").get<std::array<uint64_t, 2>>();
+    row.stall_by_cause = s.at("stall_by_cause").get<decltype(row.stall_by_cause)>();
     r.stages.push_back(row);
   }
   for (const json& u : j.at("units")) {
@@ -284,6 +298,12 @@ CosimResult result_from(const json& j) {
     d.unwritten_differing_bytes = s.at("unwritten_differing_bytes").get<uint64_t>();
     d.first_writer = writers_from(s.at("first_writer"));
     r.spaces.push_back(d);
+  }
+  if (!j.at("hbm_difference").is_null()) {
+    const json& h = j["hbm_difference"];
+    r.hbm_difference =
+        HbmDifference{rec_from(h.at("record")), h.at("read").get<std::array<uint64_t, 2>>(),
+                      h.at("written").get<std::array<uint64_t, 2>>()};
   }
   if (!j.at("divergence").is_null()) {
     const json& dj = j["divergence"];
@@ -348,6 +368,10 @@ CosimResult merge_windows(const isa::Spec& spec, const std::vector<WindowResult>
         it->second.cycles[e] += s.cycles[e];
         it->second.hbm_read[e] += s.hbm_read[e];
         it->second.hbm_written[e] += s.hbm_written[e];
+        it->second.hidden_cycles[e] += s.hidden_cycles[e];
+        it->second.stall_cycles[e] += s.stall_cycles[e];
+        for (size_t c = 0; c < s.stall_by_cause.size(); ++c)
+          it->second.stall_by_cause[c][e] += s.stall_by_cause[c][e];
       }
     }
     if (r.units.size() != m.units.size())
@@ -363,6 +387,7 @@ CosimResult merge_windows(const isa::Spec& spec, const std::vector<WindowResult>
     m.reg_diffs = r.reg_diffs;
     m.spaces = r.spaces;
     m.limit_reached = r.limit_reached;
+    if (!m.hbm_difference) m.hbm_difference = r.hbm_difference;
     if (r.divergence) {
       m.divergence = r.divergence;
       m.divergence->index += w.from;

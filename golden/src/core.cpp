@@ -386,9 +386,12 @@ void Core::issue() {
   for (const isa::RegWrite& w : fx.regs) apply(w);
   rec.regs = std::move(fx.regs);
   rec.mems = std::move(fx.mems);
+  rec.hbm_read = fx.hbm_read;
+  rec.hbm_written = fx.hbm_written;
   isa::normalize(rec);
   rec.end_cycle = now();
-  if (rec.end_cycle > rec.start_cycle)
+  // A queued DMA instruction's issue cycle is no busy span: its transfer's is (the DMA engine's).
+  if (rec.end_cycle > rec.start_cycle && !(queue_depth_ > 0 && dma_instruction))
     spans_.push_back(isa::UnitSpan{e.unit_index, rec.start_cycle, rec.end_cycle});
   cycles_ = rec.end_cycle;
   ++retired_;

@@ -53,7 +53,8 @@ class Core : public sc_core::sc_module {
   bool done() const { return done_; }
   /// Busy spans of the instructions retired since the previous call, in retire order: for each
   /// retired instruction, the unit it was dispatched to (the core itself for control
-  /// instructions) for its latency, [start_cycle, end_cycle) in cycles. Traps give none.
+  /// instructions) for its latency, [start_cycle, end_cycle) in cycles. Traps give none, nor does
+  /// a DMA instruction with a DMA queue (its transfer's span is the DMA engine's).
   std::vector<isa::UnitSpan> take_unit_spans();
   /// The last cycle anything was busy: the end of the last retired instruction or the
   /// completion of the last transfer, whichever is later.

@@ -4,8 +4,9 @@
 
 namespace moesim::golden {
 
-DmaEngine::DmaEngine(sc_core::sc_module_name name, const CycleClock& clock, RecordQueue& records)
-    : sc_module(name), clock_(clock), records_(records) {
+DmaEngine::DmaEngine(sc_core::sc_module_name name, const CycleClock& clock, RecordQueue& records,
+                     uint8_t unit_index)
+    : sc_module(name), clock_(clock), records_(records), unit_index_(unit_index) {
   SC_THREAD(run);
 }
 
@@ -16,6 +17,7 @@ void DmaEngine::push(Transfer t) {
 
 void DmaEngine::clear() {
   fifo_.clear();
+  spans_.clear();
   last_completion_ = 0;
   ++generation_;
   cancel_.notify(sc_core::SC_ZERO_TIME);
@@ -41,9 +43,12 @@ void DmaEngine::run() {
     rec.stall_cause = isa::StallCause::None;
     rec.end_cycle = clock_.now();
     rec.mems = std::move(fx.mems);
+    rec.hbm_read = fx.hbm_read;
+    rec.hbm_written = fx.hbm_written;
     isa::normalize(rec);
     last_completion_ = rec.end_cycle;
     fifo_.pop_front();
+    spans_.push_back(isa::UnitSpan{unit_index_, rec.start_cycle, rec.end_cycle});
     records_.publish(std::move(rec));
     completed_.notify(sc_core::SC_ZERO_TIME);
   }

@@ -3,12 +3,15 @@
 // time in issue order (FIFO). A transfer issued in cycle c starts in s = max(c, completion of the
 // previous one), is in progress for the instruction's isa.yaml latency L and completes in f = s +
 // L; at f the engine moves its data through the DMA unit's TLM-2.0 sockets (the unit's execute()
-// with the operands taken at issue), publishes its transfer record and notifies completed(). The
+// with the operands taken at issue), reports the DMA unit busy over [s, f) (take_spans()),
+// publishes its transfer record and notifies completed(). The
 // core blocks on completed() while its next instruction has a hazard (the scoreboard: the regions
 // of the pending transfers) or the queue is full.
 #pragma once
 
 #include <deque>
+#include <utility>
+#include <vector>
 
 #include "unit.hpp"
 
@@ -45,7 +48,9 @@ class DmaQueueIf : public virtual sc_core::sc_interface {
 class DmaEngine : public sc_core::sc_module, public DmaQueueIf {
  public:
   SC_HAS_PROCESS(DmaEngine);
-  DmaEngine(sc_core::sc_module_name name, const CycleClock& clock, RecordQueue& records);
+  /// `unit_index`: the DMA unit's index in isa.yaml `units` (its busy spans).
+  DmaEngine(sc_core::sc_module_name name, const CycleClock& clock, RecordQueue& records,
+            uint8_t unit_index);
 
   /// The DMA unit that executes a transfer's data movement.
   sc_core::sc_port<UnitIf> unit{"unit"};
@@ -56,13 +61,17 @@ class DmaEngine : public sc_core::sc_module, public DmaQueueIf {
   const sc_core::sc_event& completed() const override { return completed_; }
   uint64_t last_completion() const override { return last_completion_; }
   void clear() override;
+  /// The DMA unit's busy spans of the transfers completed since the previous call: [s, f) each.
+  std::vector<isa::UnitSpan> take_spans() { return std::exchange(spans_, {}); }
 
  private:
   void run();
 
   const CycleClock& clock_;
   RecordQueue& records_;
+  uint8_t unit_index_;
   std::deque<Transfer> fifo_;
+  std::vector<isa::UnitSpan> spans_;
   uint64_t last_completion_ = 0;
   uint64_t generation_ = 0;  ///< counts clear()s: a transfer of an older one is dropped
   sc_core::sc_event pushed_, completed_, cancel_;

@@ -63,6 +63,7 @@ void DmaUnit::execute(const Issue& is, Effects& fx) {
   const uint64_t first = is.gp(is.d.rd) / l;  // first MRAM tile row or VRAM row
   std::vector<uint8_t> codes(l);
   std::vector<uint8_t> scales(nscales);
+  const uint64_t read0 = hbm.bytes_read(), written0 = hbm.bytes_written();
   for (uint64_t i = 0; i < n; ++i) {
     const RowAddr r = row_addr(is, i);
     const auto codes_at = static_cast<uint64_t>(r.codes);
@@ -103,6 +104,8 @@ void DmaUnit::execute(const Issue& is, Effects& fx) {
                                std::to_string(is.d.opcode));
     }
   }
+  fx.hbm_read += hbm.bytes_read() - read0;  // this instruction's (transfer's) HBM transactions
+  fx.hbm_written += hbm.bytes_written() - written0;
   if (is.op == Opcode::H_PREFETCH_M) fx.wrote(Space::Mram, first, first + n);
   if (is.op == Opcode::H_PREFETCH_V) fx.wrote(Space::Vram, first, first + n);
 }

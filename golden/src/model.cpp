@@ -1,6 +1,7 @@
 // GoldenModel: elaboration, loading, stepping and state read-out (model.hpp).
 #include "moesim/golden/model.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -170,7 +171,14 @@ std::vector<uint8_t> GoldenModel::read(Space space, uint64_t begin, uint64_t cou
 uint64_t GoldenModel::size(Space space) const { return impl_->geo.units(space); }
 
 std::vector<isa::UnitSpan> GoldenModel::take_unit_spans() {
-  return impl_->top.core.take_unit_spans();
+  std::vector<isa::UnitSpan> s = impl_->top.core.take_unit_spans();
+  const std::vector<isa::UnitSpan> t = impl_->top.dma_engine.take_spans();
+  if (t.empty()) return s;
+  s.insert(s.end(), t.begin(), t.end());
+  std::sort(s.begin(), s.end(), [](const isa::UnitSpan& a, const isa::UnitSpan& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.unit < b.unit;
+  });
+  return s;
 }
 
 }  // namespace moesim::golden

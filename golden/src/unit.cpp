@@ -58,6 +58,7 @@ void MemPort::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint
                            payload_.get_response_string() +
                            " (an access the issue check should have trapped)");
   }
+  (cmd == tlm::TLM_READ_COMMAND ? bytes_read_ : bytes_written_) += n;
 }
 
 void MemPort::read(uint64_t addr, uint8_t* dst, uint64_t n) {

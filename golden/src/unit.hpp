@@ -96,6 +96,7 @@ struct Issue {
 struct Effects {
   std::vector<isa::RegWrite> regs;
   std::vector<isa::MemWrite> mems;
+  uint64_t hbm_read = 0, hbm_written = 0;  ///< bytes of the HBM transactions (the DMA unit's)
   void write_reg(isa::RegFile file, uint8_t index, uint64_t value) {
     regs.push_back(isa::RegWrite{file, index, value});
   }
@@ -179,10 +180,14 @@ class MemPort {
   void write_u16(uint64_t addr, const std::vector<uint16_t>& v);
   uint32_t read_u32(uint64_t addr);
   void write_u32(uint64_t addr, uint32_t v);
+  /// Bytes of the read / write transactions completed through this port so far.
+  uint64_t bytes_read() const { return bytes_read_; }
+  uint64_t bytes_written() const { return bytes_written_; }
 
  private:
   void transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t n);
   tlm::tlm_generic_payload payload_;
+  uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 
 }  // namespace moesim::golden

@@ -3,10 +3,12 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/encoding.hpp"
@@ -343,6 +345,24 @@ std::string cosim_verdict(const cosim::CosimResult& r) {
   return r.limit_reached ? "STOPPED" : r.equal() ? "EQUAL" : "MISMATCH";
 }
 
+namespace {
+
+/// Any stage with hidden or stall cycles: the run had a DMA queue (docs/overlap.md section 7).
+bool any_overlap(const std::vector<cosim::StageRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const cosim::StageRow& r) { return r.overlapped(); });
+}
+
+/// {"queue_full": n, "raw": n, "waw": n, "war": n} of engine `side`.
+nlohmann::json stall_causes_json(const cosim::StageRow& row, size_t side) {
+  nlohmann::json j = nlohmann::json::object();
+  for (size_t c = 0; c < row.stall_by_cause.size(); ++c)
+    j[isa::stall_cause_name(static_cast<isa::StallCause>(c + 1))] = row.stall_by_cause[c][side];
+  return j;
+}
+
+}  // namespace
+
 nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r,
                           const isa::MachinePreset* machine) {
   const std::string& na = r.engines[0];
@@ -351,11 +371,20 @@ nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r,
   j["outputs_bit_exact"] = r.outputs_bit_exact();
   j["cycles_match"] = r.cycles_match();
   j["profiles_match"] = r.profiles_match();
+  if (r.hbm_difference) {  // only when there is one: the report of an equal run is unchanged
+    const cosim::HbmDifference& h = *r.hbm_difference;
+    j["first_hbm_difference"] = {{"record", record_json(spec, h.record)},
+                                 {na + "_hbm_bytes_read", h.read[0]},
+                                 {nb + "_hbm_bytes_read", h.read[1]},
+                                 {na + "_hbm_bytes_written", h.written[0]},
+                                 {nb + "_hbm_bytes_written", h.written[1]}};
+  }
   j["completed"] = r.completed;
   j["instructions"] = r.compared;
   j["total_cycles"] = {{na, r.total_cycles[0]}, {nb, r.total_cycles[1]}};
   j["retired"] = {{na, r.retired[0]}, {nb, r.retired[1]}};
   nlohmann::json stages = nlohmann::json::object();
+  const bool overlap = any_overlap(r.stages);
   for (const auto& row : r.stages) {
     nlohmann::json s = {{"code", row.code},
                         {"instructions", row.instructions[0]},
@@ -367,6 +396,14 @@ nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r,
                         {nb + "_hbm_bytes_written", row.hbm_written[1]},
                         {"match", row.match() && row.hbm_match()}};
     if (row.instructions[0] != row.instructions[1]) s[nb + "_instructions"] = row.instructions[1];
+    if (overlap) {  // only with a DMA queue: a serial run's report is unchanged
+      s[na + "_hidden_cycles"] = row.hidden_cycles[0];
+      s[nb + "_hidden_cycles"] = row.hidden_cycles[1];
+      s[na + "_stall_cycles"] = row.stall_cycles[0];
+      s[nb + "_stall_cycles"] = row.stall_cycles[1];
+      s[na + "_stall_cycles_by_cause"] = stall_causes_json(row, 0);
+      s[nb + "_stall_cycles_by_cause"] = stall_causes_json(row, 1);
+    }
     stages[row.name] = s;
   }
   j["stages"] = stages;
@@ -450,12 +487,19 @@ nlohmann::json cosim_json(const isa::Spec& spec, const cosim::CosimResult& r,
 
 nlohmann::json run_json(const isa::Spec& spec, const cosim::RunResult& r) {
   nlohmann::json stages = nlohmann::json::object();
-  for (const auto& row : r.stages)
+  const bool overlap = any_overlap(r.stages);
+  for (const auto& row : r.stages) {
     stages[row.name] = {{"code", row.code},
                         {"instructions", row.instructions[0]},
                         {"cycles", row.cycles[0]},
                         {"hbm_bytes_read", row.hbm_read[0]},
                         {"hbm_bytes_written", row.hbm_written[0]}};
+    if (overlap) {
+      stages[row.name]["hidden_cycles"] = row.hidden_cycles[0];
+      stages[row.name]["stall_cycles"] = row.stall_cycles[0];
+      stages[row.name]["stall_cycles_by_cause"] = stall_causes_json(row, 0);
+    }
+  }
   nlohmann::json units = nlohmann::json::object();
   for (const auto& row : r.units)
     units[row.name] = {{"busy_cycles", row.busy_cycles[0]},
@@ -496,34 +540,58 @@ std::string record_line(const isa::Spec& spec, const isa::RetireRecord& r) {
 void print_stage_table(std::ostream& os, const std::vector<cosim::StageRow>& rows,
                        const std::vector<std::string>& engines) {
   const bool two = engines.size() == 2;
+  // With a DMA queue (docs/overlap.md section 7): per engine hidden and stall cycles, the stall
+  // cycles split by cause.
+  const bool overlap = any_overlap(rows);
+  constexpr size_t kCauses = std::tuple_size_v<decltype(cosim::StageRow::stall_by_cause)>;
   char line[256];
   std::snprintf(line, sizeof line, "%-26s %12s", "stage", "instructions");
   os << line;
   for (const auto& e : engines) {
     std::snprintf(line, sizeof line, " %15s", (e + " cycles").c_str());
     os << line;
+    if (!overlap) continue;
+    std::snprintf(line, sizeof line, " %13s %12s", (e + " hidden").c_str(), (e + " stall").c_str());
+    os << line;
+    for (size_t c = 0; c < kCauses; ++c) {
+      std::snprintf(line, sizeof line, " %10s",
+                    isa::stall_cause_name(static_cast<isa::StallCause>(c + 1)));
+      os << line;
+    }
   }
   os << (two ? "  match\n" : "\n");
-  std::array<uint64_t, 2> ti{}, tc{};
-  for (const auto& r : rows) {
-    std::snprintf(line, sizeof line, "%-26s %12llu", r.name.c_str(),
+  cosim::StageRow total;
+  auto print_row = [&](const char* name, const cosim::StageRow& r, bool match) {
+    std::snprintf(line, sizeof line, "%-26s %12llu", name,
                   static_cast<unsigned long long>(r.instructions[0]));
     os << line;
     for (size_t s = 0; s < engines.size(); ++s) {
       std::snprintf(line, sizeof line, " %15llu", static_cast<unsigned long long>(r.cycles[s]));
       os << line;
-      ti[s] += r.instructions[s];
-      tc[s] += r.cycles[s];
+      if (!overlap) continue;
+      std::snprintf(line, sizeof line, " %13llu %12llu",
+                    static_cast<unsigned long long>(r.hidden_cycles[s]),
+                    static_cast<unsigned long long>(r.stall_cycles[s]));
+      os << line;
+      for (size_t c = 0; c < kCauses; ++c) {
+        std::snprintf(line, sizeof line, " %10llu",
+                      static_cast<unsigned long long>(r.stall_by_cause[c][s]));
+        os << line;
+      }
     }
-    os << (two ? (r.match() ? "  yes\n" : "  NO\n") : "\n");
+    os << (two ? (match ? "  yes\n" : "  NO\n") : "\n");
+  };
+  for (const auto& r : rows) {
+    print_row(r.name.c_str(), r, r.match());
+    for (size_t s = 0; s < 2; ++s) {
+      total.instructions[s] += r.instructions[s];
+      total.cycles[s] += r.cycles[s];
+      total.hidden_cycles[s] += r.hidden_cycles[s];
+      total.stall_cycles[s] += r.stall_cycles[s];
+      for (size_t c = 0; c < kCauses; ++c) total.stall_by_cause[c][s] += r.stall_by_cause[c][s];
+    }
   }
-  std::snprintf(line, sizeof line, "%-26s %12llu", "total", static_cast<unsigned long long>(ti[0]));
-  os << line;
-  for (size_t s = 0; s < engines.size(); ++s) {
-    std::snprintf(line, sizeof line, " %15llu", static_cast<unsigned long long>(tc[s]));
-    os << line;
-  }
-  os << (two ? ((ti[0] == ti[1] && tc[0] == tc[1]) ? "  yes\n" : "  NO\n") : "\n");
+  print_row("total", total, total.match());
 }
 
 void print_unit_table(std::ostream& os, const std::vector<cosim::UnitRow>& rows,

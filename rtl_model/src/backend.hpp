@@ -30,12 +30,14 @@ struct Variant {
 /// Every Verilated model of this build, in MOESIM_RTL_PRESETS order (generated variants.cpp).
 const std::vector<Variant>& variants();
 
-/// HBM backing store of the model being clocked, and the record its writes go to. The DPI-C
-/// imports moe_hbm_read / moe_hbm_write (model.cpp) reach it through active_hbm(), which a
-/// backend points at its own store around every clock of its model.
+/// HBM backing store of the model being clocked, and the record its accesses go to (the
+/// instruction, or with a DMA queue the transfer, the DMA engine works on: its HBM writes and its
+/// hbm_read / hbm_written bytes). The DPI-C imports moe_hbm_read / moe_hbm_write (model.cpp)
+/// reach it through active_hbm(), which a backend points at its own store around every clock of
+/// its model.
 struct HbmStore {
   std::vector<uint8_t> bytes;
-  std::vector<isa::MemWrite>* writes = nullptr;
+  isa::RetireRecord* record = nullptr;
   uint64_t bytes_read = 0, bytes_written = 0;  ///< DPI accesses since load()
 };
 HbmStore*& active_hbm();

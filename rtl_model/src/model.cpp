@@ -70,6 +70,7 @@ unsigned char moe_hbm_read(unsigned long long addr) {
   auto& h = moesim::rtl::hbm_of("moe_hbm_read");
   if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_read: address beyond HBM_BYTES");
   ++h.bytes_read;
+  if (h.record != nullptr) ++h.record->hbm_read;
   return h.bytes[addr];
 }
 
@@ -78,6 +79,8 @@ void moe_hbm_write(unsigned long long addr, unsigned char data) {
   if (addr >= h.bytes.size()) throw std::out_of_range("moe_hbm_write: address beyond HBM_BYTES");
   h.bytes[addr] = data;
   ++h.bytes_written;
-  if (h.writes != nullptr)
-    h.writes->push_back(moesim::isa::MemWrite{moesim::isa::Space::Hbm, addr, addr + 1, 0});
+  if (h.record != nullptr) {
+    ++h.record->hbm_written;
+    h.record->mems.push_back(moesim::isa::MemWrite{moesim::isa::Space::Hbm, addr, addr + 1, 0});
+  }
 }

@@ -14,7 +14,8 @@
 // DMA queue (DMA_QUEUE > 0, docs/overlap.md): a DMA instruction retires in its issue cycle with
 // no writes; its transfer gets a record of its own, opened when moe_top queues it (xfer_push_o),
 // started with the engine (xfer_start_o) and returned after the edge that completes it
-// (xfer_done_o), with the DMA engine's VRAM / MRAM writes and its HBM writes. The engine's
+// (xfer_done_o), with the DMA engine's VRAM / MRAM writes and its HBM writes and bytes (the DPI-C
+// accesses made while it is the transfer in progress: the engine runs one at a time). The engine's
 // busy cycles are the transfer's UnitSpan. Records are returned in the order of their end cycle,
 // a transfer before a retire at the same one; a retire record carries its ready cycle (the end
 // of its predecessor) and the stall cycles and cause moe_top reports (stall_o, stall_cause_o).
@@ -635,7 +636,7 @@ bool Impl::cycle_once() {
     cur.stage = t.retire_stage_o;
     cur.end_cycle = cycle + 1;
   }
-  hbm.writes = &dma->mems;  // HBM writes at this edge: the DMA engine's too
+  hbm.record = dma;  // HBM accesses at this edge: the DMA engine's, of the transfer in progress
   clock();
   ++cycle;
   if (done) {
@@ -664,7 +665,7 @@ bool Model::step(isa::RetireRecord& out) {
   struct Release {
     HbmStore& h;
     ~Release() {
-      h.writes = nullptr;
+      h.record = nullptr;
       active_hbm() = nullptr;
     }
   } release{m.hbm};

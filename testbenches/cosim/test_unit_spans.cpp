@@ -2,6 +2,7 @@
 // (the unit each instruction is dispatched to, for its isa.yaml latency) span for span, record
 // by record, on a program that keeps every unit of isa.yaml busy, including a loop (consecutive
 // instructions of one unit give one span each) and every multi-cycle datapath of the RTL.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <set>
 #include <sstream>
@@ -90,4 +91,49 @@ BOOST_AUTO_TEST_CASE(rtl_unit_spans_equal_golden_on_every_unit) {
   BOOST_TEST(records == program.size() + 4);  // the 4-instruction loop body runs twice
   BOOST_TEST(units.size() == spec.units().size(), "units busy: " << units.size());
   BOOST_TEST(rtl->take_unit_spans().empty());
+}
+
+// With a DMA queue (docs/overlap.md section 10) both engines report a transfer's DMA unit busy
+// over the transfer [s, f) and nothing for its DMA instruction's one issue cycle. `default` with
+// DMA_QUEUE 2 (MLEN 64, HBM_LATENCY 24, HBM_BYTES_PER_CYCLE 64, HBM_M_ROWS 64, BLEN 4,
+// MX_BLOCK 8): H_PREFETCH_M 24 + 64 * (1 + 1) = 152 cycles, M_MM 4 + 64/8 + 1 = 13. S_ADDI_INT
+// scalar [0, 1); the H_PREFETCH_M of tile 1 (MRAM rows [64, 128)) issues in 1, no span, its
+// transfer dma [1, 153); S_ADDI_INT scalar [2, 3); the M_MM reading rows [64, 68) stalls (RAW)
+// until 153 and runs matrix [153, 166).
+BOOST_AUTO_TEST_CASE(rtl_unit_spans_equal_golden_with_a_dma_queue) {
+  const isa::Spec& spec = isa::Spec::builtin();
+  isa::MachinePreset preset = spec.preset("default");
+  preset.params.at("DMA_QUEUE") = 2;
+  const isa::Program program = isa::assemble(spec, R"(
+    S_ADDI_INT gp1, gp0, 4096
+    H_PREFETCH_M gp1, gp0, a0, 0, 0
+    S_ADDI_INT gp2, gp0, 0
+    M_MM 0, gp1, gp2
+  )",
+                                             "queued_spans.asm");
+  const auto& units = spec.units();
+  auto unit = [&](const char* name) {
+    return static_cast<uint8_t>(std::find(units.begin(), units.end(), name) - units.begin());
+  };
+  const uint8_t scalar = unit("scalar"), dma = unit("dma"), matrix = unit("matrix");
+  using Spans = std::vector<isa::UnitSpan>;
+  const std::vector<Spans> want{
+      {{scalar, 0, 1}}, {}, {{scalar, 2, 3}}, {{dma, 1, 153}}, {{matrix, 153, 166}}};
+  auto golden = cosim::make_golden_engine(spec, preset);
+  auto rtl = cosim::make_rtl_engine(spec, preset);
+  golden->load(program, {});
+  rtl->load(program, {});
+  for (size_t i = 0;; ++i) {
+    isa::RetireRecord g, r;
+    const bool gs = golden->step(g), rs = rtl->step(r);
+    BOOST_REQUIRE_EQUAL(gs, rs);
+    if (!gs) {
+      BOOST_TEST(i == want.size());
+      break;
+    }
+    BOOST_REQUIRE(i < want.size());
+    const auto gsp = golden->take_unit_spans(), rsp = rtl->take_unit_spans();
+    BOOST_TEST(gsp == want[i], "record " << i << ": golden " << text(spec, gsp));
+    BOOST_TEST(rsp == want[i], "record " << i << ": rtl " << text(spec, rsp));
+  }
 }

@@ -10,6 +10,8 @@
 //   H_STORE_V:    8 + 1 + 4 * (1 + 1)                 = 17
 //   S_ADDI_INT, C_SET_SCALE_REG 1; V_ADD_VV 2; M_MM BLEN + MLEN/MX_BLOCK + 1 = 4 + 2 + 1 = 7.
 // (latencies_of_the_tiny_preset checks these numbers against isa.yaml.)
+#include <algorithm>
+
 #include "golden_test_util.hpp"
 
 using namespace gt;
@@ -98,6 +100,7 @@ BOOST_AUTO_TEST_CASE(overlap_queue_0_is_the_serial_machine) {
   }
   BOOST_TEST(b.recs[1].mems == (std::vector<MemWrite>{{Space::Mram, 16, 32, 0}}),
              boost::test_tools::per_element());
+  BOOST_TEST(b.recs[1].hbm_read == 16u * (16 + 2));  // serial: the DMA instruction's bytes
   BOOST_TEST(b.model.cycles() == 49u);
 }
 
@@ -118,6 +121,10 @@ BOOST_AUTO_TEST_CASE(overlap_raw_on_a_tile_being_prefetched) {
                     transfer(1, 1, 1 + kPrefetchM), retire(3, 3, 41, 48, StallCause::Raw)});
   BOOST_TEST(b.recs[1].mems.empty());  // the DMA instruction's retire writes nothing
   BOOST_TEST(b.recs[3].index == 1u);   // the transfer carries its instruction's retire index
+  // The HBM bytes are the transfer's: 16 rows of 16 codes and 16 / 8 = 2 scales, 288 bytes read.
+  for (size_t i : {0, 1, 2, 4}) BOOST_TEST(b.recs[i].hbm_read + b.recs[i].hbm_written == 0u);
+  BOOST_TEST(b.recs[3].hbm_read == 16u * (16 + 2));
+  BOOST_TEST(b.recs[3].hbm_written == 0u);
   BOOST_TEST(b.recs[3].mems == (std::vector<MemWrite>{{Space::Mram, 16, 32, 0}}),
              boost::test_tools::per_element());
   BOOST_TEST(b.model.cycles() == 48u);
@@ -163,7 +170,10 @@ BOOST_AUTO_TEST_CASE(overlap_war_on_a_vram_row_being_stored) {
   check_records(b, {retire(0, 0, 0, 1), retire(1, 1, 1, 2), retire(2, 2, 2, 3), retire(3, 3, 3, 4),
                     retire(4, 4, 4, 5), retire(5, 5, 5, 6), retire(6, 6, 6, 8),
                     transfer(3, 3, 3 + kStoreV), retire(7, 8, 20, 22, StallCause::War)});
-  BOOST_TEST(b.recs[7].mems.size() == 2u);  // HBM codes and scales
+  BOOST_TEST(b.recs[7].mems.size() == 2u);             // HBM codes and scales
+  BOOST_TEST(b.recs[7].hbm_written == 4u * (16 + 2));  // 4 rows of 16 codes and 2 scales
+  BOOST_TEST(b.recs[7].hbm_read == 0u);
+  BOOST_TEST(b.recs[3].hbm_written == 0u);  // its DMA instruction's retire
   const std::vector<uint8_t> scales = b.model.read(Space::Hbm, 1024, 8);
   BOOST_TEST(scales == std::vector<uint8_t>(8, 119), boost::test_tools::per_element());
   BOOST_TEST(b.row(4) == fill(16, bf(2.0f)), boost::test_tools::per_element());
@@ -356,4 +366,33 @@ BOOST_AUTO_TEST_CASE(overlap_no_checkpoint_while_a_transfer_is_pending) {
   const isa::ArchState s = b.model.save();
   BOOST_TEST(s.cycle == kPrefetchM);
   BOOST_TEST(s.retired == 1u);
+}
+
+// Unit busy spans with a queue (docs/overlap.md section 10), per record, on the RAW program (Q =
+// 2): S_ADDI_INT scalar [0, 1); the H_PREFETCH_M's issue cycle [1, 2) gives no span; S_ADDI_INT
+// scalar [2, 3); the transfer the DMA unit busy over [1, 41); the M_MM matrix [41, 48).
+BOOST_AUTO_TEST_CASE(overlap_unit_spans_are_the_transfer_s) {
+  const auto& units = spec().units();
+  auto unit = [&](const char* name) {
+    return static_cast<uint8_t>(std::find(units.begin(), units.end(), name) - units.begin());
+  };
+  Bench b(queued(2));
+  b.model.load(isa::assemble(spec(), R"(
+    S_ADDI_INT gp1, gp0, 256
+    H_PREFETCH_M gp1, gp0, a0, 0, 0
+    S_ADDI_INT gp2, gp0, 0
+    M_MM 0, gp1, gp2
+  )",
+                             "t.asm"),
+               b.image);
+  using Spans = std::vector<isa::UnitSpan>;
+  std::vector<Spans> got;
+  isa::RetireRecord r;
+  while (b.model.step(r)) got.push_back(b.model.take_unit_spans());
+  const uint8_t scalar = unit("scalar"), dma = unit("dma"), matrix = unit("matrix");
+  const std::vector<Spans> want{
+      {{scalar, 0, 1}}, {}, {{scalar, 2, 3}}, {{dma, 1, 1 + kPrefetchM}}, {{matrix, 41, 48}}};
+  BOOST_TEST_REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    BOOST_TEST((got[i] == want[i]), "record " << i << ": " << got[i].size() << " spans");
 }

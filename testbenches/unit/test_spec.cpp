@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
     s.preset("huge");
     BOOST_ERROR("no error");
   } catch (const SpecError& e) {
-    BOOST_TEST(contains(e.what(), "have: bench, default, mx32, tiny"));
+    BOOST_TEST(contains(e.what(), "have: bench, default, mx32, serial, tiny"));
   }
   BOOST_TEST(s.operand_kind(OperandKind::Fp).prefix == "f");
   BOOST_TEST(s.operand_kind(OperandKind::Gp).count == 16u);

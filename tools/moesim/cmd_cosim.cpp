@@ -177,6 +177,15 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
               << res.engines[0] << " and " << res.engines[1]
               << (prof_diffs.empty() ? " equal" : " DIFFER") << '\n';
     for (const std::string& d : prof_diffs) std::cout << "  " << d << '\n';
+    if (res.hbm_difference) {
+      const cosim::HbmDifference& h = *res.hbm_difference;
+      std::cout << "  HBM bytes first differ at " << isa::record_kind_name(h.record.kind) << " #"
+                << h.record.index << " pc " << h.record.pc << " "
+                << isa::disassemble(spec, h.record.word) << ": read " << res.engines[0] << " "
+                << h.read[0] << ", " << res.engines[1] << " " << h.read[1] << "; written "
+                << res.engines[0] << " " << h.written[0] << ", " << res.engines[1] << " "
+                << h.written[1] << '\n';
+    }
     std::cout << '\n' << reference_text.str();
   }
   for (const std::string& e : win.errors) std::cout << "end state differs: " << e << '\n';
@@ -267,6 +276,7 @@ Subcommand add_cosim(CLI::App& app) {
   CosimFlags& cf = *flags;
   CLI::App* sub = app.add_subcommand("cosim", "co-simulate golden model and RTL in lockstep");
   add_program_flags(sub, cf.program);
+  add_dma_queue_flag(sub, cf.program);
   add_output_flags(sub, cf, true);
   sub->add_option("--history", cf.history, "retired instructions shown before a divergence")
       ->capture_default_str()

@@ -51,6 +51,11 @@ class ScriptedEngine final : public isa::Engine {
       if (space == isa::Space::Hbm) hbm_written_ += 1;
     }
     out = s.record;
+    // The HBM bytes of the step: the counters' increase since the previous one.
+    out.hbm_read = hbm_read_ - hbm_read_seen_;
+    out.hbm_written = hbm_written_ - hbm_written_seen_;
+    hbm_read_seen_ = hbm_read_;
+    hbm_written_seen_ = hbm_written_;
     cycles_ = out.end_cycle;
     if (!out.trap) ++retired_;
     const isa::InstrSpec* ins = isa::decode(spec(), out.word).spec;
@@ -102,7 +107,8 @@ class ScriptedEngine final : public isa::Engine {
   size_t next_ = 0;
   uint64_t cycles_ = 0;
   uint64_t retired_ = 0;
-  uint64_t hbm_written_ = 0;  ///< one byte per HBM update applied
+  uint64_t hbm_written_ = 0;                           ///< one byte per HBM update applied
+  uint64_t hbm_read_seen_ = 0, hbm_written_seen_ = 0;  ///< the counters at the previous step
 };
 
 }  // namespace moesim::test

@@ -5,14 +5,19 @@
 // the FNV-1a digest of every memory range a record names from that engine's own memory
 // (isa::MemWrite::digest) and compares the two records field by field: kind, index, pc, word,
 // stage, ready_cycle, stall_cycles, stall_cause, start_cycle, end_cycle, register writes,
-// memory write ranges + digests, trap. The first
+// memory write ranges + digests, trap. The HBM bytes each engine attributes to a record
+// (hbm_read, hbm_written) are compared too, but a difference there does not stop the run: the
+// first one is kept (HbmDifference) and the stage profiles do not match. The first
 // difference stops the run and is reported with both records, the differing fields (with the
 // first differing byte of a memory range) and the last N retired records of each engine. At the
 // end (or at the stop) it compares all architectural registers and every memory space byte for
-// byte, and builds the per-stage cycle table (a cycle is billed to the stage of the instruction
-// occupying the machine: sum over records of end_cycle - start_cycle).
+// byte, and builds the per-stage cycle table (docs/overlap.md section 7: a cycle is billed to the
+// stage of the instruction occupying the core, else to that of the transfer in progress; with
+// DMA_QUEUE 0 the sum over records of end_cycle - start_cycle), with each stage's hidden and stall
+// cycles.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -28,17 +33,35 @@
 
 namespace moesim::cosim {
 
-/// One row of the per-stage table. Index [0] is engine a (golden), [1] engine b (rtl).
+/// One row of the per-stage table. Index [0] is engine a (golden), [1] engine b (rtl). The cycles
+/// are billed as docs/overlap.md section 7 says, from each engine's own records: a cycle to the
+/// instruction occupying the core, else to the transfer in progress; with DMA_QUEUE 0 the sum of
+/// the stage's instructions' latencies.
 struct StageRow {
   uint8_t code = 0;
   std::string name;
   std::array<uint64_t, 2> instructions{};
   std::array<uint64_t, 2> cycles{};
-  /// HBM bytes each engine reported moving (Engine::hbm_bytes_read/written) while this stage's
-  /// instructions executed.
+  /// Cycles of the stage's transfers in which the core was occupied by another instruction.
+  std::array<uint64_t, 2> hidden_cycles{};
+  /// Stall cycles of the stage's instructions, and split by cause: [0] queue_full, [1] raw,
+  /// [2] waw, [3] war (isa::StallCause - 1).
+  std::array<uint64_t, 2> stall_cycles{};
+  std::array<std::array<uint64_t, 2>, 4> stall_by_cause{};
+  /// HBM bytes each engine attributed to this stage's records (isa::RetireRecord::hbm_read,
+  /// hbm_written: a DMA instruction's, or with a DMA queue its transfer's).
   std::array<uint64_t, 2> hbm_read{};
   std::array<uint64_t, 2> hbm_written{};
-  bool match() const { return instructions[0] == instructions[1] && cycles[0] == cycles[1]; }
+  bool match() const {
+    return instructions[0] == instructions[1] && cycles[0] == cycles[1] &&
+           hidden_cycles[0] == hidden_cycles[1] && stall_cycles[0] == stall_cycles[1] &&
+           std::all_of(stall_by_cause.begin(), stall_by_cause.end(),
+                       [](const std::array<uint64_t, 2>& c) { return c[0] == c[1]; });
+  }
+  /// Any hidden or stall cycle on either engine (a run with a DMA queue).
+  bool overlapped() const {
+    return hidden_cycles[0] + hidden_cycles[1] + stall_cycles[0] + stall_cycles[1] != 0;
+  }
   bool hbm_match() const { return hbm_read[0] == hbm_read[1] && hbm_written[0] == hbm_written[1]; }
 };
 
@@ -131,6 +154,14 @@ struct RegDiff {
   std::array<uint64_t, 2> values{};
 };
 
+/// The first record whose HBM bytes (isa::RetireRecord::hbm_read, hbm_written) differ between the
+/// engines while every other field is equal: [0] engine a, [1] engine b.
+struct HbmDifference {
+  isa::RetireRecord record;  ///< engine a's record
+  std::array<uint64_t, 2> read{};
+  std::array<uint64_t, 2> written{};
+};
+
 struct CosimResult {
   std::array<std::string, 2> engines;
   bool completed = false;      ///< both engines stopped (halt or trap) with no divergence
@@ -138,8 +169,9 @@ struct CosimResult {
   uint64_t compared = 0;       ///< records compared equal
   std::optional<Divergence> divergence;
   std::optional<isa::Trap> trap;  ///< the trap both engines agreed on, if the program trapped
-  std::vector<StageRow> stages;   ///< stages with at least one instruction, in stages.yaml order
-  std::vector<UnitRow> units;     ///< every unit of isa.yaml, in its order
+  std::optional<HbmDifference> hbm_difference;  ///< the first, if any (not a divergence)
+  std::vector<StageRow> stages;  ///< stages with at least one instruction, in stages.yaml order
+  std::vector<UnitRow> units;    ///< every unit of isa.yaml, in its order
   std::array<uint64_t, 2> total_cycles{};
   std::array<uint64_t, 2> retired{};
   std::vector<RegDiff> reg_diffs;
@@ -157,7 +189,7 @@ struct CosimResult {
   /// unit busy cycles.
   bool cycles_match() const;
   /// The run completed and both engines' stage profiles (profile.hpp) are equal: per stage
-  /// instructions, cycles and HBM bytes read and written.
+  /// instructions, cycles and HBM bytes read and written; and no record's HBM bytes differ.
   bool profiles_match() const;
   bool equal() const {
     return outputs_bit_exact() && final_state_equal() && cycles_match() && profiles_match();

@@ -56,7 +56,8 @@ class Engine {
 
   /// HBM bytes read / written since load() or restore(), each engine counting its own traffic
   /// (golden: the HBM memory target's bus transactions; RTL: bytes through the HBM DPI-C backing
-  /// store). The co-simulation bills each retire's increase to that instruction's stage.
+  /// store). The co-simulation bills each record's own bytes (RetireRecord::hbm_read,
+  /// hbm_written) to its stage; these totals are their sums.
   virtual uint64_t hbm_bytes_read() const = 0;
   virtual uint64_t hbm_bytes_written() const = 0;
 
@@ -71,11 +72,13 @@ class Engine {
   /// Size of `space` in its unit.
   virtual uint64_t size(Space space) const = 0;
 
-  /// Unit busy intervals of the instructions retired since the previous call, sorted by
-  /// (begin, unit). A span never crosses an instruction boundary: each lies within
-  /// [start_cycle, end_cycle) of one instruction (a unit busy for consecutive instructions gives
-  /// one span per instruction). Golden: the unit that executes the instruction, for its
-  /// latency. RTL: the cycles in which the unit's own busy output is high.
+  /// Unit busy intervals of the instructions retired (and, DMA_QUEUE > 0, the transfers
+  /// completed) since the previous call, sorted by (begin, unit). A span never crosses an
+  /// instruction boundary: each lies within [start_cycle, end_cycle) of one record (a unit busy
+  /// for consecutive instructions gives one span per instruction). Golden: the unit that executes
+  /// the instruction, for its latency. RTL: the cycles in which the unit's own busy output is
+  /// high. With a DMA queue a DMA instruction's issue cycle gives none; its transfer gives the DMA
+  /// unit busy over the transfer [s, f) (docs/overlap.md section 10).
   virtual std::vector<UnitSpan> take_unit_spans() = 0;
 
   /// The architectural state at the current instruction boundary (docs/checkpoints.md): after

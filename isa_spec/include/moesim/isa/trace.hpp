@@ -21,6 +21,11 @@
 //                writes to gp0 and f0 are discarded and never recorded
 //   mems         memory written, as merged intervals in the space's unit, sorted; the digest
 //                is filled in by the comparator from each engine's memory after retire
+//   hbm_read     HBM bytes the record's work read, each engine counting its own traffic (golden:
+//   hbm_written  the TLM transactions of the DMA unit's execute(); RTL: the HBM DPI-C accesses
+//                made while the instruction, or with a DMA queue the transfer, was the DMA
+//                engine's): a DMA instruction's with DMA_QUEUE 0, else its transfer record's;
+//                0 for every other record. The co-simulation bills them to the record's stage.
 //   trap         set when the instruction trapped instead of retiring normally (it then has no
 //                writes and the program stops)
 #pragma once
@@ -110,6 +115,8 @@ struct RetireRecord {
   uint64_t end_cycle = 0;
   std::vector<RegWrite> regs;
   std::vector<MemWrite> mems;
+  uint64_t hbm_read = 0;
+  uint64_t hbm_written = 0;
   std::optional<Trap> trap;
 };
 

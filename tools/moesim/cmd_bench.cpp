@@ -242,6 +242,7 @@ Subcommand add_bench(CLI::App& app) {
       ->capture_default_str()
       ->check(kNotNegative);
   add_progress_flag(sub, bf.program);
+  add_dma_queue_flag(sub, bf.program);
   sub->add_option("--token-counts", bf.tokens, "token counts to run, one layer each")
       ->capture_default_str()
       ->check(kNotNegative);

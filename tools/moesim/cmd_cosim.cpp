@@ -267,6 +267,7 @@ Subcommand add_cosim(CLI::App& app) {
   CosimFlags& cf = *flags;
   CLI::App* sub = app.add_subcommand("cosim", "co-simulate golden model and RTL in lockstep");
   add_program_flags(sub, cf.program);
+  add_dma_queue_flag(sub, cf.program);
   add_output_flags(sub, cf, true);
   sub->add_option("--history", cf.history, "retired instructions shown before a divergence")
       ->capture_default_str()

@@ -143,7 +143,7 @@ Workload make_deployment_workload(const isa::Spec& spec, const ProgramFlags& p,
   const workload::Deployment dep = find_deployment(d);
   check_rank(d, dep);
   Workload w;
-  w.preset = &machine_preset(spec, p.machine);
+  w.preset = &with_dma_queue(spec, machine_preset(spec, p.machine), p.dma_queue);
   g_build = build(spec, *w.preset, p, dep);
   g_rank = d.rank;
   w.model = g_build->deployment.model;
@@ -199,7 +199,8 @@ int run_deployment_ranks(const isa::Spec& spec, const ProgramFlags& p, const Dep
                          const OutputFlags& o, bool quiet) {
   const workload::Deployment dep = find_deployment(d);
   check_rank(d, dep);
-  const isa::MachinePreset& preset = machine_preset(spec, p.machine);
+  const isa::MachinePreset& preset =
+      with_dma_queue(spec, machine_preset(spec, p.machine), p.dma_queue);
   check_rtl_preset(spec, preset.name);
   if (!o.report.empty()) check_output_path("--report", o.report);
   // Builds every rank once here: bad input is refused before any child runs.
@@ -256,6 +257,10 @@ int run_deployment_ranks(const isa::Spec& spec, const ProgramFlags& p, const Dep
                                      rep.string(),
                                      "--dump",
                                      dump.string()};
+    if (!p.dma_queue.empty()) {
+      argv.push_back("--dma-queue");
+      argv.push_back(p.dma_queue);
+    }
     if (!d.deployments.empty()) {
       argv.push_back("--deployments");
       argv.push_back(d.deployments);

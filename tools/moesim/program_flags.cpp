@@ -1,6 +1,7 @@
 // Program flags: see program_flags.hpp.
 #include "program_flags.hpp"
 
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -43,6 +44,31 @@ void add_progress_flag(CLI::App* app, ProgramFlags& f) {
                   "when stderr is not a terminal, print a progress line this often (seconds)")
       ->capture_default_str()
       ->check(seconds);
+}
+
+void add_dma_queue_flag(CLI::App* app, ProgramFlags& f) {
+  app->add_option("--dma-queue", f.dma_queue,
+                  "DMA_QUEUE of the run instead of the machine preset's, for both engines: "
+                  "0 serial, 1 to 3 transfers pending at once (docs/overlap.md)");
+}
+
+const isa::MachinePreset& with_dma_queue(const isa::Spec& spec, const isa::MachinePreset& base,
+                                         const std::string& dma_queue) {
+  if (dma_queue.empty()) return base;
+  const int64_t max = spec.runtime_max("DMA_QUEUE");
+  const bool digits =
+      dma_queue.size() <= 3 && dma_queue.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoll(dma_queue) > max)
+    throw UsageError("--dma-queue '" + dma_queue + "': not a number from 0 to " +
+                     std::to_string(max) + " (machine.yaml runtime DMA_QUEUE)");
+  // Stable addresses for the life of the process; one copy per (preset, depth).
+  static std::deque<isa::MachinePreset> copies;
+  const int64_t q = std::stoll(dma_queue);
+  isa::MachinePreset p = base;
+  p.params["DMA_QUEUE"] = q;
+  for (const isa::MachinePreset& c : copies)
+    if (c.name == p.name && c.params == p.params) return c;
+  return copies.emplace_back(std::move(p));
 }
 
 void add_program_flags(CLI::App* app, ProgramFlags& f) {
@@ -247,7 +273,7 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
 
 Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   Workload w;
-  w.preset = &cli::machine_preset(spec, f.machine);
+  w.preset = &with_dma_queue(spec, cli::machine_preset(spec, f.machine), f.dma_queue);
   if (f.random_seed_opt != nullptr && f.random_seed_opt->count() != 0) {
     random_workload(spec, *w.preset, f.random_seed, f.random_mix, w.program, w.program_image,
                     w.budget, w.name);
@@ -341,8 +367,9 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
     for (const std::string& i : f.images) s << " --image " << i;
     for (const std::string& i : f.image_bins) s << " --image-bin " << i;
   }
-  s << " machine=" << w.preset->name << ", a program of " << w.program.size()
-    << " instructions (the table counts retired ones)";
+  s << " machine=" << w.preset->name;
+  if (!f.dma_queue.empty()) s << " dma-queue=" << w.preset->get("DMA_QUEUE");
+  s << ", a program of " << w.program.size() << " instructions (the table counts retired ones)";
   return s.str();
 }
 

@@ -57,10 +57,21 @@ struct ProgramFlags {
   unsigned tokens_to = 0;  ///< with tokens_to_opt unset: the end of the trace
   CLI::Option* tokens_opt = nullptr;
   CLI::Option* tokens_to_opt = nullptr;
+  std::string dma_queue;  ///< --dma-queue N: DMA_QUEUE of the run ("": the preset's)
 };
 
 void add_progress_flag(CLI::App* app, ProgramFlags& f);
 void add_program_flags(CLI::App* app, ProgramFlags& f);
+/// --dma-queue N, of run, cosim and bench.
+void add_dma_queue_flag(CLI::App* app, ProgramFlags& f);
+
+/// `base` with DMA_QUEUE = `dma_queue` (docs/overlap.md section 9), or `base` itself when
+/// `dma_queue` is empty. The copy keeps the preset's name (the RTL runs it on the model Verilated
+/// for that preset: DMA_QUEUE is a run-time parameter) and lives as long as the process (an engine
+/// keeps a reference to its preset). Throws UsageError naming --dma-queue unless `dma_queue` is
+/// a number from 0 to machine.yaml's largest DMA_QUEUE (runtime bits).
+const isa::MachinePreset& with_dma_queue(const isa::Spec& spec, const isa::MachinePreset& base,
+                                         const std::string& dma_queue);
 
 /// The program to run, its initial memories and the spec objects it was built for. `built`
 /// (and `model`) are set for the generated MoE layer, not for --program.

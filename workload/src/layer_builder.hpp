@@ -81,6 +81,10 @@ class LayerBuilder {
                        uint64_t groups = 1,
                        const std::string& prefetch_stage = "expert_weight_prefetch",
                        const std::string& mm_stage = "expert_projection");
+  bool double_buffered(uint64_t n, uint64_t k) const;
+  void emit_projection_pipelined(uint64_t n, uint64_t k, uint64_t in_slot, uint64_t out_slot,
+                                 uint64_t groups, const std::string& prefetch_stage,
+                                 const std::string& mm_stage);
   void emit_activation(uint64_t ib, uint64_t rows, uint64_t active, uint64_t h1, uint64_t act,
                        bool clamped);
   void emit_constants();

@@ -43,6 +43,8 @@ class Emitter {
     out_ << "; @pair=" << isa::format_work_tag(tag) << '\n';
     pair_ = tag;
   }
+  /// The current `; @pair=` tag.
+  const isa::WorkTag& work_tag() const { return pair_; }
   void comment(const std::string& text) { out_ << "; " << text << '\n'; }
   void blank() { out_ << '\n'; }
   void op(const std::string& text) { out_ << text << '\n'; }

@@ -1,6 +1,9 @@
 // MoE program builder: emitters the parts share (transfers, zeroing, projections, activation,
 // row adds).
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "layer_builder.hpp"
 
@@ -103,6 +106,12 @@ void LayerBuilder::emit_accumulator_init() {
 void LayerBuilder::emit_projection(uint64_t n, uint64_t k, uint64_t in_slot, uint64_t out_slot,
                                    uint64_t groups, const std::string& prefetch_stage,
                                    const std::string& mm_stage) {
+  if (double_buffered(n, k)) {
+    emit_projection_pipelined(n, k, in_slot, out_slot, groups, prefetch_stage, mm_stage);
+    return;
+  }
+  if (prefetched_) throw std::logic_error("emit_projection: tiles prefetched for a serial one");
+  next_ = NextProjection{};
   const uint64_t k_tiles = k / mlen_, rows = blen_ * groups;
   e_.stage(prefetch_stage);
   e_.li(7, 0);
@@ -135,6 +144,154 @@ void LayerBuilder::emit_projection(uint64_t n, uint64_t k, uint64_t in_slot, uin
   e_.addi(7, 7, mlen_ * k);
   e_.addi(8, 8, rows * vlen_);
   e_.loop_end(kL1);
+}
+
+/// Whether emit_projection double-buffers the weight tiles (docs/workloads.md, Programs that use
+/// the queue): only on a machine with a DMA queue (DMA_QUEUE > 0; without one a prefetch occupies
+/// the core for its whole latency and there is nothing to overlap), with at least two output
+/// tiles (the next tile is what gets prefetched), two buffers of K/MLEN tiles in MRAM_TILES, at
+/// most MLEN/BLEN tiles (one prefetch per chunk of column groups) and the four nested loops the
+/// pipelined schedule needs. Otherwise the serial schedule: for example full-size Qwen3-30B-A3B's
+/// gate/up projection on `bench` (K = 2048: 32 tiles, MRAM_TILES = 32, no room for a second
+/// buffer).
+bool LayerBuilder::double_buffered(uint64_t n, uint64_t k) const {
+  const uint64_t k_tiles = k / mlen_;
+  return m_.get("DMA_QUEUE") > 0 && n / mlen_ >= 2 &&
+         2 * k_tiles <= static_cast<uint64_t>(m_.get("MRAM_TILES")) && k_tiles <= mlen_ / blen_ &&
+         m_.get("LOOP_DEPTH") >= 4;
+}
+
+/// emit_projection with a DMA queue, software-pipelined over two MRAM buffers of K/MLEN tiles
+/// (tiles [0, K/MLEN) and [K/MLEN, 2K/MLEN)): a prologue prefetches output tile 0 into one; then,
+/// while output tile j is multiplied from one buffer, the K/MLEN tiles of output tile j+1 are
+/// prefetched into the other, one H_PREFETCH_M at the start of each of K/MLEN chunks of the
+/// first row group's column groups (MLEN/BLEN / (K/MLEN) column groups a chunk, the remainder in
+/// a last loop without a prefetch), so each prefetch has a chunk of multiplies to hide under and
+/// the queue rarely fills. The last output tile prefetches, the same way, output tile 0 of the
+/// next projection (next_, set by the caller) into whichever of that projection's buffers does
+/// not meet this one's last, and that projection then has no prologue (prefetched_); when
+/// neither buffer is free, or the next projection is not double-buffered, it prefetches nothing.
+/// An M_MM of a tile that has not arrived stalls on the scoreboard (docs/overlap.md section 3);
+/// the prefetches into a buffer come after every M_MM that read it (program order), so values
+/// are the serial schedule's. Registers: gp5 / gp6 the MRAM address of the buffer being
+/// multiplied / prefetched, gp7 the HBM offset of the next output tile, gp9 / gp10 of the next
+/// prefetch; gp4 the fourth loop counter (kL4); the next projection's address code may use
+/// gp4..gp6 (the last tile's buffer address is a constant).
+void LayerBuilder::emit_projection_pipelined(uint64_t n, uint64_t k, uint64_t in_slot,
+                                             uint64_t out_slot, uint64_t groups,
+                                             const std::string& prefetch_stage,
+                                             const std::string& mm_stage) {
+  const uint64_t k_tiles = k / mlen_, rows = blen_ * groups, col_groups = mlen_ / blen_;
+  const uint64_t tile = mlen_ * mlen_, out_tiles = n / mlen_;
+  const std::optional<uint64_t> first = std::exchange(prefetched_, std::nullopt);
+  const NextProjection next = std::exchange(next_, NextProjection{});
+  // First tiles of the buffers of output tile 0 and 1 (then alternating), and of the last.
+  const uint64_t buf0 = first.value_or(0), buf1 = buf0 == 0 ? k_tiles : 0;
+  const uint64_t last = (out_tiles - 1) % 2 == 0 ? buf0 : buf1;
+  // The next projection's output tile 0: into its buffer [0, K') or [K', 2K'), whichever does
+  // not meet [last, last + K).
+  std::optional<uint64_t> next_buf;
+  if (next.address && double_buffered(next.n, next.k)) {
+    const uint64_t nk = next.k / mlen_;
+    if (last >= nk)
+      next_buf = 0;
+    else if (nk >= last + k_tiles || 2 * nk <= last)
+      next_buf = nk;
+  }
+  // One prefetch of `stage` (its work tag `tag`) from gp10 into gp9; both advance one tile.
+  auto prefetch = [&](const std::string& stage, const isa::WorkTag& tag) {
+    const isa::WorkTag here = e_.work_tag();
+    e_.pair(tag);
+    e_.stage(stage);
+    e_.op("H_PREFETCH_M gp9, gp10, " + ar(kAExpert) + ", 1, 0");
+    e_.addi(9, 9, tile);
+    e_.addi(10, 10, mlen_);
+    e_.pair(here);
+  };
+  // BLEN output columns of row group g over the K tiles, loop counter kL4.
+  auto column_group = [&](uint64_t g) {
+    e_.mov(13, 11);
+    e_.li(14, in_slot + g * blen_ * vlen_);
+    e_.loop_start(kL4, k_tiles);
+    e_.op("M_MM 0, gp13, gp14");
+    e_.addi(13, 13, tile);
+    e_.addi(14, 14, rows * vlen_);
+    e_.loop_end(kL4);
+    e_.op("M_MM_WO gp12, gp0, 0");
+    e_.addi(11, 11, blen_ * mlen_);
+    e_.addi(12, 12, blen_);
+  };
+  // One output tile from the buffer at gp11's start (`base`: a constant, else gp5), with
+  // `prefetches` prefetches (0, or at most MLEN/BLEN) spread over row group 0.
+  auto multiply = [&](std::optional<uint64_t> base, uint64_t prefetches, const std::string& stage,
+                      const isa::WorkTag& tag) {
+    for (uint64_t g = 0; g < groups; ++g) {
+      e_.stage(mm_stage);
+      if (base)
+        e_.li(11, *base * tile);
+      else
+        e_.mov(11, 5);
+      e_.addi(12, 8, g * blen_ * vlen_);
+      if (g == 0 && prefetches != 0) {
+        e_.loop_start(kL2, prefetches);
+        prefetch(stage, tag);
+        e_.stage(mm_stage);
+        e_.loop_start(kL3, col_groups / prefetches);
+        column_group(g);
+        e_.loop_end(kL3);
+        e_.loop_end(kL2);
+        if (col_groups % prefetches == 0) continue;
+        e_.loop_start(kL3, col_groups % prefetches);
+      } else {
+        e_.loop_start(kL3, col_groups);
+      }
+      column_group(g);
+      e_.loop_end(kL3);
+    }
+    e_.addi(8, 8, rows * vlen_);
+  };
+  e_.comment("double-buffered weight tiles (DMA_QUEUE " + std::to_string(m_.get("DMA_QUEUE")) +
+             "): MRAM tiles [0, " + std::to_string(k_tiles) + ") and [" + std::to_string(k_tiles) +
+             ", " + std::to_string(2 * k_tiles) + ")" +
+             (first ? ", output tile 0 prefetched under the previous projection" : ""));
+  const isa::WorkTag tag = e_.work_tag();
+  if (!first) {
+    e_.stage(prefetch_stage);
+    e_.li(9, 0);
+    e_.li(10, 0);
+    e_.loop_start(kL2, k_tiles);
+    prefetch(prefetch_stage, tag);
+    e_.loop_end(kL2);
+  }
+  e_.li(5, buf0 * tile);
+  e_.li(6, buf1 * tile);
+  e_.li(7, mlen_ * k);
+  e_.li(8, out_slot);
+  e_.loop_start(kL1, out_tiles - 1);
+  e_.stage(prefetch_stage);
+  e_.mov(9, 6);
+  e_.mov(10, 7);
+  multiply(std::nullopt, k_tiles, prefetch_stage, tag);
+  e_.stage(prefetch_stage);
+  e_.mov(9, 5);
+  e_.mov(5, 6);
+  e_.mov(6, 9);
+  e_.addi(7, 7, mlen_ * k);
+  e_.loop_end(kL1);
+  if (!next_buf) {
+    multiply(last, 0, prefetch_stage, tag);
+    return;
+  }
+  e_.comment("output tile 0 of the next projection -> MRAM tiles [" + std::to_string(*next_buf) +
+             ", " + std::to_string(*next_buf + next.k / mlen_) + ")");
+  e_.pair(next.tag);
+  next.address();
+  e_.stage(next.prefetch_stage);
+  e_.li(9, *next_buf * tile);
+  e_.li(10, 0);
+  e_.pair(tag);
+  multiply(last, next.k / mlen_, next.prefetch_stage, next.tag);
+  prefetched_ = next_buf;
 }
 
 /// The model's activation on rows [0, active) of every block of a column-block-major

@@ -52,14 +52,52 @@ void LayerBuilder::emit_token_rows(const std::string& mnemonic, unsigned p, uint
   e_.loop_end(kL1);
 }
 
+isa::WorkTag LayerBuilder::pair_tag(unsigned p) const {
+  const unsigned t = p / L_.pair_columns(), j = p % L_.pair_columns();
+  return {static_cast<int32_t>(t), static_cast<int32_t>(j), -1,
+          static_cast<int64_t>(L_.pair_id_word(p))};
+}
+
+/// next_ for the projection after the routed one of pair p (pair-major) or expert p
+/// (expert-major): the next pair's or expert's gate/up projection, else the shared expert's.
+void LayerBuilder::set_next_after_routed(unsigned p) {
+  const uint64_t H = L_.hidden, I = L_.intermediate;
+  const bool pair_major = L_.lowering == Lowering::pair;
+  const unsigned count = pair_major ? L_.pairs : L_.experts;
+  if (p + 1 < count) {
+    const unsigned q = p + 1;
+    if (pair_major)
+      next_ = {[this, q, H, I] { emit_weight_address(q, L_.w1, L_.w1_expert_bytes, 2 * I, H); },
+               2 * I, H, "expert_weight_prefetch", pair_tag(q)};
+    else
+      next_ = {[this, q, H, I] {
+                 e_.stage("expert_weight_address");
+                 emit_static_weight_address(
+                     MxMatrix{L_.w1 + q * L_.w1_expert_bytes, 2 * I, H, 2 * I * H, 0});
+               },
+               2 * I,
+               H,
+               "expert_weight_prefetch",
+               {-1, -1, static_cast<int32_t>(q), -1}};
+  } else if (L_.shared_intermediate != 0) {
+    next_ = {[this] {
+               e_.stage("shared_expert_projection");
+               emit_static_weight_address(L_.ws1);
+             },
+             2 * L_.shared_intermediate,
+             H,
+             "shared_expert_projection",
+             {}};
+  }
+}
+
 void LayerBuilder::emit_pair(unsigned p) {
   const uint64_t H = L_.hidden, I = L_.intermediate;
   const uint64_t hb = H / vlen_, ib = I / vlen_;
   const unsigned t = p / L_.pair_columns(), j = p % L_.pair_columns();
   e_.comment("---- pair " + std::to_string(p) + ": token " + std::to_string(t) + ", rank " +
              std::to_string(j));
-  e_.pair({static_cast<int32_t>(t), static_cast<int32_t>(j), -1,
-           static_cast<int64_t>(L_.pair_id_word(p))});
+  e_.pair(pair_tag(p));
   e_.stage("gather");
   emit_token_rows("V_GATHER", p, L_.v_in, blen_, L_.v_x, L_.tokens_padded);
   const bool input_scaled = L_.routing == Layout::Routing::input_scaled;
@@ -71,6 +109,8 @@ void LayerBuilder::emit_pair(unsigned p) {
 
   e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
   emit_weight_address(p, L_.w1, L_.w1_expert_bytes, 2 * I, H);
+  next_ = {[this, p, H, I] { emit_weight_address(p, L_.w2, L_.w2_expert_bytes, H, I); }, H, I,
+           "expert_weight_prefetch", pair_tag(p)};
   emit_projection(2 * I, H, L_.v_in, L_.v_h1);
   if (L_.b1.rows != 0) emit_expert_bias(p, L_.v_b1, 2 * ib, L_.v_h1);
   e_.stage("expert_activation");
@@ -80,6 +120,7 @@ void LayerBuilder::emit_pair(unsigned p) {
 
   e_.comment("down projection: e = W2 h (H x I)");
   emit_weight_address(p, L_.w2, L_.w2_expert_bytes, H, I);
+  set_next_after_routed(p);
   emit_projection(H, I, L_.v_act, L_.v_out);
   if (L_.b2.rows != 0) emit_expert_bias(p, L_.v_b2, hb, L_.v_out);
 
@@ -121,6 +162,14 @@ void LayerBuilder::emit_expert(unsigned e) {
   e_.stage("expert_weight_address");
   e_.comment("gate/up projection: [g, u] = W1 x (2I x H)");
   emit_static_weight_address(MxMatrix{L_.w1 + e * L_.w1_expert_bytes, 2 * I, H, 2 * I * H, 0});
+  next_ = {[this, e, H, I] {
+             e_.stage("expert_weight_address");
+             emit_static_weight_address(MxMatrix{L_.w2 + e * L_.w2_expert_bytes, H, I, H * I, 0});
+           },
+           H,
+           I,
+           "expert_weight_prefetch",
+           {-1, -1, static_cast<int32_t>(e), -1}};
   emit_projection(2 * I, H, input_scaled ? L_.v_ein : L_.v_x, L_.v_eh1, tp / blen_);
   if (L_.b1.rows != 0) {
     e_.stage("expert_bias");
@@ -133,6 +182,7 @@ void LayerBuilder::emit_expert(unsigned e) {
   e_.stage("expert_weight_address");
   e_.comment("down projection: e = W2 h (H x I)");
   emit_static_weight_address(MxMatrix{L_.w2 + e * L_.w2_expert_bytes, H, I, H * I, 0});
+  set_next_after_routed(e);
   emit_projection(H, I, L_.v_eact, L_.v_eout, tp / blen_);
   if (L_.b2.rows != 0) {
     e_.stage("expert_bias");

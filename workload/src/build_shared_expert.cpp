@@ -15,6 +15,14 @@ void LayerBuilder::emit_shared() {
   e_.stage("shared_expert_projection");
   e_.comment("gate/up projection: [g, u] = W1_s x (2I_s x H)");
   emit_static_weight_address(L_.ws1);
+  next_ = {[this] {
+             e_.stage("shared_expert_projection");
+             emit_static_weight_address(L_.ws2);
+           },
+           H,
+           IS,
+           "shared_expert_projection",
+           {}};
   emit_projection(2 * IS, H, L_.v_x, L_.v_sh1, groups, "shared_expert_projection",
                   "shared_expert_projection");
   e_.stage("shared_expert_activation");

@@ -12,7 +12,8 @@ namespace moesim::workload::detail {
 
 // Register plan: gp1..gp3 loop counters by nesting depth, gp4..gp14 temporaries of the current
 // phase, gp15 scratch of li()/addi() for constants wider than imm18.
-constexpr unsigned kL1 = 1, kL2 = 2, kL3 = 3, kScratch = 15;
+// gp4 is also the fourth loop counter of the pipelined projection (build_common.cpp).
+constexpr unsigned kL1 = 1, kL2 = 2, kL3 = 3, kL4 = 4, kScratch = 15;
 // f1 logit / gate accumulator, f2 limit, f3 -limit, f4 -alpha, f5 1.0, f6 route weight, f7 -1.
 constexpr unsigned kFAcc = 1, kFLimit = 2, kFNegLimit = 3, kFNegAlpha = 4, kFOne = 5, kFRoute = 6,
                    kFNegOne = 7;
@@ -42,6 +43,8 @@ class Emitter {
     out_ << "; @pair=" << isa::format_work_tag(tag) << '\n';
     pair_ = tag;
   }
+  /// The current `; @pair=` tag.
+  const isa::WorkTag& work_tag() const { return pair_; }
   void comment(const std::string& text) { out_ << "; " << text << '\n'; }
   void blank() { out_ << '\n'; }
   void op(const std::string& text) { out_ << text << '\n'; }

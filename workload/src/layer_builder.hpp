@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,8 @@ class LayerBuilder {
   void emit_expert_bias(unsigned p, uint64_t bias_vram, uint64_t blocks, uint64_t slot);
   void emit_token_rows(const std::string& mnemonic, unsigned p, uint64_t dst, uint64_t dst_rows,
                        uint64_t src, uint64_t src_rows);
+  isa::WorkTag pair_tag(unsigned p) const;
+  void set_next_after_routed(unsigned p);
   void emit_pair(unsigned p);
   void emit_scale_rows(uint64_t weight, uint64_t dst, uint64_t blocks, uint64_t stride);
   void emit_expert(unsigned e);
@@ -81,6 +85,10 @@ class LayerBuilder {
                        uint64_t groups = 1,
                        const std::string& prefetch_stage = "expert_weight_prefetch",
                        const std::string& mm_stage = "expert_projection");
+  bool double_buffered(uint64_t n, uint64_t k) const;
+  void emit_projection_pipelined(uint64_t n, uint64_t k, uint64_t in_slot, uint64_t out_slot,
+                                 uint64_t groups, const std::string& prefetch_stage,
+                                 const std::string& mm_stage);
   void emit_activation(uint64_t ib, uint64_t rows, uint64_t active, uint64_t h1, uint64_t act,
                        bool clamped);
   void emit_constants();
@@ -90,6 +98,21 @@ class LayerBuilder {
 
   // build_image.cpp
   isa::MemoryImage make_image();
+
+  /// The projection emit_projection emits after the next one (with a DMA queue its first
+  /// weight tiles are prefetched under the current one's last output tile): the code that sets
+  /// its a[kAExpert], SCALE and STRIDE (may use gp4..gp6), N, K, its prefetch stage and work tag.
+  /// Set by the caller before emit_projection, which consumes it; unset: none.
+  struct NextProjection {
+    std::function<void()> address;
+    uint64_t n = 0, k = 0;
+    std::string prefetch_stage;
+    isa::WorkTag tag;
+  };
+  NextProjection next_;
+  /// The first MRAM tile of the buffer into which the previous projection prefetched the next
+  /// one's output tile 0 (emit_projection_pipelined), or none.
+  std::optional<uint64_t> prefetched_;
 
   const isa::Spec& spec_;
   const isa::MachinePreset& m_;

@@ -56,14 +56,28 @@ class CaseReader {
     return out;
   }
 
+  /// Stall cause -> cycles; the causes of isa::StallCause but none.
+  std::map<std::string, uint64_t> stalls(const YAML::Node& map, const std::string& key) const {
+    if (!map.IsMap()) rd_.fail(map, key, "expected a map {raw: N, waw: N, war: N, queue_full: N}");
+    rd_.unique_keys(map, key);
+    std::map<std::string, uint64_t> out;
+    for (const auto& kv : map) {
+      const std::string cause = kv.first.Scalar();
+      if (cause != "raw" && cause != "waw" && cause != "war" && cause != "queue_full")
+        rd_.fail(kv.first, key + "." + cause, "unknown stall cause (raw, waw, war, queue_full)");
+      out[cause] = rd_.number(kv.second, key + "." + cause);
+    }
+    return out;
+  }
+
   void read(Case& c) const {
     const YAML::Node root = rd_.load();
     if (!root.IsMap()) rd_.fail(root, "(top)", "expected a map with init / expect");
     rd_.unique_keys(root, "");
     for (const auto& kv : root) {
       const std::string k = kv.first.Scalar();
-      if (k != "machine" && k != "budget" && k != "init" && k != "expect")
-        rd_.fail(kv.first, k, "unknown key (machine, budget, init, expect)");
+      if (k != "machine" && k != "budget" && k != "dma_queue" && k != "init" && k != "expect")
+        rd_.fail(kv.first, k, "unknown key (machine, budget, dma_queue, init, expect)");
     }
     if (root["machine"]) c.machine = root["machine"].Scalar();
     if (spec_.presets().count(c.machine) == 0)
@@ -75,14 +89,19 @@ class CaseReader {
                             static_cast<uint64_t>(spec_.runtime_max("INSTRUCTION_BUDGET")));
       if (c.budget == 0) rd_.fail(root["budget"], "budget", "must be at least 1");
     }
+    c.dma_queue = static_cast<uint64_t>(preset.get("DMA_QUEUE"));
+    if (root["dma_queue"])
+      c.dma_queue = rd_.number(root["dma_queue"], "dma_queue",
+                               static_cast<uint64_t>(spec_.runtime_max("DMA_QUEUE")));
     if (root["init"]) isa::add_regions(c.image, rd_.spaces(root["init"], "init", preset), preset);
     const YAML::Node ex = root["expect"];
     if (!ex || !ex.IsMap()) rd_.fail(ex ? ex : root, "expect", "missing (a map)");
     rd_.unique_keys(ex, "expect");
     for (const auto& kv : ex) {
       const std::string k = kv.first.Scalar();
-      if (k != "retired" && k != "cycles" && k != "trap" && k != "regs" && k != "mem")
-        rd_.fail(kv.first, "expect." + k, "unknown key (retired, cycles, trap, regs, mem)");
+      if (k != "retired" && k != "cycles" && k != "trap" && k != "regs" && k != "mem" &&
+          k != "stalls")
+        rd_.fail(kv.first, "expect." + k, "unknown key (retired, cycles, trap, regs, mem, stalls)");
     }
     for (const char* k : {"retired", "cycles"})
       if (!ex[k]) rd_.fail(ex, std::string("expect.") + k, "missing");
@@ -105,6 +124,7 @@ class CaseReader {
     }
     if (ex["regs"]) c.expect.regs = regs(ex["regs"], "expect.regs");
     if (ex["mem"]) c.expect.mem = rd_.spaces(ex["mem"], "expect.mem", preset);
+    if (ex["stalls"]) c.expect.stalls = stalls(ex["stalls"], "expect.stalls");
   }
 
  private:
@@ -206,6 +226,7 @@ Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
                  uint64_t max_instructions) {
   Outcome o;
   engine.set_instruction_budget(c.budget);
+  engine.set_dma_queue(c.dma_queue);
   engine.load(c.program, c.image);
   std::map<std::string, uint64_t> written;  // register name -> last value written
   std::vector<isa::MemWrite> mems;
@@ -213,7 +234,13 @@ Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
   for (;;) {
     isa::RetireRecord r;
     if (!engine.step(r)) break;
-    o.words.push_back(r.word);
+    // A transfer record (DMA_QUEUE > 0) repeats its DMA instruction's word and may follow a
+    // trap: only retire records count as executed words, so a trapping word stays the last.
+    if (r.kind == isa::RecordKind::Retire) {
+      o.words.push_back(r.word);
+      if (r.stall_cause != isa::StallCause::None)
+        o.stalls[isa::stall_cause_name(r.stall_cause)] += r.stall_cycles;
+    }
     if (r.trap) o.trap = r.trap;
     for (const auto& w : r.regs) written[cosim::reg_name(w.file, w.index)] = w.value;
     mems.insert(mems.end(), r.mems.begin(), r.mems.end());
@@ -244,6 +271,13 @@ Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
             std::to_string(o.retired));
   if (o.cycles != ex.cycles)
     failure("cycles: expected " + std::to_string(ex.cycles) + ", got " + std::to_string(o.cycles));
+  for (const auto& [cause, want] : ex.stalls) {
+    const auto it = o.stalls.find(cause);
+    const uint64_t got = it == o.stalls.end() ? 0 : it->second;
+    if (got != want)
+      failure("stalls." + cause + ": expected " + std::to_string(want) + ", got " +
+              std::to_string(got));
+  }
   // Registers: the listed ones, and no unlisted write.
   const auto named = cosim::named_registers(engine.regs());
   const std::map<std::string, uint64_t> now(named.begin(), named.end());

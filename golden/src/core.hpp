@@ -43,6 +43,8 @@ class Core : public sc_core::sc_module {
   /// instruction at issue traps with instruction_budget_exceeded once `instruction_budget`
   /// instructions have retired.
   void load(const isa::Program& program, uint64_t instruction_budget);
+  /// DMA_QUEUE of the runs that the next load() or restore() starts (the preset's until set).
+  void set_queue_depth(uint64_t depth) { queue_depth_ = depth; }
   /// load(), then puts the core in the checkpoint state `s`: registers, loop stack, pc, retire
   /// count, cycle (the cycle origin moves so that now() continues from s.cycle) and budget.
   void restore(const isa::Program& program, const isa::ArchState& s);

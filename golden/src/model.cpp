@@ -37,12 +37,14 @@ struct GoldenModel::Impl {
         preset(p),
         geo(p),
         top("golden", spec, preset, geo),
-        budget(geo.instruction_budget) {}
+        budget(geo.instruction_budget),
+        dma_queue(static_cast<uint64_t>(p.get("DMA_QUEUE"))) {}
   const isa::Spec& spec;
   isa::MachinePreset preset;
   Geometry geo;
   Top top;
-  uint64_t budget;  ///< INSTRUCTION_BUDGET of the next load()
+  uint64_t budget;     ///< INSTRUCTION_BUDGET of the next load()
+  uint64_t dma_queue;  ///< DMA_QUEUE of the next load() or restore()
   bool loaded = false;
 };
 
@@ -100,6 +102,7 @@ void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& imag
     load_segments(top.memory(s), isa::segments(image, s));
   }
   top.matrix.reset();
+  top.core.set_queue_depth(impl_->dma_queue);
   top.core.load(program, impl_->budget);
   impl_->loaded = true;
 }
@@ -122,12 +125,21 @@ void GoldenModel::restore(const isa::Program& program, const isa::ArchState& sta
   Top& top = impl_->top;
   for (Space s : isa::kAllSpaces) top.memory(s).assign(state.mem[static_cast<size_t>(s)]);
   top.matrix.restore(state);
+  top.core.set_queue_depth(impl_->dma_queue);
   top.core.restore(program, state);
   impl_->loaded = true;
 }
 
 void GoldenModel::set_instruction_budget(uint64_t budget) {
   impl_->budget = impl_->spec.checked_instruction_budget(budget);
+}
+
+void GoldenModel::set_dma_queue(uint64_t depth) {
+  const auto max = static_cast<uint64_t>(impl_->spec.runtime_max("DMA_QUEUE"));
+  if (depth > max)
+    throw std::invalid_argument("golden: DMA_QUEUE " + std::to_string(depth) + " outside [0, " +
+                                std::to_string(max) + "] (machine.yaml runtime.DMA_QUEUE)");
+  impl_->dma_queue = depth;
 }
 
 bool GoldenModel::step(isa::RetireRecord& out) {

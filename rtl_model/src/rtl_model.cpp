@@ -123,7 +123,8 @@ struct Impl {
   /// isa::space_geometry() of every space (indexed by isa::Space) of the preset, which the
   /// constructor holds to the Verilated parameters.
   std::array<isa::SpaceGeometry, isa::kAllSpaces.size()> geo{};
-  uint64_t budget = 0;  ///< instruction_budget_i of the next load() (machine.yaml `runtime`)
+  uint64_t budget = 0;     ///< instruction_budget_i of the next load() (machine.yaml `runtime`)
+  uint64_t dma_queue = 0;  ///< dma_queue_i of the next load() or restore() (reset_with())
 
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<cfg::VTop> top;
@@ -312,6 +313,7 @@ class Model final : public isa::Engine {
   std::string name() const override { return "rtl"; }
   void load(const isa::Program& program, const isa::MemoryImage& image) override;
   void set_instruction_budget(uint64_t budget) override;
+  void set_dma_queue(uint64_t depth) override;
   bool step(isa::RetireRecord& out) override;
   bool halted() const override;
   uint64_t cycles() const override;
@@ -391,8 +393,7 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   // lifetime; moe_top registers them, and the reset cycles of reset_with() load them.
   m.top->mram_tiles_i = static_cast<uint8_t>(preset.get("MRAM_TILES"));
   m.top->hbm_bytes_i = static_cast<uint64_t>(preset.get("HBM_BYTES"));
-  m.top->dma_queue_i = static_cast<uint8_t>(preset.get("DMA_QUEUE"));
-  m.queued = preset.get("DMA_QUEUE") > 0;
+  m.dma_queue = static_cast<uint64_t>(preset.get("DMA_QUEUE"));  // reset_with() drives it
   const auto& units = spec.units();
   m.dma_unit = static_cast<uint8_t>(std::find(units.begin(), units.end(), "dma") - units.begin());
   if (m.units(Space::Mram) > array_depth(m.root().moe_top__DOT__u_mem__DOT__mram))
@@ -404,6 +405,17 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
 
 void Model::set_instruction_budget(uint64_t budget) {
   impl_->budget = impl_->spec.checked_instruction_budget(budget);
+}
+
+void Model::set_dma_queue(uint64_t depth) {
+  auto& m = *impl_;
+  const auto max = static_cast<uint64_t>(m.spec.runtime_max("DMA_QUEUE"));
+  if (depth > max)
+    throw std::invalid_argument("RtlModel: DMA_QUEUE " + std::to_string(depth) + " outside [0, " +
+                                std::to_string(max) + "] (machine.yaml runtime.DMA_QUEUE)");
+  m.dma_queue = depth;
+  m.preset.params["DMA_QUEUE"] = static_cast<int64_t>(depth);
+  m.watchdog = watchdog_cycles(m.spec, m.preset);
 }
 
 Model::~Model() {
@@ -426,7 +438,10 @@ void Model::reset_with(const isa::Program& program) {
     throw std::invalid_argument("Model::load: " + program.source +
                                 ": stage table and program differ in length");
 
-  // Reset with no program (prog_len_i = 0 keeps the core halted), then load the memories.
+  // Reset with no program (prog_len_i = 0 keeps the core halted), then load the memories. The
+  // reset cycles register dma_queue_i (set_dma_queue()).
+  m.top->dma_queue_i = static_cast<uint8_t>(m.dma_queue);
+  m.queued = m.dma_queue > 0;
   m.top->prog_len_i = 0;
   m.top->rst_ni = 0;
   m.top->clk_i = 0;

@@ -559,6 +559,29 @@ BOOST_AUTO_TEST_CASE(cli_conformance_fails_on_a_wrong_expectation_and_on_gaps) {
   case_error(
       ex + "init: {vram: [{row: 10, fill: 1.0, rows: 4}, {row: 12, fill: 2.0}]}\n",
       "wrap.yaml:2: init.vram: regions overlap: init.vram[0] and init.vram[1] share unit 12");
+  // dma_queue: 0 to machine.yaml's runtime maximum of DMA_QUEUE (3); expect.stalls: the four
+  // causes of docs/overlap.md section 3.
+  case_error("dma_queue: 4\n" + ex, "wrap.yaml:1: dma_queue: 4 is larger than 3");
+  case_error("dma_queue: -1\n" + ex,
+             "wrap.yaml:1: dma_queue: expected a non-negative integer (decimal or 0x hex), got "
+             "'-1'");
+  case_error("expect: {retired: 6, cycles: 6, stalls: {raw: 0, rar: 1}}\n",
+             "wrap.yaml:1: expect.stalls.rar: unknown stall cause (raw, waw, war, queue_full)");
+  std::ofstream(dir / "suite/S_ADD_INT/wrap.yaml", std::ios::trunc) << yaml;
+  // expect.stalls is checked cause by cause (the serial machine never stalls).
+  const std::string right =
+      "expect: {retired: 6, cycles: 6, regs: {gp1: 0xFFFFFFFF, gp2: 2, "
+      "gp3: 1, gp4: 2}, stalls: ";
+  std::ofstream(dir / "suite/S_ADD_INT/wrap.yaml", std::ios::trunc)
+      << right << "{raw: 0, queue_full: 0}}\n";
+  r = moesim_cli(run + " --filter S_ADD_INT", dir);
+  BOOST_TEST(r.code == 0, r.out);
+  std::ofstream(dir / "suite/S_ADD_INT/wrap.yaml", std::ios::trunc)
+      << right << "{raw: 1, war: 0}}\n";
+  r = moesim_cli(run + " --filter S_ADD_INT", dir);
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(r.out.find("stalls.raw: expected 1, got 0") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("stalls.war") == std::string::npos, r.out);
   std::ofstream(dir / "suite/S_ADD_INT/wrap.yaml", std::ios::trunc) << yaml;
   // A filter std::regex cannot compile without overflowing the stack is refused by its length.
   r = moesim_cli(run + " --filter " + std::string(100000, 'a'), dir);

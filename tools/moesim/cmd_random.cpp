@@ -40,6 +40,7 @@ class PlantedEngine : public isa::Engine {
   std::string name() const override { return e_->name(); }
   void load(const isa::Program& p, const isa::MemoryImage& i) override { e_->load(p, i); }
   void set_instruction_budget(uint64_t b) override { e_->set_instruction_budget(b); }
+  void set_dma_queue(uint64_t q) override { e_->set_dma_queue(q); }
   bool step(isa::RetireRecord& out) override {
     if (!e_->step(out)) return false;
     if (!out.trap && isa::extract(out.word, opf_) == opcode_)

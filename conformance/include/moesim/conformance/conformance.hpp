@@ -32,6 +32,9 @@ struct Expect {
   uint32_t trap_pc = 0;
   std::map<std::string, uint64_t> regs;  ///< by cosim::reg_name() (gp1, f2, a0, STRIDE, ...)
   std::vector<Region> mem;
+  /// Stall cycles by cause (isa::stall_cause_name: queue_full, raw, waw, war), summed over the
+  /// retire records (docs/overlap.md section 3); only the listed causes are checked.
+  std::map<std::string, uint64_t> stalls;
 };
 
 /// Directory of the cases that test no single instruction.
@@ -42,6 +45,8 @@ struct Case {
   std::string mnemonic;  ///< the directory: the instruction under test, or kGlobalDir
   std::string machine = "default";
   uint64_t budget = 0;  ///< INSTRUCTION_BUDGET of the run (the preset's unless the case sets one)
+  /// DMA_QUEUE of the run (docs/overlap.md; the preset's unless the case sets `dma_queue:`)
+  uint64_t dma_queue = 0;
   std::filesystem::path asm_path, yaml_path;
   isa::Program program;
   isa::MemoryImage image;
@@ -64,11 +69,13 @@ struct Outcome {
   std::vector<std::string> failures;  ///< one readable line per difference
   uint64_t retired = 0, cycles = 0;
   std::optional<isa::Trap> trap;
-  std::vector<uint32_t> words;  ///< every word executed, trapping one included
+  std::vector<uint32_t> words;  ///< every word executed, trapping one included (retire records)
+  std::map<std::string, uint64_t> stalls;  ///< stall cycles of the retire records by cause
 };
 
-/// Loads `c` into `engine` (whose preset must be c.machine) and runs it to its end, at most
-/// `max_instructions` (a runaway case fails). Engine exceptions propagate.
+/// Loads `c` into `engine` (whose preset must be c.machine) with the case's INSTRUCTION_BUDGET
+/// and DMA_QUEUE and runs it to its end, at most `max_instructions` (a runaway case fails).
+/// Engine exceptions propagate.
 Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
                  uint64_t max_instructions = 100000);
 

@@ -57,6 +57,7 @@ class GoldenModel final : public isa::Engine {
   /// the preset's value. Throws std::invalid_argument if `budget` is 0 or does not fit the RTL's
   /// port (Spec::runtime_max), so both models accept the same budgets.
   void set_instruction_budget(uint64_t budget) override;
+  void set_dma_queue(uint64_t depth) override;
 
   /// Runs until the next instruction retires or traps and fills `out` (normalised).
   /// Returns false, leaving `out` untouched, once the program has halted or trapped and (DMA_QUEUE

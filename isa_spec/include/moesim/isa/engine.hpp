@@ -36,6 +36,11 @@ class Engine {
   /// std::invalid_argument if `budget` is 0 or wider than the RTL's port.
   virtual void set_instruction_budget(uint64_t budget) = 0;
 
+  /// DMA_QUEUE (machine.yaml `runtime`, docs/overlap.md) of the runs after the next load() or
+  /// restore(); until called, the preset's value (a conformance case's `dma_queue:`). Throws
+  /// std::invalid_argument if `depth` is wider than the RTL's port (Spec::runtime_max).
+  virtual void set_dma_queue(uint64_t depth) = 0;
+
   /// Advances until the next instruction retires or traps, or (DMA_QUEUE > 0) a transfer
   /// completes, and fills `out` (normalised per normalize; MemWrite::digest left 0, the
   /// comparator computes digests; records in the order of docs/overlap.md section 6). Returns

@@ -315,8 +315,15 @@ bool Core::wait_for_issue(const TrapSet& found, bool dma_instruction, isa::Retir
 
 bool Core::occupy(uint64_t cycles) {
   const uint64_t generation = generation_;
-  wait(static_cast<double>(cycles) * clock_period(), cancel_);
-  if (generation != generation_) return false;
+  const sc_core::sc_time end =
+      sc_core::sc_time_stamp() + static_cast<double>(cycles) * clock_period();
+  // A load() that finds this thread in run()'s zero-time wait (the previous program ended with a
+  // retire) notifies cancel_ for a wait the new program's first instruction has only just begun:
+  // same generation, no time elapsed. Such a wake-up is not a cancel; wait out the rest.
+  while (sc_core::sc_time_stamp() < end) {
+    wait(end - sc_core::sc_time_stamp(), cancel_);
+    if (generation != generation_) return false;
+  }
   wait(sc_core::SC_ZERO_TIME);
   return generation == generation_;
 }

@@ -135,11 +135,7 @@ void GoldenModel::set_instruction_budget(uint64_t budget) {
 }
 
 void GoldenModel::set_dma_queue(uint64_t depth) {
-  const auto max = static_cast<uint64_t>(impl_->spec.runtime_max("DMA_QUEUE"));
-  if (depth > max)
-    throw std::invalid_argument("golden: DMA_QUEUE " + std::to_string(depth) + " outside [0, " +
-                                std::to_string(max) + "] (machine.yaml runtime.DMA_QUEUE)");
-  impl_->dma_queue = depth;
+  impl_->dma_queue = impl_->spec.checked_dma_queue(depth);
 }
 
 bool GoldenModel::step(isa::RetireRecord& out) {

@@ -734,6 +734,14 @@ uint64_t Spec::checked_instruction_budget(uint64_t budget) const {
   return budget;
 }
 
+uint64_t Spec::checked_dma_queue(uint64_t depth) const {
+  const auto max = static_cast<uint64_t>(runtime_max("DMA_QUEUE"));
+  if (depth > max)
+    throw std::invalid_argument("DMA_QUEUE " + std::to_string(depth) + " outside [0, " +
+                                std::to_string(max) + "] (machine.yaml runtime.DMA_QUEUE)");
+  return depth;
+}
+
 const MachinePreset& Spec::preset(const std::string& name) const {
   auto it = presets_.find(name);
   if (it != presets_.end()) return it->second;

@@ -409,11 +409,7 @@ void Model::set_instruction_budget(uint64_t budget) {
 
 void Model::set_dma_queue(uint64_t depth) {
   auto& m = *impl_;
-  const auto max = static_cast<uint64_t>(m.spec.runtime_max("DMA_QUEUE"));
-  if (depth > max)
-    throw std::invalid_argument("RtlModel: DMA_QUEUE " + std::to_string(depth) + " outside [0, " +
-                                std::to_string(max) + "] (machine.yaml runtime.DMA_QUEUE)");
-  m.dma_queue = depth;
+  m.dma_queue = m.spec.checked_dma_queue(depth);
   m.preset.params["DMA_QUEUE"] = static_cast<int64_t>(depth);
   m.watchdog = watchdog_cycles(m.spec, m.preset);
 }

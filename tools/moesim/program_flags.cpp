@@ -55,17 +55,24 @@ void add_dma_queue_flag(CLI::App* app, ProgramFlags& f) {
 const isa::MachinePreset& with_dma_queue(const isa::Spec& spec, const isa::MachinePreset& base,
                                          const std::string& dma_queue) {
   if (dma_queue.empty()) return base;
-  const int64_t max = spec.runtime_max("DMA_QUEUE");
   const bool digits =
       dma_queue.size() <= 3 && dma_queue.find_first_not_of("0123456789") == std::string::npos;
-  if (!digits || std::stoll(dma_queue) > max)
+  if (!digits)
     throw UsageError("--dma-queue '" + dma_queue + "': not a number from 0 to " +
-                     std::to_string(max) + " (machine.yaml runtime DMA_QUEUE)");
+                     std::to_string(spec.runtime_max("DMA_QUEUE")));
+  uint64_t q = 0;
+  try {
+    q = spec.checked_dma_queue(std::stoull(dma_queue));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--dma-queue '" + dma_queue + "': " + e.what());
+  }
+  // The program builder reads the preset's DMA_QUEUE (double-buffered projections) and the
+  // engines are built from it, so the flag makes a preset copy rather than calling
+  // isa::Engine::set_dma_queue (which serves runners that reuse one engine at several depths).
   // Stable addresses for the life of the process; one copy per (preset, depth).
   static std::deque<isa::MachinePreset> copies;
-  const int64_t q = std::stoll(dma_queue);
   isa::MachinePreset p = base;
-  p.params["DMA_QUEUE"] = q;
+  p.params["DMA_QUEUE"] = static_cast<int64_t>(q);
   for (const isa::MachinePreset& c : copies)
     if (c.name == p.name && c.params == p.params) return c;
   return copies.emplace_back(std::move(p));

@@ -38,7 +38,8 @@ class Engine {
 
   /// DMA_QUEUE (machine.yaml `runtime`, docs/overlap.md) of the runs after the next load() or
   /// restore(); until called, the preset's value (a conformance case's `dma_queue:`). Throws
-  /// std::invalid_argument if `depth` is wider than the RTL's port (Spec::runtime_max).
+  /// std::invalid_argument if `depth` is wider than the RTL's port (Spec::checked_dma_queue).
+  /// moesim's --dma-queue gives engines and program builder a preset copy instead.
   virtual void set_dma_queue(uint64_t depth) = 0;
 
   /// Advances until the next instruction retires or traps, or (DMA_QUEUE > 0) a transfer

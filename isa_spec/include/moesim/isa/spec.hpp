@@ -207,6 +207,10 @@ class Spec {
   /// Throws std::invalid_argument naming the range otherwise. Both engines'
   /// set_instruction_budget go through it.
   uint64_t checked_instruction_budget(uint64_t budget) const;
+  /// `depth` if it is a valid run-time DMA_QUEUE: 0 (serial) to runtime_max("DMA_QUEUE")
+  /// (what the RTL's dma_queue_i port holds). Throws std::invalid_argument naming the range
+  /// otherwise. Both engines' set_dma_queue and moesim's --dma-queue go through it.
+  uint64_t checked_dma_queue(uint64_t depth) const;
   int64_t version() const { return version_; }
   unsigned word_bits() const { return word_bits_; }
 

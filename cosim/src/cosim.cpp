@@ -28,6 +28,15 @@ constexpr uint64_t kCompareChunkBytes = uint64_t{16} << 10;
 
 using isa::hex;
 
+/// A retire record that queued a DMA transfer: a DMA instruction (isa.yaml unit `dma`) that
+/// occupied the core for one cycle (docs/overlap.md section 2; serially it occupies it for its
+/// whole latency, at least HBM_LATENCY cycles).
+bool queues_transfer(const isa::Spec& spec, const isa::RetireRecord& r) {
+  if (r.kind != isa::RecordKind::Retire || r.trap || r.end_cycle != r.start_cycle + 1) return false;
+  const isa::InstrSpec* ins = isa::decode(spec, r.word).spec;
+  return ins != nullptr && ins->unit == "dma";
+}
+
 /// Per-stage accumulation for one or two engines: the cycle billing of docs/overlap.md section 7
 /// from each engine's own records, as they arrive (in the order of their end cycles).
 ///
@@ -72,7 +81,7 @@ class StageTable {
       bill_unoccupied(side, r.ready_cycle, r.start_cycle);
     }
     sd.occupied_to = std::max(sd.occupied_to, r.end_cycle);
-    if (r.end_cycle == r.start_cycle + 1 && is_dma(r.word)) sd.dma_issue[r.index] = r.start_cycle;
+    if (queues_transfer(spec_, r)) sd.dma_issue[r.index] = r.start_cycle;
     settle(side, sd.occupied_to);
   }
 
@@ -116,10 +125,6 @@ class StageTable {
     std::map<uint64_t, uint64_t> dma_issue;
   };
 
-  bool is_dma(uint32_t word) const {
-    const isa::InstrSpec* ins = isa::decode(spec_, word).spec;
-    return ins != nullptr && ins->unit == "dma";
-  }
   /// Bills the unoccupied cycles [from, to) to the transfers in progress then.
   void bill_unoccupied(size_t side, uint64_t from, uint64_t to) {
     for (Pending& t : sides_[side].pending) {
@@ -183,15 +188,23 @@ WorkItem work_item(const std::vector<isa::WorkTag>& tags, const isa::Engine& eng
 }
 
 /// Hands record `r` and the spans engine `side` closed with it to the sinks and the unit table.
-void feed(const CosimOptions& options, UnitTable& units, size_t side, isa::Engine& engine,
-          const isa::RetireRecord& r) {
+void feed(const isa::Spec& spec, const CosimOptions& options, UnitTable& units, size_t side,
+          isa::Engine& engine, const isa::RetireRecord& r) {
   const std::vector<isa::UnitSpan> spans = engine.take_unit_spans();
   for (const isa::UnitSpan& s : spans) units.add(side, s);
-  // The timelines show instructions; a DMA-queue track (issue 18) is not implemented yet.
-  if (options.sinks.empty() || r.kind == isa::RecordKind::Transfer) return;
+  if (options.sinks.empty()) return;
+  if (r.kind == isa::RecordKind::Transfer) {
+    for (TimelineSink* sink : options.sinks) {
+      for (const isa::UnitSpan& s : spans) sink->unit_busy(side, s);
+      sink->transfer(side, r);
+    }
+    return;
+  }
   const WorkItem w = work_item(options.work, engine, r);
+  const bool issue = queues_transfer(spec, r);
   for (TimelineSink* sink : options.sinks) {
     sink->instruction(side, r, w);
+    if (issue) sink->dma_issue(side, r);
     for (const isa::UnitSpan& s : spans) sink->unit_busy(side, s);
   }
 }
@@ -622,7 +635,7 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
       if (got[s]) {
         fill_digests(*eng[s], rec[s]);
         table.add(s, rec[s]);
-        feed(options, units, s, *eng[s], rec[s]);
+        feed(spec, options, units, s, *eng[s], rec[s]);
       }
     }
     if (!got[0] && !got[1]) {
@@ -715,7 +728,7 @@ RunResult run_single(const isa::Spec& spec, isa::Engine& engine, const CosimOpti
     isa::RetireRecord r;
     if (!engine.step(r)) break;
     table.add(0, r);
-    feed(options, units, 0, engine, r);
+    feed(spec, options, units, 0, engine, r);
     if (r.trap) res.trap = r.trap;
     ++n;
     if (options.progress && options.progress_every != 0 && n % options.progress_every == 0)

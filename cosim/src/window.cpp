@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "moesim/isa/encoding.hpp"
+
 namespace moesim::cosim {
 
 using nlohmann::json;
@@ -61,6 +63,35 @@ std::vector<uint64_t> window_bounds(uint64_t total, unsigned windows) {
   }
   if (b.size() == 1) b.push_back(0);  // an empty run: one window [0, 0]
   return b;
+}
+
+std::vector<uint64_t> window_bounds(uint64_t total, unsigned windows,
+                                    const std::vector<bool>& queue_empty) {
+  if (queue_empty.size() != total + 1)
+    throw std::invalid_argument("window_bounds: " + std::to_string(queue_empty.size()) +
+                                " queue states for " + std::to_string(total) + " retires");
+  std::vector<uint64_t> b{0};
+  for (uint64_t x : window_bounds(total, windows)) {
+    if (x == 0) continue;
+    while (x < total && !queue_empty[x]) ++x;
+    if (x != b.back()) b.push_back(x);
+  }
+  if (b.size() == 1) b.push_back(0);  // an empty run: one window [0, 0]
+  return b;
+}
+
+QueueWatch::QueueWatch(const isa::Spec& spec, const isa::MachinePreset& preset)
+    : spec_(spec), queued_(preset.params.count("DMA_QUEUE") && preset.get("DMA_QUEUE") > 0) {}
+
+void QueueWatch::add(const isa::RetireRecord& r) {
+  if (r.kind == isa::RecordKind::Transfer) {
+    if (pending_ == 0) throw std::logic_error("QueueWatch: a transfer record with none pending");
+    --pending_;
+    return;
+  }
+  if (!queued_ || r.trap) return;
+  const isa::InstrSpec* ins = isa::decode(spec_, r.word).spec;
+  if (ins != nullptr && ins->unit == "dma") ++pending_;
 }
 
 namespace {

@@ -81,6 +81,20 @@ void TraceJsonSink::instruction(size_t engine, const isa::RetireRecord& r, const
   check_engine(engine);
   std::optional<OpenSlice>& s = open_[engine];
   if (s && (s->stage != r.stage || s->end != r.start_cycle)) flush(engine);
+  if (r.stall_cycles != 0) {
+    const std::string cause = isa::stall_cause_name(r.stall_cause);
+    write({{"ph", "X"},
+           {"name", "stall " + cause},
+           {"cat", "stall"},
+           {"pid", pid_of(engine)},
+           {"tid", kStagesTid},
+           {"ts", r.ready_cycle},
+           {"dur", r.stall_cycles},
+           {"args", {{"pc", r.pc}, {"cause", cause}}}});
+  }
+  // Every change of the pending count before this start cycle is known: a later issue comes
+  // with a later instruction, a transfer not reported yet completes after this record's end.
+  flush_queue(engine, r.start_cycle);
   if (!s) s = OpenSlice{r.stage, r.start_cycle, r.start_cycle, 0};
   s->end = r.end_cycle;
   s->instructions += 1;
@@ -123,6 +137,55 @@ void TraceJsonSink::unit_busy(size_t engine, const isa::UnitSpan& span) {
   if (!out_) throw std::runtime_error(path_.string() + ": write failed");
 }
 
+void TraceJsonSink::dma_issue(size_t engine, const isa::RetireRecord& r) {
+  check_engine(engine);
+  Queue& q = queue_[engine];
+  if (!q.declared) {
+    const int tid = kFirstUnitTid + static_cast<int>(spec_.units().size());
+    write(metadata("thread_name", pid_of(engine), tid, {{"name", "dma queue"}}));
+    write(metadata("thread_sort_index", pid_of(engine), tid, {{"sort_index", tid - 1}}));
+    q.declared = true;
+  }
+  q.issued.push_back(r.start_cycle);
+  q.changes[r.start_cycle] += 1;
+}
+
+void TraceJsonSink::transfer(size_t engine, const isa::RetireRecord& t) {
+  check_engine(engine);
+  Queue& q = queue_[engine];
+  if (q.issued.empty())
+    throw std::logic_error("trace JSON: a transfer record at cycle " + std::to_string(t.end_cycle) +
+                           " with no transfer issued");
+  const uint64_t issue = q.issued.front();
+  q.issued.pop_front();
+  q.changes[t.end_cycle] -= 1;
+  const isa::InstrSpec* ins = isa::decode(spec_, t.word).spec;
+  write(
+      {{"ph", "X"},
+       {"name", ins ? ins->mnemonic : "transfer"},
+       {"cat", "transfer"},
+       {"pid", pid_of(engine)},
+       {"tid", kFirstUnitTid + static_cast<int>(spec_.units().size())},
+       {"ts", t.start_cycle},
+       {"dur", t.end_cycle - t.start_cycle},
+       {"args", {{"pc", t.pc}, {"issue_cycle", issue}, {"queued_cycles", t.start_cycle - issue}}}});
+  if (!out_) throw std::runtime_error(path_.string() + ": write failed");
+}
+
+void TraceJsonSink::flush_queue(size_t engine, uint64_t before) {
+  Queue& q = queue_[engine];
+  auto it = q.changes.begin();
+  for (; it != q.changes.end() && it->first < before; it = q.changes.erase(it)) {
+    if (it->second == 0) continue;  // a completion and an issue in one cycle
+    q.pending += it->second;
+    write({{"ph", "C"},
+           {"name", "dma queue"},
+           {"pid", pid_of(engine)},
+           {"ts", it->first},
+           {"args", {{"pending", q.pending}}}});
+  }
+}
+
 void TraceJsonSink::mismatch(uint64_t cycle) {
   // The run stops here: close the open slices first so every track stays in time order.
   for (size_t e = 0; e < engines_; ++e) flush(e);
@@ -137,7 +200,10 @@ void TraceJsonSink::mismatch(uint64_t cycle) {
 }
 
 void TraceJsonSink::finish(uint64_t) {
-  for (size_t e = 0; e < engines_; ++e) flush(e);
+  for (size_t e = 0; e < engines_; ++e) {
+    flush(e);
+    flush_queue(e, UINT64_MAX);
+  }
   out_ << "\n]}\n";
   out_.close();
   if (!out_) throw std::runtime_error(path_.string() + ": write failed");

@@ -6,9 +6,23 @@
 
 namespace moesim::report {
 
+namespace {
+
+/// Bits of the DMA-queue track's dma_queue: those of the largest DMA_QUEUE (the RTL's port).
+unsigned queue_bits(const isa::Spec& spec) {
+  unsigned bits = 1;
+  while ((static_cast<uint64_t>(spec.runtime_max("DMA_QUEUE")) >> bits) != 0) ++bits;
+  return bits;
+}
+
+}  // namespace
+
 VcdSink::VcdSink(const isa::Spec& spec, const std::filesystem::path& path,
-                 const std::vector<std::string>& scopes)
-    : spec_(spec), opcode_(spec.field("opcode")), vcd_(path, scopes, spec.stages(), spec.units()) {
+                 const std::vector<std::string>& scopes, bool dma_queue)
+    : spec_(spec),
+      opcode_(spec.field("opcode")),
+      dma_queue_(dma_queue),
+      vcd_(path, scopes, spec.stages(), spec.units(), dma_queue ? queue_bits(spec) : 0) {
   if (opcode_.width() > 8) throw std::runtime_error("VcdSink: opcode field wider than 8 bits");
   mnemonics_.fill("undefined");
   for (const auto& ins : spec.instructions()) mnemonics_[ins.opcode] = ins.mnemonic;
@@ -31,6 +45,8 @@ void VcdSink::instruction(size_t engine, const isa::RetireRecord& r, const cosim
   v.token = work.token;
   v.slot = work.slot;
   v.expert = work.expert;
+  v.stall_cycles = r.stall_cycles;
+  v.stall_cause = isa::stall_cause_name(r.stall_cause);
   vcd_.instruction(engine, r.start_cycle, v);
   if (engine == 0) {
     if (!mismatch_) {
@@ -51,6 +67,16 @@ void VcdSink::unit_busy(size_t engine, const isa::UnitSpan& span) {
     throw std::runtime_error("VcdSink: busy unit " + std::to_string(span.unit) + ", isa.yaml has " +
                              std::to_string(spec_.units().size()) + " units");
   vcd_.unit_busy(engine, span.unit, span.begin, span.end);
+}
+
+void VcdSink::dma_issue(size_t engine, const isa::RetireRecord& r) {
+  if (dma_queue_) vcd_.dma_issue(engine, r.start_cycle);
+}
+
+void VcdSink::transfer(size_t engine, const isa::RetireRecord& t) {
+  if (!dma_queue_) return;
+  const uint32_t opcode = (t.word >> opcode_.lo) & ((1u << opcode_.width()) - 1);
+  vcd_.dma_transfer(engine, t.start_cycle, t.end_cycle, t.pc, mnemonics_[opcode]);
 }
 
 void VcdSink::mismatch(uint64_t cycle) {

@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE checkpoint_cli
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -347,4 +348,106 @@ BOOST_AUTO_TEST_CASE(checkpoint_command_saves_what_cosim_starts_from) {
   BOOST_TEST(again.code == 2);
   BOOST_TEST(again.err.find("moesim: error: --save c.ckpt: exists") != std::string::npos,
              again.err);
+}
+
+namespace {
+
+/// A program with a DMA queue (run with --dma-queue 1 on default; its cycles are derived in
+/// testbenches/cosim/test_overlap_cli.cpp, kBilling: 34 retires, 102 cycles). Pending transfers
+/// (docs/overlap.md sections 2 to 4) when the record of retire b is returned:
+///   b = 0 .. 3   none (setup: S_ADDI_INT, C_SET_SCALE_REG, S_ADDI_INT)
+///   b = 4        T3 (H_PREFETCH_V issued in 3, transfer [3, 35))
+///   b = 5        T4 (the second H_PREFETCH_V waits for the queue, issues in 35, [35, 67))
+///   b = 6 .. 32  T4 (S_ADDI_INT, V_ADD_VV, C_LOOP_START, the loop's 24 instructions, to cycle 64)
+///   b = 33       none (V_ADD_VV waits for T4 to complete in 67 (RAW), retires in 69)
+///   b = 34       T8 (H_STORE_V issued in 69, transfer [69, 102)); the end, once T8 completes
+/// So the only boundaries with an empty queue are 0 .. 3, 33 and the end, 34.
+const char* kQueued =
+    "; @stage=residual_setup\n"
+    "S_ADDI_INT gp3, gp0, 2048\n"
+    "C_SET_SCALE_REG gp3\n"
+    "S_ADDI_INT gp1, gp0, 512\n"
+    "; @stage=expert_weight_prefetch\n"
+    "H_PREFETCH_V gp0, gp0, a0, 0, 0\n"
+    "H_PREFETCH_V gp1, gp0, a0, 0, 0\n"
+    "; @stage=expert_projection\n"
+    "S_ADDI_INT gp2, gp0, 1024\n"
+    "V_ADD_VV gp2, gp0, gp0\n"
+    "C_LOOP_START gp4, 12\n"
+    "S_ADDI_INT gp5, gp5, 1\n"
+    "C_LOOP_END gp4\n"
+    "V_ADD_VV gp2, gp1, gp2\n"
+    "; @stage=non_moe\n"
+    "H_STORE_V gp2, gp0, a0, 0, 0\n";
+
+const std::string kQueuedFlags = "--program queued.asm --dma-queue 1";
+
+}  // namespace
+
+// --windows 12 over 34 retires: even boundaries floor(34 k / 12) = 2, 5, 8, 11, 14, 17, 19, 22,
+// 25, 28, 31, 34. 2 has an empty queue and stays; 5 .. 31 have a transfer pending and move to
+// the next boundary with an empty queue, 33; 34 is the end. So three windows, 0..2, 2..33 and
+// 33..34, co-simulated EQUAL with the report of one run (102 cycles, 34 retires).
+BOOST_AUTO_TEST_CASE(windows_start_only_where_the_dma_queue_is_empty) {
+  const fs::path dir = workdir("windows_dma_queue");
+  std::ofstream(dir / "queued.asm") << kQueued;
+  // The window processes run in their task folders: the program by its absolute path.
+  const std::string flags = "--program " + (dir / "queued.asm").string() + " --dma-queue 1";
+  const auto one = moesim_cli("cosim " + flags + " --report one.json --quiet", dir);
+  BOOST_TEST_REQUIRE(one.code == 0, one.out + one.err);
+  fs::remove_all(dir / "ck");
+  const auto win = moesim_cli(
+      "cosim " + flags + " --windows 12 --jobs 2 --checkpoint-dir ck --report win.json", dir);
+  BOOST_TEST_REQUIRE(win.code == 0, win.out + win.err);
+  BOOST_TEST(win.out.find("VERDICT: EQUAL") != std::string::npos, win.out);
+  for (const char* w : {"  window 0: retires 0..2, EQUAL", "  window 1: retires 2..33, EQUAL",
+                        "  window 2: retires 33..34, EQUAL"})
+    BOOST_TEST(win.out.find(w) != std::string::npos, w << " in\n" << win.out);
+  BOOST_TEST(win.out.find("  window 3:") == std::string::npos, win.out);
+  for (int b : {0, 2, 33, 34})
+    BOOST_TEST(fs::exists(dir / "ck" / ("retire_" + std::to_string(b) + ".ckpt")), b);
+  const json a = untimed(read_json(dir / "one.json"));
+  const json b = untimed(read_json(dir / "win.json"));
+  BOOST_TEST(first_difference(a, b).empty(),
+             "windowed report differs from one run's at " << first_difference(a, b));
+  for (const json* j : {&a, &b}) {
+    BOOST_TEST(j->at("total_cycles").at("golden").get<uint64_t>() == 102u);
+    BOOST_TEST(j->at("total_cycles").at("rtl").get<uint64_t>() == 102u);
+  }
+}
+
+// A checkpoint, or the start or end of a focused range, at a boundary with a transfer pending is
+// refused with exit 2 naming the flag, the boundary and the next one with an empty queue (33,
+// from the table above); 33 itself is taken (cycle 69: V_ADD_VV retires then).
+BOOST_AUTO_TEST_CASE(checkpoint_at_a_pending_transfer_is_refused) {
+  const fs::path dir = workdir("checkpoint_dma_queue");
+  std::ofstream(dir / "queued.asm") << kQueued;
+  fs::remove(dir / "c.ckpt");
+  const std::string pending = ": 1 DMA transfer pending at this boundary";
+  const std::string next = "; the next boundary with an empty queue is retire 33\n";
+  struct Refused {
+    std::string cmd, flag;
+  };
+  for (const Refused& r :
+       {Refused{"checkpoint " + kQueuedFlags + " --save c.ckpt --at-retire 17", "--at-retire 17"},
+        Refused{"checkpoint " + kQueuedFlags + " --save c.ckpt --at-retire 4", "--at-retire 4"},
+        Refused{"cosim " + kQueuedFlags + " --from-retire 5", "--from-retire 5"},
+        Refused{"cosim " + kQueuedFlags + " --from-retire 2 --to-retire 32", "--to-retire 32"}}) {
+    BOOST_TEST_CONTEXT(r.cmd) {
+      const auto s = moesim_cli(r.cmd, dir);
+      BOOST_TEST(s.code == 2);
+      BOOST_TEST(s.err.rfind("moesim: error: " + r.flag + pending, 0) == 0u, s.err);
+      BOOST_TEST(s.err.find(next) != std::string::npos, s.err);
+      BOOST_TEST(std::count(s.err.begin(), s.err.end(), '\n') == 1, s.err);
+    }
+  }
+  BOOST_TEST(!fs::exists(dir / "c.ckpt"));
+  const auto s = moesim_cli("checkpoint " + kQueuedFlags + " --save c.ckpt --at-retire 33", dir);
+  BOOST_TEST_REQUIRE(s.code == 0, s.out + s.err);
+  BOOST_TEST(s.out.find("  retire 33, cycle 69, ") != std::string::npos, s.out);
+  const auto c = moesim_cli(
+      "cosim " + kQueuedFlags + " --from-checkpoint c.ckpt --quiet --report r.json", dir);
+  BOOST_TEST(c.code == 0, c.out + c.err);
+  BOOST_TEST(c.out.find("VERDICT: EQUAL") != std::string::npos, c.out);
+  BOOST_TEST(read_json(dir / "r.json").at("total_cycles").at("golden").get<uint64_t>() == 102u);
 }

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -461,4 +462,124 @@ BOOST_AUTO_TEST_CASE(moesim_trace_window_rejects_bad_windows) {
     const std::string err = slurp(dir / "err.txt");
     BOOST_TEST(err.find("moesim: error: --trace-window") == 0u, bad << ": " << err);
   }
+}
+
+namespace {
+
+/// A program with a DMA queue, run with --dma-queue 2 on default (latencies of the default
+/// preset, as in testbenches/cosim/test_overlap_cli.cpp: H_PREFETCH_V 24 + 4 * 2 = 32 cycles,
+/// H_STORE_V 24 + 1 + 4 * 2 = 33, V_ADD_VV 2, S_ADDI_INT / C_SET_SCALE_REG / C_LOOP_* 1; VRAM
+/// row r is element address 64 r). Derived from docs/overlap.md sections 2 to 5, Q = 2:
+///   pc  instruction                         core            transfer
+///   0-2 S_ADDI_INT, C_SET_SCALE_REG, ADDI   [0, 3)
+///   3   H_PREFETCH_V rows [0, 4)            [3, 4)          T3 [3, 35)
+///   4   H_PREFETCH_V rows [8, 12)           [4, 5) (1 of 2  T4 queued from 4, [35, 67) (after
+///                                           pending)        T3: FIFO), 31 cycles queued
+///   5   S_ADDI_INT gp2 = 1024 (row 16)      [5, 6)
+///   6   V_ADD_VV row 16 = row 0 + row 0     ready 6, RAW on T3 (rows 0..3) until 35: stall 29,
+///                                           [35, 37)
+///   7   C_LOOP_START 12                     [37, 38)
+///   8-9 12 x (S_ADDI_INT, C_LOOP_END)       [38, 62)
+///   10  V_ADD_VV row 16 = row 8 + row 16    ready 62, RAW on T4 (rows 8..11) until 67: stall
+///                                           5, [67, 69)
+///   11  H_STORE_V rows [16, 20)             [69, 70)        T11 [69, 102)
+/// End: 102 cycles, when T11 completes.
+const char* kQueued =
+    "; @stage=residual_setup\n"
+    "S_ADDI_INT gp3, gp0, 2048\n"
+    "C_SET_SCALE_REG gp3\n"
+    "S_ADDI_INT gp1, gp0, 512\n"
+    "; @stage=expert_weight_prefetch\n"
+    "H_PREFETCH_V gp0, gp0, a0, 0, 0\n"
+    "H_PREFETCH_V gp1, gp0, a0, 0, 0\n"
+    "; @stage=expert_projection\n"
+    "S_ADDI_INT gp2, gp0, 1024\n"
+    "V_ADD_VV gp2, gp0, gp0\n"
+    "C_LOOP_START gp4, 12\n"
+    "S_ADDI_INT gp5, gp5, 1\n"
+    "C_LOOP_END gp4\n"
+    "V_ADD_VV gp2, gp1, gp2\n"
+    "; @stage=non_moe\n"
+    "H_STORE_V gp2, gp0, a0, 0, 0\n";
+
+/// "t:value t:value ..." (printable in a failure message).
+std::string show(const History& h) {
+  std::string out;
+  for (const auto& [t, value] : h) out += std::to_string(t) + ":" + value + " ";
+  return out;
+}
+
+}  // namespace
+
+// The DMA-queue track of both engines, in the VCD and the Perfetto trace, from the table above:
+// pending transfers 1 from 3 (T3), 2 from 4 (T4 queued), 1 from 35 (T3 done, T4 in progress), 0
+// from 67, 1 from 69 (T11), 0 from 102; the transfer in progress T3 [3, 35), T4 [35, 67), T11
+// [69, 102) (dma_pc 3 then 4 at 35: the mnemonic stays H_PREFETCH_V, so it writes no change
+// there); the DMA unit busy over [3, 67) and [69, 102); the core stalled (raw) in [6, 35) and
+// [62, 67). A serial run's VCD has no such signals.
+BOOST_AUTO_TEST_CASE(dma_queue_track_of_both_engines) {
+  const fs::path dir = workdir("dma_queue_track");
+  std::ofstream(dir / "q.asm") << kQueued;
+  BOOST_REQUIRE(
+      run_moesim(dir, "cosim --program q.asm --dma-queue 2 --vcd q.vcd --trace-json q.json") == 0);
+  BOOST_TEST(slurp(dir / "out.txt").find("VERDICT: EQUAL") != std::string::npos);
+  const auto v = read(dir / "q.vcd");
+  const History queue{{0, "0"}, {3, "1"}, {4, "10"}, {35, "1"}, {67, "0"}, {69, "1"}, {102, "0"}};
+  const History pc{{0, "z"}, {3, "11"}, {35, "100"}, {67, "z"}, {69, "1011"}, {102, "z"}};
+  const History mnemonic{
+      {0, "none"}, {3, "H_PREFETCH_V"}, {67, "none"}, {69, "H_STORE_V"}, {102, "none"}};
+  const History busy{{0, "0"}, {3, "1"}, {67, "0"}, {69, "1"}, {102, "0"}};
+  const History stall{{0, "0"}, {6, "1"}, {35, "0"}, {62, "1"}, {67, "0"}};
+  const History cause{{0, "none"}, {6, "raw"}, {35, "none"}, {62, "raw"}, {67, "none"}};
+  for (const std::string e : {"golden", "rtl"}) {
+    BOOST_TEST_CONTEXT(e) {
+      BOOST_TEST(show(v.history(e + ".dma_queue")) == show(queue));
+      BOOST_TEST(show(v.history(e + ".dma_pc")) == show(pc));
+      BOOST_TEST(show(v.history(e + ".dma_mnemonic")) == show(mnemonic));
+      BOOST_TEST(show(v.history(e + ".dma_busy")) == show(busy));
+      BOOST_TEST(show(v.history(e + ".stall")) == show(stall));
+      BOOST_TEST(show(v.history(e + ".stall_cause")) == show(cause));
+    }
+  }
+  // The trace: per engine (pid 1 golden, 2 rtl) the transfers on the "dma queue" thread, the
+  // pending count, and the stalls on the stages thread.
+  std::ifstream in(dir / "q.json");
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  for (int pid : {1, 2}) {
+    BOOST_TEST_CONTEXT("pid " << pid) {
+      std::vector<std::string> transfers, counts, stalls;
+      bool named = false;
+      for (const auto& ev : trace.at("traceEvents")) {
+        if (ev.at("pid") != pid) continue;
+        const std::string ph = ev.at("ph");
+        if (ph == "M" && ev.at("name") == "thread_name" && ev.at("args").at("name") == "dma queue")
+          named = true;
+        const std::string cat = ev.value("cat", "");
+        const auto str = [](const nlohmann::json& j) { return j.dump(); };
+        if (ph == "X" && cat == "transfer")
+          transfers.push_back(str(ev.at("name")) + " " + str(ev.at("ts")) + "+" +
+                              str(ev.at("dur")) + " " + str(ev.at("args")));
+        if (ph == "C" && ev.at("name") == "dma queue")
+          counts.push_back(str(ev.at("ts")) + ":" + str(ev.at("args").at("pending")));
+        if (ph == "X" && cat == "stall")
+          stalls.push_back(str(ev.at("name")) + " " + str(ev.at("ts")) + "+" + str(ev.at("dur")) +
+                           " " + str(ev.at("args")));
+      }
+      BOOST_TEST(named);
+      const std::vector<std::string> want_transfers{
+          R"("H_PREFETCH_V" 3+32 {"issue_cycle":3,"pc":3,"queued_cycles":0})",
+          R"("H_PREFETCH_V" 35+32 {"issue_cycle":4,"pc":4,"queued_cycles":31})",
+          R"("H_STORE_V" 69+33 {"issue_cycle":69,"pc":11,"queued_cycles":0})"};
+      BOOST_TEST(transfers == want_transfers, boost::test_tools::per_element());
+      const std::vector<std::string> want_counts{"3:1", "4:2", "35:1", "67:0", "69:1", "102:0"};
+      BOOST_TEST(counts == want_counts, boost::test_tools::per_element());
+      const std::vector<std::string> want_stalls{R"("stall raw" 6+29 {"cause":"raw","pc":6})",
+                                                 R"("stall raw" 62+5 {"cause":"raw","pc":10})"};
+      BOOST_TEST(stalls == want_stalls, boost::test_tools::per_element());
+    }
+  }
+  // Serially (--dma-queue 0) the VCD has no DMA-queue track.
+  BOOST_REQUIRE(run_moesim(dir, "cosim --program q.asm --dma-queue 0 --vcd s.vcd") == 0);
+  const auto s = read(dir / "s.vcd");
+  for (const auto& [id, var] : s.vars) BOOST_TEST(var.path.find("dma_queue") == std::string::npos);
 }

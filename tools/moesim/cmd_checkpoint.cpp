@@ -8,6 +8,7 @@
 
 #include "cli_output.hpp"
 #include "command.hpp"
+#include "cosim_windows.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/checkpoint.hpp"
 #include "program_flags.hpp"
@@ -65,14 +66,9 @@ int cmd_checkpoint(const isa::Spec& spec, const CheckpointFlags& f) {
     g->load(w.program, w.image());
     const double make_s = seconds_since(t);
     t = Clock::now();
-    isa::RetireRecord r;
     const uint64_t a = f.at_retire;
-    while (g->retired() < a) {
-      if (!g->step(r) || r.trap)
-        throw UsageError("--at-retire " + std::to_string(a) + ": the program " +
-                         (r.trap ? "traps" : "ends") + " after " + std::to_string(g->retired()) +
-                         " retires");
-    }
+    cosim::QueueWatch queue(spec, preset);
+    run_to_boundary(*g, queue, a, "--at-retire");
     const double run_s = seconds_since(t);
     t = Clock::now();
     const isa::ArchState s = g->save();
@@ -132,6 +128,7 @@ Subcommand add_checkpoint(CLI::App& app) {
       "make a checkpoint with the golden model alone (--save), or read one and restore it into "
       "an engine (--load); prints its size and the time of each step (docs/checkpoints.md)");
   add_program_flags(sub, cf.program);
+  add_dma_queue_flag(sub, cf.program);
   sub->add_option("--save", cf.save,
                   "run the golden model to --at-retire and write its state to FILE (new)");
   cf.at_opt = sub->add_option("--at-retire", cf.at_retire,

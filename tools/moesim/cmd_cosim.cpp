@@ -95,7 +95,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     head << ", planted fault --plant-fault " << f.program.plant_fault;
   // The run header comes first, before the simulation (the tables follow it at the end).
   if (!f.quiet) std::cout << head.str() << "\n\n" << std::flush;
-  auto vcd = open_vcd(spec, f.vcd, {"golden", "rtl"});
+  auto vcd = open_vcd(spec, f.vcd, {"golden", "rtl"}, *w.preset);
   auto trace = open_trace_json(spec, f.trace_json, {"golden", "rtl"});
   std::vector<std::string> log_header = report::provenance_lines(w.provenance);
   log_header.insert(log_header.begin(), head.str());

@@ -51,7 +51,7 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const std::string head = "moesim run: " + describe(w, f.program) + ", engine " + engine->name();
   // The run header comes first, before the simulation (the tables follow it at the end).
   if (!f.quiet) std::cout << head << "\n\n" << std::flush;
-  auto vcd = open_vcd(spec, f.vcd, {engine->name()});
+  auto vcd = open_vcd(spec, f.vcd, {engine->name()}, *w.preset);
   auto trace = open_trace_json(spec, f.trace_json, {engine->name()});
   std::vector<std::string> log_header = report::provenance_lines(w.provenance);
   log_header.insert(log_header.begin(), head);

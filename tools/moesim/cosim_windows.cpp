@@ -231,6 +231,33 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o) {
     throw UsageError("--to-checkpoint needs --from-checkpoint and --window-result");
 }
 
+void run_to_boundary(isa::Engine& g, cosim::QueueWatch& queue, uint64_t a,
+                     const std::string& flag) {
+  isa::RetireRecord r;
+  while (g.retired() < a) {
+    if (!g.step(r) || r.trap)
+      throw UsageError(flag + " " + std::to_string(a) + ": the program " +
+                       (r.trap ? "traps" : "ends") + " after " + std::to_string(g.retired()) +
+                       " retires");
+    queue.add(r);
+  }
+  if (queue.pending() == 0) return;
+  const uint64_t pending = queue.pending();
+  // The next boundary with an empty queue, for the message.
+  while (g.step(r) && !r.trap) {
+    queue.add(r);
+    if (r.kind == isa::RecordKind::Retire && queue.pending() == 0) break;
+  }
+  const std::string next =
+      queue.pending() == 0 && !r.trap
+          ? "the next boundary with an empty queue is retire " + std::to_string(g.retired())
+          : "no later boundary has an empty queue";
+  throw UsageError(flag + " " + std::to_string(a) + ": " + count_of(pending, "DMA transfer") +
+                   " pending at this boundary, and a checkpoint holds no queue state "
+                   "(docs/overlap.md section 8); " +
+                   next);
+}
+
 WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
                          uint64_t max_instructions, bool quiet, bool end_engines) {
   const auto t0 = Clock::now();
@@ -239,16 +266,25 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   WindowedRun out;
   out.golden = cosim::make_golden_engine(spec, preset);
   isa::Engine& g = *out.golden;
-  // Pass 1: the golden model alone, to learn the retire count.
+  // Pass 1: the golden model alone, to learn the retire count and, with a DMA queue, the
+  // boundaries with no transfer pending (the only ones a checkpoint can be taken at).
   g.load(w.program, w.image());
   isa::RetireRecord r;
+  cosim::QueueWatch queue(spec, preset);
+  std::vector<bool> queue_empty{true};
   while (g.step(r)) {
+    queue.add(r);
+    if (r.kind == isa::RecordKind::Retire && !r.trap) {
+      queue_empty.resize(g.retired() + 1, false);
+      queue_empty[g.retired()] = queue.pending() == 0;
+    }
     if (max_instructions != 0 && g.retired() >= max_instructions && !g.halted())
       throw UsageError("the program did not end within --max-instructions " +
                        std::to_string(max_instructions) + " (golden model alone)");
   }
   const uint64_t total = g.retired();
-  const std::vector<uint64_t> bounds = cosim::window_bounds(total, wf.windows);
+  queue_empty.resize(total + 1, false);
+  const std::vector<uint64_t> bounds = cosim::window_bounds(total, wf.windows, queue_empty);
   if (!quiet)
     std::cout << "windows: golden pass 1 (the retire count) " << seconds_since(t0) << " s; pass 2 "
               << "saves " << count_of(bounds.size(), "checkpoint") << std::endl;
@@ -266,12 +302,16 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
     save_s += seconds_since(ts);
   };
   g.load(w.program, w.image());
+  cosim::QueueWatch queue2(spec, preset);
   size_t next = 0;
+  // The last boundary with a queue: once the transfers after the last retire have completed.
   auto save_due = [&] {
-    for (; next < bounds.size() && bounds[next] == g.retired(); ++next) save();
+    for (; next < bounds.size() && bounds[next] == g.retired() && queue2.pending() == 0; ++next)
+      save();
   };
   save_due();
   while (next < bounds.size() && g.step(r)) {
+    queue2.add(r);
     if (!r.trap) save_due();
   }
   while (g.step(r)) {  // past the last boundary only a trapping instruction is left
@@ -387,14 +427,12 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
   } else {
     const uint64_t a = wf.from_opt && *wf.from_opt ? wf.from_retire : 0;
     g.load(w.program, w.image());
-    isa::RetireRecord r;
-    while (g.retired() < a) {
-      if (!g.step(r) || r.trap)
-        throw UsageError("--from-retire " + std::to_string(a) + ": the program " +
-                         (r.trap ? "traps" : "ends") + " after " + std::to_string(g.retired()) +
-                         " retires");
-    }
+    cosim::QueueWatch queue(spec, preset);
+    run_to_boundary(g, queue, a, "--from-retire");
     start = g.save();
+    // With a queue, --to-retire must name a boundary a checkpoint can be taken at, too.
+    if (wf.to_opt && *wf.to_opt && queue.queued() && wf.to_retire > a)
+      run_to_boundary(g, queue, wf.to_retire, "--to-retire");
     if (!wf.checkpoint_dir.empty()) {
       WorkDir dir(wf.checkpoint_dir);
       isa::write_checkpoint({id, start}, w.image(),

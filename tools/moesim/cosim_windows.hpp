@@ -60,6 +60,12 @@ struct WindowedRun {
   double golden_s = 0;
 };
 
+/// Steps the golden model `g`, loaded, to retire `a` (the boundary after `a` instructions),
+/// feeding `queue` its records. Throws UsageError naming `flag` and `a` if the program traps or
+/// ends first, or if a DMA transfer is pending there (docs/overlap.md section 8: a checkpoint
+/// holds no queue state), naming the next boundary with an empty queue.
+void run_to_boundary(isa::Engine& g, cosim::QueueWatch& queue, uint64_t a, const std::string& flag);
+
 /// The windowed run (W processes of this executable, J at a time). With `end_engines`, an
 /// EQUAL run's WindowedRun::rtl is an RTL restored from the last checkpoint (for --reference and
 /// --dump); without, it stays null (making it costs an RTL and a 64 MiB restore in the demo).

@@ -283,10 +283,12 @@ std::unique_ptr<report::TraceLogSink> open_trace_log(const isa::Spec& spec, cons
 }
 
 std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
-                                          const std::vector<std::string>& scopes) {
+                                          const std::vector<std::string>& scopes,
+                                          const isa::MachinePreset& machine) {
   if (path.empty()) return nullptr;
+  const bool queue = machine.get("DMA_QUEUE") > 0;
   return bad_input_of("--vcd: ",
-                      [&] { return std::make_unique<report::VcdSink>(spec, path, scopes); });
+                      [&] { return std::make_unique<report::VcdSink>(spec, path, scopes, queue); });
 }
 
 cosim::TraceWindow trace_window(const OutputFlags& o) {

@@ -79,8 +79,11 @@ std::unique_ptr<report::TraceLogSink> open_trace_log(const isa::Spec& spec, cons
                                                      const std::vector<std::string>& engines,
                                                      const std::vector<std::string>& header);
 
+/// --vcd: the stage timeline of `scopes`, with the DMA-queue track when the run's `machine` has
+/// a DMA queue (DMA_QUEUE > 0).
 std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
-                                          const std::vector<std::string>& scopes);
+                                          const std::vector<std::string>& scopes,
+                                          const isa::MachinePreset& machine);
 
 /// The RTL engine, writing Verilator's FST of every RTL signal in `window` to `fst` when
 /// non-empty.

@@ -57,8 +57,9 @@ std::string VcdSignal::gtkwave_name() const {
 
 VcdWriter::VcdWriter(const std::filesystem::path& path, const std::vector<std::string>& scopes,
                      const std::vector<isa::StageSpec>& stages,
-                     const std::vector<std::string>& units)
-    : path_(path) {
+                     const std::vector<std::string>& units, unsigned queue_bits)
+    : path_(path), queue_bits_(queue_bits) {
+  if (queue_bits > 32) throw std::invalid_argument("VcdWriter: dma_queue wider than 32 bits");
   std::string initial_stage;
   unsigned max_code = 0;
   for (const auto& st : stages) {
@@ -91,6 +92,15 @@ VcdWriter::VcdWriter(const std::filesystem::path& path, const std::vector<std::s
     vars_[s.stage].text = stage0;
     vars_[s.mnemonic].text = none;
     vars_[s.cause].text = none;
+    if (queue_bits > 0) {
+      s.stall = declare(name, "stall", 1, false);
+      s.stall_cause = declare(name, "stall_cause", 1, true);
+      s.queue = declare(name, "dma_queue", queue_bits, false);
+      s.dma_pc = declare(name, "dma_pc", 32, false);
+      s.dma_mnemonic = declare(name, "dma_mnemonic", 1, true);
+      vars_[s.stall_cause].text = vars_[s.dma_mnemonic].text = none;
+      vars_[s.dma_pc].value = kX;
+    }
     vars_[s.token].value = vars_[s.slot].value = vars_[s.expert].value = kX;
     scopes_.push_back(std::move(s));
   }
@@ -142,27 +152,71 @@ VcdWriter::Scope& VcdWriter::checked_scope(size_t scope, uint64_t time, const ch
   if (finished_) throw std::logic_error(std::string("VcdWriter: ") + what + "() after finish()");
   if (scope >= scopes_.size()) throw std::invalid_argument("VcdWriter: scope index out of range");
   Scope& s = scopes_[scope];
-  if (time < s.last_time)
+  if (time < s.floor())
     throw std::invalid_argument("VcdWriter: " + std::string(what) + " at " + std::to_string(time) +
-                                " goes back (scope at " + std::to_string(s.last_time) + ")");
+                                " goes back (scope at " + std::to_string(s.floor()) + ")");
   return s;
+}
+
+VcdWriter::Scope& VcdWriter::track_scope(size_t scope, uint64_t time, const char* what) {
+  if (queue_bits_ == 0)
+    throw std::logic_error(std::string("VcdWriter: ") + what + "() without a DMA-queue track");
+  return checked_scope(scope, time, what);
 }
 
 void VcdWriter::instruction(size_t scope, uint64_t time, const InstructionValues& v) {
   Scope& s = checked_scope(scope, time, "instruction");
+  if (time < s.last_time)
+    throw std::invalid_argument("VcdWriter: instruction at " + std::to_string(time) +
+                                " goes back (scope at " + std::to_string(s.last_time) + ")");
   if ((v.stage_code >> code_bits_) != 0)
     throw std::invalid_argument("VcdWriter: stage code " + std::to_string(v.stage_code) +
                                 " does not fit " + std::to_string(code_bits_) + " bits");
-  for (std::string_view t : {v.stage, v.mnemonic})
+  for (std::string_view t : {v.stage, v.mnemonic, v.stall_cause})
     if (!is_vcd_string(t))
       throw std::invalid_argument("VcdWriter: bad string value '" + std::string(t) + "'");
+  if (queue_bits_ > 0 && v.stall_cycles > 0) {
+    // The wait [ready, time): ready is the previous instruction's end, not before its start.
+    const uint64_t ready = time - std::min(time, v.stall_cycles);
+    if (ready < s.last_time)
+      throw std::invalid_argument("VcdWriter: stall from " + std::to_string(ready) +
+                                  " goes back (scope at " + std::to_string(s.last_time) + ")");
+    pending_.emplace(ready,
+                     Event{Kind::Stall, scope, 0, 0, 0, 0, 0, 0, intern(v.stall_cause), nullptr});
+  }
   s.last_time = time;
   latest_time_ = std::max(latest_time_, time);
   pending_.emplace(time, Event{Kind::Instruction, scope, 0, v.stage_code, v.pc, v.token, v.slot,
                                v.expert, intern(v.stage), intern(v.mnemonic)});
-  uint64_t watermark = scopes_.front().last_time;
-  for (const auto& sc : scopes_) watermark = std::min(watermark, sc.last_time);
+  uint64_t watermark = scopes_.front().floor();
+  for (const auto& sc : scopes_) watermark = std::min(watermark, sc.floor());
   flush_before(watermark);
+}
+
+void VcdWriter::dma_issue(size_t scope, uint64_t time) {
+  Scope& s = track_scope(scope, time, "dma_issue");
+  latest_time_ = std::max(latest_time_, time);
+  s.issued.push_back(time);
+  pending_.emplace(time, Event{Kind::QueueUp, scope, 0, 0, 0, 0, 0, 0, nullptr, nullptr});
+}
+
+void VcdWriter::dma_transfer(size_t scope, uint64_t start, uint64_t end, uint32_t pc,
+                             std::string_view mnemonic) {
+  Scope& s = track_scope(scope, start, "dma_transfer");
+  if (s.issued.empty()) throw std::invalid_argument("VcdWriter: dma_transfer() of no issue");
+  if (start < s.issued.front())
+    throw std::invalid_argument("VcdWriter: transfer starts at " + std::to_string(start) +
+                                ", before its issue at " + std::to_string(s.issued.front()));
+  if (end <= start)
+    throw std::invalid_argument("VcdWriter: empty transfer [" + std::to_string(start) + "," +
+                                std::to_string(end) + ")");
+  if (!is_vcd_string(mnemonic))
+    throw std::invalid_argument("VcdWriter: bad string value '" + std::string(mnemonic) + "'");
+  s.issued.pop_front();
+  latest_time_ = std::max(latest_time_, end);
+  pending_.emplace(start,
+                   Event{Kind::DmaStart, scope, 0, 0, pc, 0, 0, 0, nullptr, intern(mnemonic)});
+  pending_.emplace(end, Event{Kind::DmaEnd, scope, 0, 0, 0, 0, 0, 0, nullptr, nullptr});
 }
 
 void VcdWriter::unit_busy(size_t scope, size_t unit, uint64_t begin, uint64_t end) {
@@ -234,6 +288,26 @@ void VcdWriter::apply(const Event& e) {
       set(s.token, work_value(e.token));
       set(s.slot, work_value(e.slot));
       set(s.expert, work_value(e.expert));
+      if (queue_bits_ > 0) {
+        set(s.stall, 0);
+        set_text(s.stall_cause, intern("none"));
+      }
+      break;
+    case Kind::Stall:
+      set(s.stall, 1);
+      set_text(s.stall_cause, e.stage);
+      break;
+    case Kind::QueueUp:
+      set(s.queue, ++s.pending);
+      break;
+    case Kind::DmaStart:
+      set(s.dma_pc, e.pc);
+      set_text(s.dma_mnemonic, e.mnemonic);
+      break;
+    case Kind::DmaEnd:  // a transfer starting in the same cycle is applied after this
+      set(s.queue, --s.pending);
+      set(s.dma_pc, kX);
+      set_text(s.dma_mnemonic, intern("none"));
       break;
     case Kind::Rise:
       set(s.busy[e.unit], ++s.open[e.unit] > 0);

@@ -67,6 +67,32 @@ void operands_at_issue(Divergence& d, const std::array<const StopAt*, 2>& e);
 /// total is 0).
 std::vector<uint64_t> window_bounds(uint64_t total, unsigned windows);
 
+/// Window boundaries of a run with a DMA queue (docs/overlap.md section 8): those of
+/// window_bounds(total, windows), each inner boundary moved to the first boundary at or after it
+/// where `queue_empty[b]` holds (no transfer pending when the record of retire b is returned),
+/// the last one (`total`, saved once the queue has drained) kept; equal boundaries dropped.
+/// `queue_empty` has total + 1 entries (QueueWatch over the golden model's records).
+std::vector<uint64_t> window_bounds(uint64_t total, unsigned windows,
+                                    const std::vector<bool>& queue_empty);
+
+/// The DMA transfers pending in an engine's record stream (docs/overlap.md sections 6 and 8): a
+/// retire record of a DMA instruction (isa.yaml unit `dma`) that did not trap, on a machine with
+/// a DMA queue, issues one; a transfer record completes one. A checkpoint is taken only where
+/// pending() is 0.
+class QueueWatch {
+ public:
+  QueueWatch(const isa::Spec& spec, const isa::MachinePreset& preset);
+  void add(const isa::RetireRecord& r);
+  uint64_t pending() const { return pending_; }
+  /// The machine has a DMA queue (DMA_QUEUE > 0).
+  bool queued() const { return queued_; }
+
+ private:
+  const isa::Spec& spec_;
+  bool queued_;
+  uint64_t pending_ = 0;
+};
+
 /// What one window process reports: its co-simulation result (retire indices in records are
 /// global, Divergence::index is counted from the window's start) and the differences between
 /// each engine's end state and the next checkpoint ("golden: ...", "rtl: ..."; empty = equal).

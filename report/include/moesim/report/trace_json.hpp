@@ -22,14 +22,23 @@
 //    of a trapping instruction, with args {pc, cause}.
 //  * A global instant ("i", scope "g") "mismatch" at the cycle of the first co-simulation
 //    divergence.
+//  * With a DMA queue (docs/overlap.md; docs/waveforms.md, "The DMA-queue track"), from the
+//    first queued transfer on: a thread tid 2 + (number of units) "dma queue" with one "X"
+//    slice per transfer in progress [s, f), named after its DMA instruction's mnemonic, args
+//    {pc, issue_cycle, queued_cycles = s - issue}; a counter ("C") "dma queue" with args
+//    {pending} (transfers queued or in progress) at each cycle it changes; and on the stages
+//    thread an "X" slice "stall <cause>" (cat "stall") over each instruction's stall [ready,
+//    start), args {pc, cause}, between the stage slices (which then no longer tile the run).
 // Events are written as they come; only each engine's open stage slice is held back, so the
 // memory use does not grow with the run. Per thread, "ts" never decreases in file order.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -53,6 +62,8 @@ class TraceJsonSink final : public cosim::TimelineSink {
                 const std::vector<std::string>& engines);
   void instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem& work) override;
   void unit_busy(size_t engine, const isa::UnitSpan& span) override;
+  void dma_issue(size_t engine, const isa::RetireRecord& r) override;
+  void transfer(size_t engine, const isa::RetireRecord& t) override;
   void mismatch(uint64_t cycle) override;
   /// Closes the open stage slices and the JSON document. Throws std::runtime_error naming the
   /// path on a write error. A file whose sink was never finished is not valid JSON.
@@ -74,6 +85,8 @@ class TraceJsonSink final : public cosim::TimelineSink {
     std::string mnemonic;
   };
   void flush(size_t engine);
+  /// Writes engine `engine`'s "dma queue" counter for the changes before cycle `before`.
+  void flush_queue(size_t engine, uint64_t before);
   void write(const nlohmann::json& event);
   void check_engine(size_t engine) const;
 
@@ -84,6 +97,15 @@ class TraceJsonSink final : public cosim::TimelineSink {
   bool first_event_ = true;
   std::array<std::optional<OpenSlice>, 2> open_;
   std::array<std::optional<Latest>, 2> latest_;
+  /// The DMA-queue track of each engine: issue cycles of the transfers not yet reported, changes
+  /// of the pending count not written yet (cycle -> change), the count last written.
+  struct Queue {
+    bool declared = false;
+    std::deque<uint64_t> issued;
+    std::map<uint64_t, int64_t> changes;
+    int64_t pending = 0;
+  };
+  std::array<Queue, 2> queue_;
 };
 
 }  // namespace moesim::report

@@ -21,14 +21,20 @@ namespace moesim::report {
 /// (`undefined` for an unknown opcode), token/slot/expert from the WorkItem, `<unit>_busy` per
 /// isa.yaml unit from unit_busy spans, trap/trap_cause (isa.yaml trap name, or `trap<code>`)
 /// at the start cycle of a record with r.trap set. Times are cycles (1 ns in the VCD).
+/// With `dma_queue` (the run's DMA_QUEUE > 0) every scope also has the DMA-queue track
+/// (waveforms::VcdWriter; docs/waveforms.md): stall/stall_cause from each record's stall,
+/// dma_queue from dma_issue() and transfer(), dma_pc/dma_mnemonic of the transfer in progress;
+/// dma_queue is as wide as machine.yaml's DMA_QUEUE port.
 /// Throws std::runtime_error naming the path if a file cannot be written.
 class VcdSink final : public cosim::TimelineSink {
  public:
   VcdSink(const isa::Spec& spec, const std::filesystem::path& path,
-          const std::vector<std::string>& scopes);
+          const std::vector<std::string>& scopes, bool dma_queue = false);
   void instruction(size_t engine, const isa::RetireRecord& r, const cosim::WorkItem& work) override;
   /// Throws std::runtime_error if span.unit is not a unit of isa.yaml.
   void unit_busy(size_t engine, const isa::UnitSpan& span) override;
+  void dma_issue(size_t engine, const isa::RetireRecord& r) override;
+  void transfer(size_t engine, const isa::RetireRecord& t) override;
   void mismatch(uint64_t cycle) override;
   /// Ends the VCD and rewrites the save file to open on view(end_cycle).
   void finish(uint64_t end_cycle) override;
@@ -44,6 +50,7 @@ class VcdSink final : public cosim::TimelineSink {
   const isa::Spec& spec_;
   isa::Field opcode_;
   std::array<std::string, 256> mnemonics_;  // by opcode value (field width <= 8 bits)
+  bool dma_queue_;
   waveforms::VcdWriter vcd_;
   std::filesystem::path path_;
   std::optional<uint64_t> mismatch_;

@@ -12,9 +12,13 @@
 // buffer whose watermark is the smallest latest instruction time over all scopes: a change
 // before the watermark can no longer be preceded by another and is written out. With engines
 // stepped in lockstep the buffer holds a handful of events per scope (pending falls included).
+// With a DMA-queue track a scope's watermark is held at the issue cycle of its oldest transfer
+// not yet reported (dma_issue() .. dma_transfer()): the buffer then also holds the changes made
+// while transfers are pending (at most DMA_QUEUE transfers' worth of cycles).
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -38,6 +42,11 @@ struct InstructionValues {
   int32_t token = -1;  ///< -1 = none (written as z, undriven); likewise slot and expert
   int32_t slot = -1;
   int32_t expert = -1;
+  /// The instruction waited this many cycles before `time` (its ready cycle is time -
+  /// stall_cycles) for `stall_cause` (docs/overlap.md section 3); shown only by a writer with a
+  /// DMA-queue track.
+  uint64_t stall_cycles = 0;
+  std::string_view stall_cause = "none";
 };
 
 /// One declared VCD variable. `scope` is empty for top-level signals.
@@ -60,8 +69,14 @@ class VcdWriter {
   /// every scope has moved past time 0, or at finish(). `scopes` must be non-empty, distinct
   /// identifiers; unit names identifiers. Throws std::runtime_error naming the path if it cannot
   /// be written, std::invalid_argument for bad scope or unit names.
+  ///
+  /// `queue_bits` > 0 adds every scope's DMA-queue track (docs/waveforms.md, "The DMA-queue
+  /// track"), after trap_cause: `stall` and `stall_cause` (the core waiting, from
+  /// InstructionValues), `dma_queue` (`queue_bits` wide: transfers pending, queued or in
+  /// progress), `dma_pc` and `dma_mnemonic` (the transfer in progress; z and `none` when none).
   VcdWriter(const std::filesystem::path& path, const std::vector<std::string>& scopes,
-            const std::vector<isa::StageSpec>& stages, const std::vector<std::string>& units);
+            const std::vector<isa::StageSpec>& stages, const std::vector<std::string>& units,
+            unsigned queue_bits = 0);
   /// Calls finish() with the latest time seen if finish() was not called; never throws.
   ~VcdWriter();
   VcdWriter(const VcdWriter&) = delete;
@@ -77,6 +92,16 @@ class VcdWriter {
   /// std::invalid_argument if end <= begin, `begin` is before the scope's latest instruction
   /// time, or an index is out of range.
   void unit_busy(size_t scope, size_t unit, uint64_t begin, uint64_t end);
+  /// DMA-queue track: `scope`'s DMA instruction issued a transfer at cycle `time`, pending from
+  /// then (dma_queue + 1) until its dma_transfer(). Until that call the scope's events may start
+  /// as early as `time` again (unit_busy() of the transfer's span): the merge buffer holds them.
+  /// Throws std::invalid_argument like trap() for `time`, std::logic_error without a track.
+  void dma_issue(size_t scope, uint64_t time);
+  /// The oldest transfer dma_issue() left pending is in progress in [start, end) (dma_pc,
+  /// dma_mnemonic) and completes at `end` (dma_queue - 1). Throws std::invalid_argument if none
+  /// is pending, start is before its issue or end <= start; std::logic_error without a track.
+  void dma_transfer(size_t scope, uint64_t start, uint64_t end, uint32_t pc,
+                    std::string_view mnemonic);
   /// `scope` trapped with cause `cause` (trap name) at cycle `time`: trap goes to 1 and
   /// trap_cause to `cause`. Throws std::invalid_argument like unit_busy() for `time`.
   void trap(size_t scope, uint64_t time, std::string_view cause);
@@ -106,11 +131,26 @@ class VcdWriter {
   /// Variable indices of one scope and its per-unit count of open busy spans.
   struct Scope {
     size_t stage, code, pc, mnemonic, token, slot, expert, trap, cause;
+    size_t stall = 0, stall_cause = 0, queue = 0, dma_pc = 0, dma_mnemonic = 0;  // queue track
     std::vector<size_t> busy;
     std::vector<unsigned> open;
     uint64_t last_time = 0;
+    std::deque<uint64_t> issued;  ///< issue cycles of the transfers not yet dma_transfer()ed
+    uint64_t pending = 0;         ///< dma_queue's value as applied
+    /// Earliest time an event of this scope may still come.
+    uint64_t floor() const { return issued.empty() ? last_time : std::min(last_time, issued[0]); }
   };
-  enum class Kind : uint8_t { Instruction, Rise, Fall, Trap, Mismatch };
+  enum class Kind : uint8_t {
+    Instruction,
+    Rise,
+    Fall,
+    Trap,
+    Mismatch,
+    Stall,
+    QueueUp,
+    DmaStart,
+    DmaEnd
+  };
   struct Event {
     Kind kind;
     size_t scope;
@@ -126,6 +166,7 @@ class VcdWriter {
   size_t declare(const std::string& scope, const std::string& name, unsigned width, bool text);
   const std::string* intern(std::string_view s);
   Scope& checked_scope(size_t scope, uint64_t time, const char* what);
+  Scope& track_scope(size_t scope, uint64_t time, const char* what);
   void set(size_t var, uint64_t value);
   void set_text(size_t var, const std::string* text);
   void apply(const Event& e);
@@ -142,6 +183,7 @@ class VcdWriter {
   std::vector<Scope> scopes_;
   size_t mismatch_ = 0;
   unsigned code_bits_ = 1;                  // width of stage_code
+  unsigned queue_bits_ = 0;                 // width of dma_queue; 0: no DMA-queue track
   std::unordered_set<std::string> texts_;   // interned string values (stable addresses)
   std::vector<size_t> dirty_;               // vars changed in the cycle being written
   bool dumped_ = false;                     // $dumpvars written

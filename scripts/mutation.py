@@ -110,9 +110,9 @@ def sync_file(rel, src):
     shutil.copyfile(a, b)
 
 
-def run(cmd, log, cwd=None, timeout=None):
+def run(cmd, log, cwd=None, timeout=None, append=False):
     t0 = time.monotonic()
-    with open(log, "w") as f:
+    with open(log, "a" if append else "w") as f:
         f.write("$ " + " ".join(str(c) for c in cmd) + "\n")
         f.flush()
         try:
@@ -175,11 +175,28 @@ class Campaign:
             if status != 0:
                 die(f"configure failed: see {self.logs / 'configure.log'}", 1)
 
+    def file_lists(self):
+        return {p: p.read_bytes() for p in self.build.rglob("*_copy.cmake")}
+
     def build_targets(self, tag):
+        """Builds until no Verilated model's file list changes during a build. Verilator's
+        verilate() compiles the generated files listed at the last configure (V*_copy.cmake);
+        a verilation that adds, drops or renames a file (a mutant can) updates that list, but
+        CMake reconfigures only when the next make starts, so this build compiled the old list:
+        missing objects (undefined references) or stale files of an earlier verilation linked
+        in. The next pass reconfigures, compiles the new list and relinks."""
         log = self.logs / f"{tag}.build.log"
-        status, secs = run(["cmake", "--build", self.build, "-j", str(self.args.jobs),
-                            "--target"] + TARGETS, log)
-        return status == 0, secs, log
+        cmd = ["cmake", "--build", self.build, "-j", str(self.args.jobs), "--target"] + TARGETS
+        secs = 0.0
+        for attempt in range(3):
+            lists = self.file_lists()
+            status, t = run(cmd, log, append=attempt > 0)
+            secs += t
+            if self.file_lists() == lists:
+                return status == 0, secs, log
+        with open(log, "a") as f:
+            f.write("\nmutation: the Verilated file lists still changed after three builds\n")
+        return False, secs, log
 
     def run_checks(self, tag, skip=()):
         """Runs the checks in order; returns (first failing check or None, its evidence, times).

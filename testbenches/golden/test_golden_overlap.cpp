@@ -1,6 +1,6 @@
 // The DMA queue (docs/overlap.md): issue, hazards, the FIFO engine, program end, traps and the
 // order of retire and transfer records, on copies of the tiny preset with DMA_QUEUE set here
-// (machine.yaml keeps DMA_QUEUE 0 in every preset while issue 18 is open).
+// (whatever machine.yaml gives tiny).
 //
 // Every expected cycle is derived by hand from docs/overlap.md and the isa.yaml latencies of the
 // tiny preset (MLEN = VLEN = 16, BLEN 4, MX_BLOCK 8, HBM_LATENCY 8, HBM_BYTES_PER_CYCLE 16,

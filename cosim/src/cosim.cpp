@@ -692,10 +692,12 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
       if (history[s].size() > options.history) history[s].pop_front();
     }
     ++index;
-    res.compared = index;
-    if (options.progress && options.progress_every != 0 && index % options.progress_every == 0)
-      options.progress(index, a.cycles());
-    if (options.max_instructions != 0 && index >= options.max_instructions) {
+    // Instructions count their retire records; a transfer record is part of its DMA instruction.
+    if (rec[0].kind == isa::RecordKind::Transfer) continue;
+    const uint64_t compared = ++res.compared;
+    if (options.progress && options.progress_every != 0 && compared % options.progress_every == 0)
+      options.progress(compared, a.cycles());
+    if (options.max_instructions != 0 && compared >= options.max_instructions) {
       // The limit is reached only if an instruction is left: a program that ends with exactly
       // max_instructions retired has ended (the extra step of a halted engine returns false).
       isa::RetireRecord extra[2];

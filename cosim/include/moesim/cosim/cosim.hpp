@@ -166,7 +166,7 @@ struct CosimResult {
   std::array<std::string, 2> engines;
   bool completed = false;      ///< both engines stopped (halt or trap) with no divergence
   bool limit_reached = false;  ///< stopped at CosimOptions::max_instructions
-  uint64_t compared = 0;       ///< records compared equal
+  uint64_t compared = 0;       ///< instructions (retire records) compared equal
   std::optional<Divergence> divergence;
   std::optional<isa::Trap> trap;  ///< the trap both engines agreed on, if the program trapped
   std::optional<HbmDifference> hbm_difference;  ///< the first, if any (not a divergence)

@@ -517,7 +517,7 @@ std::string show(const History& h) {
 // [69, 102) (dma_pc 3 then 4 at 35: the mnemonic stays H_PREFETCH_V, so it writes no change
 // there); the DMA unit busy over [3, 67) and [69, 102); the core stalled (raw) in [6, 35) and
 // [62, 67). A serial run's VCD has no such signals.
-BOOST_AUTO_TEST_CASE(dma_queue_track_of_both_engines) {
+BOOST_AUTO_TEST_CASE(moesim_dma_queue_track_of_both_engines) {
   const fs::path dir = workdir("dma_queue_track");
   std::ofstream(dir / "q.asm") << kQueued;
   BOOST_REQUIRE(

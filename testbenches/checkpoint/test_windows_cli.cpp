@@ -15,6 +15,7 @@
 
 #include "moesim/isa/checkpoint.hpp"
 #include "moesim_test/cli.hpp"
+#include "moesim_test/dma_programs.hpp"
 #include "moesim_test/json_diff.hpp"
 
 namespace {
@@ -362,23 +363,7 @@ namespace {
 ///   b = 33       none (V_ADD_VV waits for T4 to complete in 67 (RAW), retires in 69)
 ///   b = 34       T8 (H_STORE_V issued in 69, transfer [69, 102)); the end, once T8 completes
 /// So the only boundaries with an empty queue are 0 .. 3, 33 and the end, 34.
-const char* kQueued =
-    "; @stage=residual_setup\n"
-    "S_ADDI_INT gp3, gp0, 2048\n"
-    "C_SET_SCALE_REG gp3\n"
-    "S_ADDI_INT gp1, gp0, 512\n"
-    "; @stage=expert_weight_prefetch\n"
-    "H_PREFETCH_V gp0, gp0, a0, 0, 0\n"
-    "H_PREFETCH_V gp1, gp0, a0, 0, 0\n"
-    "; @stage=expert_projection\n"
-    "S_ADDI_INT gp2, gp0, 1024\n"
-    "V_ADD_VV gp2, gp0, gp0\n"
-    "C_LOOP_START gp4, 12\n"
-    "S_ADDI_INT gp5, gp5, 1\n"
-    "C_LOOP_END gp4\n"
-    "V_ADD_VV gp2, gp1, gp2\n"
-    "; @stage=non_moe\n"
-    "H_STORE_V gp2, gp0, a0, 0, 0\n";
+const char* const kQueued = moesim::test::kDmaQueueProgram;
 
 const std::string kQueuedFlags = "--program queued.asm --dma-queue 1";
 

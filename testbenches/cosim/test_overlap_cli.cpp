@@ -14,6 +14,7 @@
 #include <string>
 
 #include "moesim_test/cli.hpp"
+#include "moesim_test/dma_programs.hpp"
 
 namespace fs = std::filesystem;
 using moesim::test::moesim_cli;
@@ -112,23 +113,7 @@ json read_json(const fs::path& p) {
 /// although T4's bytes stream while the loop's instructions retire (the RTL reads HBM in the last
 /// cycles of a transfer; billing the engine's counters between records, as the co-simulation did
 /// before, put 216 of them in expert_projection on the RTL side).
-const char* kBilling =
-    "; @stage=residual_setup\n"
-    "S_ADDI_INT gp3, gp0, 2048\n"
-    "C_SET_SCALE_REG gp3\n"
-    "S_ADDI_INT gp1, gp0, 512\n"
-    "; @stage=expert_weight_prefetch\n"
-    "H_PREFETCH_V gp0, gp0, a0, 0, 0\n"
-    "H_PREFETCH_V gp1, gp0, a0, 0, 0\n"
-    "; @stage=expert_projection\n"
-    "S_ADDI_INT gp2, gp0, 1024\n"
-    "V_ADD_VV gp2, gp0, gp0\n"
-    "C_LOOP_START gp4, 12\n"
-    "S_ADDI_INT gp5, gp5, 1\n"
-    "C_LOOP_END gp4\n"
-    "V_ADD_VV gp2, gp1, gp2\n"
-    "; @stage=non_moe\n"
-    "H_STORE_V gp2, gp0, a0, 0, 0\n";
+const char* const kBilling = moesim::test::kDmaQueueProgram;
 
 struct StageWant {
   const char* name;

@@ -24,6 +24,7 @@
 #include "moesim/isa/spec.hpp"
 #include "moesim/report/vcd_sink.hpp"
 #include "moesim/waveforms/vcd.hpp"
+#include "moesim_test/dma_programs.hpp"
 #include "vcd_reader.hpp"
 
 extern "C" int sc_main(int argc, char** argv) {
@@ -484,23 +485,7 @@ namespace {
 ///                                           5, [67, 69)
 ///   11  H_STORE_V rows [16, 20)             [69, 70)        T11 [69, 102)
 /// End: 102 cycles, when T11 completes.
-const char* kQueued =
-    "; @stage=residual_setup\n"
-    "S_ADDI_INT gp3, gp0, 2048\n"
-    "C_SET_SCALE_REG gp3\n"
-    "S_ADDI_INT gp1, gp0, 512\n"
-    "; @stage=expert_weight_prefetch\n"
-    "H_PREFETCH_V gp0, gp0, a0, 0, 0\n"
-    "H_PREFETCH_V gp1, gp0, a0, 0, 0\n"
-    "; @stage=expert_projection\n"
-    "S_ADDI_INT gp2, gp0, 1024\n"
-    "V_ADD_VV gp2, gp0, gp0\n"
-    "C_LOOP_START gp4, 12\n"
-    "S_ADDI_INT gp5, gp5, 1\n"
-    "C_LOOP_END gp4\n"
-    "V_ADD_VV gp2, gp1, gp2\n"
-    "; @stage=non_moe\n"
-    "H_STORE_V gp2, gp0, a0, 0, 0\n";
+const char* const kQueued = moesim::test::kDmaQueueProgram;
 
 /// "t:value t:value ..." (printable in a failure message).
 std::string show(const History& h) {

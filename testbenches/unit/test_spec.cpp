@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -141,10 +142,15 @@ BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
   BOOST_TEST(s.is_runtime_parameter("HBM_BYTES"));
   BOOST_TEST(!s.is_runtime_parameter("MRAM_TILES_MAX"));
   BOOST_TEST(s.runtime_max("HBM_BYTES") == (int64_t{1} << 40) - 1);
-  // The DMA queue depth (docs/overlap.md): run-time, 0 (the serial machine) in every preset.
+  // The DMA queue depth (docs/overlap.md section 9): run-time; 2 on default, tiny and mx32, 0
+  // (the serial machine) on serial and bench.
   BOOST_TEST(s.is_runtime_parameter("DMA_QUEUE"));
   BOOST_TEST(s.runtime_max("DMA_QUEUE") == 3);
-  for (const auto& [name, preset] : s.presets()) BOOST_TEST(preset.get("DMA_QUEUE") == 0, name);
+  const std::map<std::string, int64_t> want_queue = {
+      {"default", 2}, {"tiny", 2}, {"mx32", 2}, {"serial", 0}, {"bench", 0}};
+  BOOST_TEST(s.presets().size() == want_queue.size());
+  for (const auto& [name, preset] : s.presets())
+    BOOST_TEST(preset.get("DMA_QUEUE") == want_queue.at(name), name);
   BOOST_CHECK_THROW(s.runtime_max("MLEN"), SpecError);
   // Aliased operand lists (&vv / *vv) load like written-out ones.
   const InstrSpec* sub = s.by_mnemonic("V_SUB_VV");
@@ -344,11 +350,11 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
               "machine.yaml: presets.tiny.MRAM_TILES: value 256 outside [1, 255]");
   // DMA_QUEUE (runtime `min: 0`) may be 0, the serial machine, but not more than its 2-bit port
   // holds; a `min` other than 0 or 1 is refused, and without `min` 0 is refused as before.
-  CHECK_ERROR(BadSpec("machine.yaml", "    IMEM_WORDS: 65536\n    DMA_QUEUE: 0\n",
+  CHECK_ERROR(BadSpec("machine.yaml", "    IMEM_WORDS: 65536\n    DMA_QUEUE: 2\n",
                       "    IMEM_WORDS: 65536\n    DMA_QUEUE: 4\n"),
               "machine.yaml: presets.default.DMA_QUEUE: value 4 outside [0, 3]");
   CHECK_ERROR(BadSpec("machine.yaml", "  DMA_QUEUE: {bits: 2, min: 0}", "  DMA_QUEUE: {bits: 2}"),
-              "machine.yaml: presets.default.DMA_QUEUE: value 0 outside [1, 3]");
+              "machine.yaml: presets.bench.DMA_QUEUE: value 0 outside [1, 3]");
   CHECK_ERROR(
       BadSpec("machine.yaml", "  DMA_QUEUE: {bits: 2, min: 0}", "  DMA_QUEUE: {bits: 2, min: 2}"),
       "machine.yaml: runtime.DMA_QUEUE.min: value 2 outside [0, 1]");

@@ -1,6 +1,7 @@
 // Chrome trace-event JSON timeline sink (trace_json.hpp).
 #include "moesim/report/trace_json.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "moesim/isa/encoding.hpp"
@@ -97,6 +98,8 @@ void TraceJsonSink::instruction(size_t engine, const isa::RetireRecord& r, const
   flush_queue(engine, r.start_cycle);
   if (!s) s = OpenSlice{r.stage, r.start_cycle, r.start_cycle, 0};
   s->end = r.end_cycle;
+  std::deque<Tail>& tail = queue_[engine].tail;
+  while (!tail.empty() && tail.front().end <= r.end_cycle) tail.pop_front();
   s->instructions += 1;
   const isa::InstrSpec* ins = isa::decode(spec_, r.word).spec;
   latest_[engine] = Latest{r.start_cycle, r.end_cycle, r.pc, ins ? ins->mnemonic : ""};
@@ -159,6 +162,8 @@ void TraceJsonSink::transfer(size_t engine, const isa::RetireRecord& t) {
   const uint64_t issue = q.issued.front();
   q.issued.pop_front();
   q.changes[t.end_cycle] -= 1;
+  if (!latest_[engine] || t.end_cycle > latest_[engine]->end)
+    q.tail.push_back(Tail{t.start_cycle, t.end_cycle, t.pc, t.stage});
   const isa::InstrSpec* ins = isa::decode(spec_, t.word).spec;
   write(
       {{"ph", "X"},
@@ -202,6 +207,21 @@ void TraceJsonSink::mismatch(uint64_t cycle) {
 void TraceJsonSink::finish(uint64_t) {
   for (size_t e = 0; e < engines_; ++e) {
     flush(e);
+    // The drain: the cycles after the last instruction's end, each billed to the transfer in
+    // progress (transfers run one at a time, so their parts of the drain do not overlap).
+    const uint64_t last = latest_[e] ? latest_[e]->end : 0;
+    for (const Tail& t : queue_[e].tail) {
+      if (t.end <= last) continue;
+      const uint64_t begin = std::max(t.start, last);
+      write({{"ph", "X"},
+             {"name", spec_.stage_name(t.stage)},
+             {"cat", "drain"},
+             {"pid", pid_of(e)},
+             {"tid", kStagesTid},
+             {"ts", begin},
+             {"dur", t.end - begin},
+             {"args", {{"pc", t.pc}, {"cycles", t.end - begin}}}});
+    }
     flush_queue(e, UINT64_MAX);
   }
   out_ << "\n]}\n";

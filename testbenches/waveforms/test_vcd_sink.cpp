@@ -527,13 +527,14 @@ BOOST_AUTO_TEST_CASE(moesim_dma_queue_track_of_both_engines) {
     }
   }
   // The trace: per engine (pid 1 golden, 2 rtl) the transfers on the "dma queue" thread, the
-  // pending count, and the stalls on the stages thread.
+  // pending count, and the stalls and the drain on the stages thread.
   std::ifstream in(dir / "q.json");
   const nlohmann::json trace = nlohmann::json::parse(in);
   for (int pid : {1, 2}) {
     BOOST_TEST_CONTEXT("pid " << pid) {
-      std::vector<std::string> transfers, counts, stalls;
+      std::vector<std::string> transfers, counts, stalls, drains;
       bool named = false;
+      uint64_t stages_thread = 0;  // cycles of the X slices on the stages thread (tid 1)
       for (const auto& ev : trace.at("traceEvents")) {
         if (ev.at("pid") != pid) continue;
         const std::string ph = ev.at("ph");
@@ -549,6 +550,10 @@ BOOST_AUTO_TEST_CASE(moesim_dma_queue_track_of_both_engines) {
         if (ph == "X" && cat == "stall")
           stalls.push_back(str(ev.at("name")) + " " + str(ev.at("ts")) + "+" + str(ev.at("dur")) +
                            " " + str(ev.at("args")));
+        if (ph == "X" && ev.at("tid") == 1) stages_thread += ev.at("dur").get<uint64_t>();
+        if (ph == "X" && cat == "drain")
+          drains.push_back(str(ev.at("name")) + " " + str(ev.at("ts")) + "+" + str(ev.at("dur")) +
+                           " " + str(ev.at("args")));
       }
       BOOST_TEST(named);
       const std::vector<std::string> want_transfers{
@@ -561,6 +566,12 @@ BOOST_AUTO_TEST_CASE(moesim_dma_queue_track_of_both_engines) {
       const std::vector<std::string> want_stalls{R"("stall raw" 6+29 {"cause":"raw","pc":6})",
                                                  R"("stall raw" 62+5 {"cause":"raw","pc":10})"};
       BOOST_TEST(stalls == want_stalls, boost::test_tools::per_element());
+      // The drain: H_STORE_V (stage non_moe) leaves the core in 70, its transfer T11 completes
+      // in 102; those 32 cycles are billed to its stage (docs/overlap.md section 7).
+      const std::vector<std::string> want_drains{R"("non_moe" 70+32 {"cycles":32,"pc":11})"};
+      BOOST_TEST(drains == want_drains, boost::test_tools::per_element());
+      // Stage, stall and drain slices tile the run's 102 cycles.
+      BOOST_TEST(stages_thread == 102u);
     }
   }
   // Serially (--dma-queue 0) the VCD has no DMA-queue track.

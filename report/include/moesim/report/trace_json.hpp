@@ -28,7 +28,11 @@
 //    {pc, issue_cycle, queued_cycles = s - issue}; a counter ("C") "dma queue" with args
 //    {pending} (transfers queued or in progress) at each cycle it changes; and on the stages
 //    thread an "X" slice "stall <cause>" (cat "stall") over each instruction's stall [ready,
-//    start), args {pc, cause}, between the stage slices (which then no longer tile the run).
+//    start), args {pc, cause}, between the stage slices; after the last instruction, one "X"
+//    slice (cat "drain") per transfer still in progress, named after its DMA instruction's
+//    stage, over its part of the drain, args {pc, cycles}. Stall cycles and the drain are billed
+//    to the transfers' stages (docs/overlap.md section 7), so stage, stall and drain slices tile
+//    [0, total cycles) of that engine.
 // Events are written as they come; only each engine's open stage slice is held back, so the
 // memory use does not grow with the run. Per thread, "ts" never decreases in file order.
 #pragma once
@@ -97,13 +101,23 @@ class TraceJsonSink final : public cosim::TimelineSink {
   bool first_event_ = true;
   std::array<std::optional<OpenSlice>, 2> open_;
   std::array<std::optional<Latest>, 2> latest_;
+  /// A reported transfer that completes after the end of the latest instruction: it may be
+  /// part of the drain.
+  struct Tail {
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint32_t pc = 0;
+    uint8_t stage = 0;
+  };
   /// The DMA-queue track of each engine: issue cycles of the transfers not yet reported, changes
-  /// of the pending count not written yet (cycle -> change), the count last written.
+  /// of the pending count not written yet (cycle -> change), the count last written, the
+  /// transfers that may be part of the drain (completion order).
   struct Queue {
     bool declared = false;
     std::deque<uint64_t> issued;
     std::map<uint64_t, int64_t> changes;
     int64_t pending = 0;
+    std::deque<Tail> tail;
   };
   std::array<Queue, 2> queue_;
 };

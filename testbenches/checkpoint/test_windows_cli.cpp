@@ -27,6 +27,12 @@ using moesim::test::workdir;
 using nlohmann::json;
 
 const std::string kDemo = "--model gpt-oss-20b --tokens 4 --hidden 128 --intermediate 128";
+/// The demo on the serial machine (`default` with DMA_QUEUE 0, docs/overlap.md section 9), for
+/// the tests whose retire numbers are those of the serial program and for the re-run of a first
+/// divergence: on a queued machine the first divergence's index counts transfer records too, so
+/// its "retire #" and the re-run's --max-instructions / --to-retire are not retire numbers
+/// (--to-retire may name a boundary with a transfer pending, which is refused).
+const std::string kSerialDemo = "--machine serial " + kDemo;
 const std::string kShared =
     "--model qwen1.5-moe-a2.7b --shared --tokens 2 --hidden 64 --intermediate 64";
 
@@ -97,18 +103,18 @@ BOOST_AUTO_TEST_CASE(windowed_report_equals_one_run) {
 
 // A planted divergence: the merged report of the windows tells why as one run does. One bit of
 // the golden model's initial HBM in the first E8M0 scale of expert 2 (a1 + SCALE = 93056 + 32768
-// in the demo), read by the first H_PREFETCH_M at retire 2798, in window 0 of 4 (--flip-bit
-// plants in the window that starts at retire 0). The report's first divergence then decodes
-// operands at issue (a1, SCALE and STRIDE set by earlier instructions), effective addresses, the
-// work item (token 0, slot 0, expert 2) and the differing MRAM byte as "scale 0" (which needs
-// MLEN: without it every MRAM byte reads as a code), and the final state at the
-// stop counts the flipped HBM byte as never written (unwritten_differing_bytes) with the last
+// in the demo's serial program, on `serial`), read by the first H_PREFETCH_M at retire 2798, in
+// window 0 of 4 (--flip-bit plants in the window that starts at retire 0). The report's first
+// divergence then decodes operands at issue (a1, SCALE and STRIDE set by earlier instructions),
+// effective addresses, the work item (token 0, slot 0, expert 2) and the differing MRAM byte as
+// "scale 0" (which needs MLEN: without it every MRAM byte reads as a code), and the final state at
+// the stop counts the flipped HBM byte as never written (unwritten_differing_bytes) with the last
 // writer of MRAM's first differing byte. Everything but the timing fields and the re-run command
 // (the window's --from-retire form vs one run's --max-instructions form, docs/checkpoints.md)
 // must be equal.
 BOOST_AUTO_TEST_CASE(windowed_report_of_a_divergence_equals_one_run) {
   const fs::path dir = workdir("windows_divergence");
-  const std::string flags = kDemo + " --flip-bit golden:hbm:125824:6";
+  const std::string flags = kSerialDemo + " --flip-bit golden:hbm:125824:6";
   const auto one = moesim_cli("cosim " + flags + " --report one.json", dir);
   BOOST_TEST(one.code == 1);
   const auto win = moesim_cli("cosim " + flags + " --windows 4 --jobs 2 --report win.json", dir);
@@ -142,10 +148,11 @@ BOOST_AUTO_TEST_CASE(windowed_report_of_a_divergence_equals_one_run) {
 
 // A focused run from retire A decodes its divergence's operands with the values they held at
 // issue, also those last written before A (a1 at retire 2787, SCALE and STRIDE after it): the
-// same as one run from retire 0, though the window's engines start from A's checkpoint.
+// same as one run from retire 0, though the window's engines start from A's checkpoint. The
+// serial program's retire numbers (on `serial`, as the test above).
 BOOST_AUTO_TEST_CASE(focused_divergence_decodes_operands_written_before_the_range) {
   const fs::path dir = workdir("focused_operands");
-  const std::string flags = kDemo + " --flip-bit golden:hbm:125824:6";
+  const std::string flags = kSerialDemo + " --flip-bit golden:hbm:125824:6";
   const auto one = moesim_cli("cosim " + flags + " --report one.json --quiet", dir);
   BOOST_TEST(one.code == 1);
   const auto f = moesim_cli("cosim " + flags + " --from-retire 2790 --report f.json --quiet", dir);
@@ -189,7 +196,8 @@ BOOST_AUTO_TEST_CASE(window_mismatch_is_named_and_its_rerun_command_reproduces_i
 }
 
 // One re-run command for every kind of run (report::rerun_command): console, JSON and HTML print
-// the same string, and that string, run as printed, reproduces the same first divergence.
+// the same string, and that string, run as printed, reproduces the same first divergence. On
+// `serial` (kSerialDemo: the re-run of a divergence on a queued machine is not a retire range).
 BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
   const fs::path dir = workdir("rerun");
   // A bit of the RTL's initial HBM that the demo reads: the records diverge in window 0.
@@ -201,8 +209,8 @@ BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
        {Case{" --windows 4 --jobs 2 --checkpoint-dir ck", "--from-retire 0 --to-retire "},
         Case{"", "--max-instructions "}}) {
     BOOST_TEST_CONTEXT(c.flags) {
-      const auto r =
-          moesim_cli("cosim " + kDemo + fault + c.flags + " --report r.json --html r.html", dir);
+      const auto r = moesim_cli(
+          "cosim " + kSerialDemo + fault + c.flags + " --report r.json --html r.html", dir);
       BOOST_TEST(r.code == 1);
       const std::string at = line_after(r.out, "first divergence at retire #");
       BOOST_TEST_REQUIRE(!at.empty(), r.out);
@@ -222,7 +230,8 @@ BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
     }
   }
   // A focused run from retire A > 0: the window starts at A, and re-runs from A.
-  const auto f = moesim_cli("cosim " + kDemo + " --from-retire 5000 --flip-bit rtl:vram:0:6", dir);
+  const auto f =
+      moesim_cli("cosim " + kSerialDemo + " --from-retire 5000 --flip-bit rtl:vram:0:6", dir);
   BOOST_TEST(f.code == 1);
   const std::string at = line_after(f.out, "first divergence at retire #");
   BOOST_TEST_REQUIRE(!at.empty(), f.out);

@@ -442,10 +442,12 @@ BOOST_AUTO_TEST_CASE(moesim_trace_window_limits_and_aligns_the_fst) {
 BOOST_AUTO_TEST_CASE(moesim_rtl_gtkw_marks_the_first_divergence) {
   // The re-run command of a mismatch (docs/waveforms.md, the screenshot's): its FST save file
   // puts the primary marker and the named marker A on the divergent instruction's first cycle
-  // (cycle 50 of this run, the divergence the stage VCD marks too), in FST picoseconds.
+  // (cycle 50 of this run, the divergence the stage VCD marks too), in FST picoseconds. The run
+  // and its cycles are the serial machine's (`serial`, docs/overlap.md section 9).
   const fs::path dir = workdir("rtl_gtkw_marker");
   BOOST_REQUIRE(run_moesim(dir,
-                           "cosim --tokens 4 --hidden 128 --intermediate 128 --flip-bit "
+                           "cosim --machine serial --tokens 4 --hidden 128 --intermediate 128 "
+                           "--flip-bit "
                            "rtl:hbm:453:0 --max-instructions 20 --trace-rtl d.fst "
                            "--trace-window 11:82") == 1);
   const std::string g = slurp(dir / "d.rtl.gtkw");

@@ -31,20 +31,20 @@ void LayerBuilder::emit_router() {
     e_.comment("token " + std::to_string(t) + ": logits l_e = sum_b X[t,b] . W_r[e,b]");
     e_.li(4, L_.v_wr);
     e_.li(5, L_.fp_logits);
-    e_.loop_start(kL1, L_.experts);
-    e_.op("S_LD_FP " + fr(kFAcc) + ", gp0, " + std::to_string(L_.fp_zero));
-    e_.li(6, L_.v_x + uint64_t{t} * vlen_);
-    e_.mov(7, 4);
-    e_.loop_start(kL2, hb);
-    e_.op("V_MUL_VV gp8, gp6, gp7, 0");
-    e_.op("V_RED_SUM " + fr(kFAcc) + ", gp8, 0");
-    e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
-    e_.addi(7, 7, L_.wr.rows * vlen_);
-    e_.loop_end(kL2);
-    e_.op("S_ST_FP " + fr(kFAcc) + ", gp5, 0");
-    e_.addi(5, 5, 1);
-    e_.addi(4, 4, vlen_);
-    e_.loop_end(kL1);
+    emit_loop_with_deferred_loads(L_.experts, [&] {
+      e_.op("S_LD_FP " + fr(kFAcc) + ", gp0, " + std::to_string(L_.fp_zero));
+      e_.li(6, L_.v_x + uint64_t{t} * vlen_);
+      e_.mov(7, 4);
+      e_.loop_start(kL2, hb);
+      e_.op("V_MUL_VV gp8, gp6, gp7, 0");
+      e_.op("V_RED_SUM " + fr(kFAcc) + ", gp8, 0");
+      e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
+      e_.addi(7, 7, L_.wr.rows * vlen_);
+      e_.loop_end(kL2);
+      e_.op("S_ST_FP " + fr(kFAcc) + ", gp5, 0");
+      e_.addi(5, 5, 1);
+      e_.addi(4, 4, vlen_);
+    });
     if (!opt_.recorded.empty()) {
       e_.comment("recorded routing: the recorded logits of token " + std::to_string(t) +
                  " over the +0 logits of the zero W_r");
@@ -107,6 +107,7 @@ void LayerBuilder::emit_router() {
       }
     }
   }
+  emit_deferred_loads_left();
   e_.pair({});
   e_.blank();
 }

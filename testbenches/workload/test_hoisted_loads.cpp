@@ -164,7 +164,8 @@ workload::BuiltProgram build(const std::string& model, bool shared, workload::Lo
 // instruction after the router, where their readers are; no router instruction between the
 // load and the router's end touches their rows (no RAW, WAR or WAW stall: the compute overlaps
 // the transfer). Each VRAM row group is loaded once, from the same HBM address, SCALE and STRIDE
-// as in the serial program (DMA_QUEUE 0), where every load precedes the router.
+// as in the serial program (DMA_QUEUE 0), where every load precedes the router. The first
+// gate/up projection's first weight tiles are prefetched under the router too.
 BOOST_AUTO_TEST_CASE(builder_defers_the_expert_input_loads_under_the_router) {
   const auto& spec = isa::Spec::builtin();
   const isa::MachinePreset& preset = spec.preset("default");
@@ -233,6 +234,24 @@ BOOST_AUTO_TEST_CASE(builder_defers_the_expert_input_loads_under_the_router) {
             mul =
                 mul || (dyn[j].line->mnemonic == "V_MUL_VV" && dyn[j].line->stage == "router_topk");
           BOOST_TEST(mul, "deferred loads " << n - 1 << " and " << n << " back to back");
+        }
+        // The first gate/up projection's first tiles: with the queue issued under the router,
+        // after the first V_TOPK (pair 0's expert id) and a C_SET_ADDR_REG a1 after it (the
+        // address made from that id); serially after the router.
+        size_t topk = dyn.size(), addr = dyn.size(), tiles = dyn.size();
+        for (size_t i = 0; i < dyn.size() && tiles == dyn.size(); ++i) {
+          const std::string& m = dyn[i].line->mnemonic;
+          if (m == "V_TOPK" && topk == dyn.size()) topk = i;
+          if (m == "C_SET_ADDR_REG" && dyn[i].line->ops[0] == "a1") addr = i;
+          if (m == "H_PREFETCH_M") tiles = i;
+        }
+        BOOST_REQUIRE(tiles < dyn.size());
+        if (q == 0) {
+          BOOST_TEST(router_last < tiles);
+        } else {
+          BOOST_TEST(topk < addr);
+          BOOST_TEST(addr < tiles);
+          BOOST_TEST(tiles < router_last, "first weight tiles not under the router");
         }
         if (q == 0) {
           serial_loads = loads;

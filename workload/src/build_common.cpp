@@ -139,6 +139,43 @@ void LayerBuilder::emit_loop_with_deferred_loads(uint64_t iterations,
   e_.loop_end(kL1);
 }
 
+/// With a DMA queue, the first routed projection's prologue (output tile 0 of pair 0's or expert
+/// 0's gate/up projection into MRAM tiles [0, H/MLEN), emit_projection_pipelined) issued by the
+/// router once every deferred load is issued: after a token's V_TOPK (pair 0's expert id is
+/// token 0's), so that the rest of the router and accumulator_init hide it; that projection then
+/// has no prologue (prefetched_). Once per layer; not for a rank program (emit_rank_mask rewrites
+/// the ids after the router) nor when the projection is not double-buffered. The address code
+/// runs again at its usual place (the deferred loads between change SCALE and STRIDE).
+void LayerBuilder::emit_first_prologue() {
+  const uint64_t H = L_.hidden, I = L_.intermediate;
+  if (first_prologue_ || L_.rank_program() || !double_buffered(2 * I, H)) return;
+  first_prologue_ = true;
+  const isa::WorkTag here = e_.work_tag();
+  const std::string stage = e_.current_stage();
+  e_.comment("output tile 0 of the first gate/up projection -> MRAM tiles [0, " +
+             std::to_string(H / mlen_) + ") (DMA queue: under the router)");
+  if (L_.lowering == Lowering::pair) {
+    e_.pair(pair_tag(0));
+    emit_weight_address(0, L_.w1, L_.w1_expert_bytes, 2 * I, H);
+  } else {
+    e_.pair({-1, -1, 0, -1});
+    e_.stage("expert_weight_address");
+    emit_static_weight_address(MxMatrix{L_.w1, 2 * I, H, 2 * I * H, 0});
+  }
+  deferred_set_ = nullptr;  // SCALE and STRIDE are W1's now
+  e_.stage("expert_weight_prefetch");
+  e_.li(9, 0);
+  e_.li(10, 0);
+  e_.loop_start(kL1, H / mlen_);
+  e_.op("H_PREFETCH_M gp9, gp10, " + ar(kAExpert) + ", 1, 0");
+  e_.addi(9, 9, mlen_ * mlen_);
+  e_.addi(10, 10, mlen_);
+  e_.loop_end(kL1);
+  prefetched_ = 0;
+  e_.pair(here);
+  e_.stage(stage);
+}
+
 /// The deferred loads the router's loops did not issue, back to back (stage residual_setup).
 void LayerBuilder::emit_deferred_loads_left() {
   while (!deferred_.empty()) {

@@ -106,8 +106,10 @@ void LayerBuilder::emit_router() {
         e_.op("S_ST_FP " + fr(kFRoute) + ", gp4, 0");
       }
     }
+    if (deferred_.empty()) emit_first_prologue();
   }
   emit_deferred_loads_left();
+  emit_first_prologue();
   e_.pair({});
   e_.blank();
 }

@@ -83,6 +83,7 @@ class LayerBuilder {
   void emit_deferred_loads_left();
   size_t deferred_run(size_t cap) const;
   void emit_deferred_setup(size_t n);
+  void emit_first_prologue();
   void emit_scalar_sigmoid(unsigned fd);
   void emit_zero_rows(uint64_t base, uint64_t groups, uint64_t rows, uint64_t skip);
   void emit_accumulator_init();
@@ -125,6 +126,8 @@ class LayerBuilder {
   std::deque<DeferredLoad> deferred_;
   /// The matrix a0, SCALE and STRIDE were last set for by emit_deferred_setup.
   const MxMatrix* deferred_set_ = nullptr;
+  /// emit_first_prologue has run.
+  bool first_prologue_ = false;
   /// The first MRAM tile of the buffer into which the previous projection prefetched the next
   /// one's output tile 0 (emit_projection_pipelined), or none.
   std::optional<uint64_t> prefetched_;

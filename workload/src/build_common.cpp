@@ -52,12 +52,25 @@ void LayerBuilder::emit_input_loads() {
                         {"expert biases b2", L_.b2, L_.v_b2, false},
                         {"shared gate weight w_g", L_.wg, L_.v_wg, false}};
   const bool defer = m_.get("DMA_QUEUE") > 0;
+  stream_wr_ = defer && L_.wr.rows / vrows_ >= 2;
   for (const Load& l : loads) {
     if (l.mm.rows == 0) continue;  // the model has no such tensor
     e_.comment(std::string(l.what) + ": " + std::to_string(l.mm.rows) + " x " +
                std::to_string(l.mm.cols) + " at HBM " + std::to_string(l.mm.base) +
                " -> VRAM row " + std::to_string(l.vram / vlen_) +
                (defer && !l.router_operand ? ", loaded under the router (DMA queue)" : ""));
+    if (stream_wr_ && &l.mm == &L_.wr) {
+      e_.comment("row group 0 here, the others under token 0's router (DMA queue)");
+      emit_transfer_regs(L_.wr);
+      e_.li(13, L_.v_wr);
+      e_.li(14, 0);
+      e_.loop_start(kL1, L_.hidden / vlen_);
+      e_.op("H_PREFETCH_V gp13, gp14, " + ar(kAIn) + ", 1, 0");
+      e_.addi(13, 13, L_.wr.rows * vlen_);
+      e_.addi(14, 14, vlen_);
+      e_.loop_end(kL1);
+      continue;
+    }
     if (defer && !l.router_operand) {
       // emit_matrix_transfer's order: per VLEN block, its HBM_V_ROWS-row groups.
       for (uint64_t b = 0; b < l.mm.cols / vlen_; ++b)
@@ -92,16 +105,21 @@ void LayerBuilder::emit_deferred_setup(size_t n) {
   e_.comment("deferred loads: " + std::to_string(n) + " x H_PREFETCH_V from VRAM row " +
              std::to_string(first.vram / vlen_));
   if (deferred_set_ != first.mm) {
-    e_.li(13, first.mm->scale_offset);
-    e_.op("C_SET_SCALE_REG gp13");
-    e_.li(13, first.mm->cols);
-    e_.op("C_SET_STRIDE_REG gp13");
-    e_.li(13, first.mm->base);
-    e_.op("C_SET_ADDR_REG " + ar(kAIn) + ", gp0, gp13");
+    emit_transfer_regs(*first.mm);
     deferred_set_ = first.mm;
   }
   e_.li(13, first.vram);
   e_.li(14, first.hbm);
+}
+
+/// a0, SCALE and STRIDE for H_PREFETCH_V of `mm` (through gp13).
+void LayerBuilder::emit_transfer_regs(const MxMatrix& mm) {
+  e_.li(13, mm.scale_offset);
+  e_.op("C_SET_SCALE_REG gp13");
+  e_.li(13, mm.cols);
+  e_.op("C_SET_STRIDE_REG gp13");
+  e_.li(13, mm.base);
+  e_.op("C_SET_ADDR_REG " + ar(kAIn) + ", gp0, gp13");
 }
 
 /// A loop of `iterations` on kL1 whose body is `body` (which must leave gp13, gp14, a0, SCALE and

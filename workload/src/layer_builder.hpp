@@ -56,6 +56,8 @@ class LayerBuilder {
   void emit_softmax_weights(unsigned t);
   void emit_sigmoid_weights(unsigned t);
   void emit_input_scores(unsigned t);
+  void emit_streamed_logits(const std::function<void(const std::function<void()>&)>& expert,
+                            const std::function<void(unsigned, uint64_t)>& blocks);
 
   // build_routed_experts.cpp
   void emit_weight_address(unsigned p, uint64_t w_base, uint64_t expert_bytes, uint64_t n,
@@ -84,6 +86,7 @@ class LayerBuilder {
   size_t deferred_run(size_t cap) const;
   void emit_deferred_setup(size_t n);
   void emit_first_prologue();
+  void emit_transfer_regs(const MxMatrix& mm);
   void emit_scalar_sigmoid(unsigned fd);
   void emit_zero_rows(uint64_t base, uint64_t groups, uint64_t rows, uint64_t skip);
   void emit_accumulator_init();
@@ -126,6 +129,8 @@ class LayerBuilder {
   std::deque<DeferredLoad> deferred_;
   /// The matrix a0, SCALE and STRIDE were last set for by emit_deferred_setup.
   const MxMatrix* deferred_set_ = nullptr;
+  /// Token 0's router loads W_r's row groups after the first (emit_streamed_logits).
+  bool stream_wr_ = false;
   /// emit_first_prologue has run.
   bool first_prologue_ = false;
   /// The first MRAM tile of the buffer into which the previous projection prefetched the next

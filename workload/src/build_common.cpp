@@ -32,10 +32,12 @@ void LayerBuilder::emit_matrix_transfer(const std::string& mnemonic, const MxMat
   e_.loop_end(kL1);
 }
 
-/// The layer's inputs into VRAM (stage residual_setup). With a DMA queue only the router's
-/// operands (X, W_r, the router bias) are loaded here; the loads of the expert biases and the
-/// shared gate weight, which nothing reads before the experts, are deferred: the router's expert
-/// loops issue them, one per iteration, under its compute (emit_loop_with_deferred_loads).
+/// The layer's inputs into VRAM (stage residual_setup). With a DMA queue only what token 0's
+/// first experts read is loaded here: X, W_r's first row group (HBM_V_ROWS rows of every block;
+/// token 0's router loads the others, emit_streamed_logits, when W_r has two or more) and the
+/// router bias; the loads of the expert biases and the shared gate weight, which nothing reads
+/// before the experts, are deferred: the router's expert loops issue them, one per iteration,
+/// under its compute (emit_loop_with_deferred_loads).
 void LayerBuilder::emit_input_loads() {
   e_.stage("residual_setup");
   e_.comment("inputs: HBM MXFP8 -> VRAM, column-block-major");

@@ -32,6 +32,12 @@ void LayerBuilder::emit_matrix_transfer(const std::string& mnemonic, const MxMat
   e_.loop_end(kL1);
 }
 
+/// The layer's inputs into VRAM (stage residual_setup). With a DMA queue only what token 0's
+/// first experts read is loaded here: X, W_r's first row group (HBM_V_ROWS rows of every block;
+/// token 0's router loads the others, emit_streamed_logits, when W_r has two or more) and the
+/// router bias; the loads of the expert biases and the shared gate weight, which nothing reads
+/// before the experts, are deferred: the router's expert loops issue them, one per iteration,
+/// under its compute (emit_loop_with_deferred_loads).
 void LayerBuilder::emit_input_loads() {
   e_.stage("residual_setup");
   e_.comment("inputs: HBM MXFP8 -> VRAM, column-block-major");
@@ -39,21 +45,169 @@ void LayerBuilder::emit_input_loads() {
     const char* what;
     const MxMatrix& mm;
     uint64_t vram;
+    bool router_operand;
   };
-  const Load loads[] = {{"X", L_.x, L_.v_x},
-                        {"router weight W_r", L_.wr, L_.v_wr},
-                        {"router bias", L_.br, L_.v_br},
-                        {"expert biases b1", L_.b1, L_.v_b1},
-                        {"expert biases b2", L_.b2, L_.v_b2},
-                        {"shared gate weight w_g", L_.wg, L_.v_wg}};
+  const Load loads[] = {{"X", L_.x, L_.v_x, true},
+                        {"router weight W_r", L_.wr, L_.v_wr, true},
+                        {"router bias", L_.br, L_.v_br, true},
+                        {"expert biases b1", L_.b1, L_.v_b1, false},
+                        {"expert biases b2", L_.b2, L_.v_b2, false},
+                        {"shared gate weight w_g", L_.wg, L_.v_wg, false}};
+  const bool defer = m_.get("DMA_QUEUE") > 0;
+  stream_wr_ = defer && L_.wr.rows / vrows_ >= 2;
   for (const Load& l : loads) {
     if (l.mm.rows == 0) continue;  // the model has no such tensor
     e_.comment(std::string(l.what) + ": " + std::to_string(l.mm.rows) + " x " +
                std::to_string(l.mm.cols) + " at HBM " + std::to_string(l.mm.base) +
-               " -> VRAM row " + std::to_string(l.vram / vlen_));
+               " -> VRAM row " + std::to_string(l.vram / vlen_) +
+               (defer && !l.router_operand ? ", loaded under the router (DMA queue)" : ""));
+    if (stream_wr_ && &l.mm == &L_.wr) {
+      e_.comment("row group 0 here, the others under token 0's router (DMA queue)");
+      emit_transfer_regs(L_.wr);
+      e_.li(13, L_.v_wr);
+      e_.li(14, 0);
+      e_.loop_start(kL1, L_.hidden / vlen_);
+      e_.op("H_PREFETCH_V gp13, gp14, " + ar(kAIn) + ", 1, 0");
+      e_.addi(13, 13, L_.wr.rows * vlen_);
+      e_.addi(14, 14, vlen_);
+      e_.loop_end(kL1);
+      continue;
+    }
+    if (defer && !l.router_operand) {
+      // emit_matrix_transfer's order: per VLEN block, its HBM_V_ROWS-row groups.
+      for (uint64_t b = 0; b < l.mm.cols / vlen_; ++b)
+        for (uint64_t r = 0; r < l.mm.rows; r += vrows_)
+          deferred_.push_back(
+              {&l.mm, l.vram + (b * l.mm.rows + r) * vlen_, r * l.mm.cols + b * vlen_});
+      continue;
+    }
     emit_matrix_transfer("H_PREFETCH_V", l.mm, l.vram, kAIn);
   }
   e_.blank();
+}
+
+/// How many of the first deferred loads (at most `cap`) one loop can issue: the same matrix and
+/// block, consecutive row groups (the VRAM address and HBM offset advance by one group each).
+size_t LayerBuilder::deferred_run(size_t cap) const {
+  const DeferredLoad& first = deferred_.front();
+  size_t n = 1;
+  while (n < cap && n < deferred_.size() && deferred_[n].mm == first.mm &&
+         deferred_[n].vram == first.vram + n * vrows_ * vlen_ &&
+         deferred_[n].hbm == first.hbm + n * vrows_ * first.mm->cols)
+    ++n;
+  return n;
+}
+
+/// Stage residual_setup, no work tag: a0 / SCALE / STRIDE for the first deferred load's matrix
+/// (when the previous deferred loads' was another), gp13 / gp14 its VRAM address and HBM offset.
+void LayerBuilder::emit_deferred_setup(size_t n) {
+  const DeferredLoad& first = deferred_.front();
+  e_.pair({});
+  e_.stage("residual_setup");
+  e_.comment("deferred loads: " + std::to_string(n) + " x H_PREFETCH_V from VRAM row " +
+             std::to_string(first.vram / vlen_));
+  if (deferred_set_ != first.mm) {
+    emit_transfer_regs(*first.mm);
+    deferred_set_ = first.mm;
+  }
+  e_.li(13, first.vram);
+  e_.li(14, first.hbm);
+}
+
+/// a0, SCALE and STRIDE for H_PREFETCH_V of `mm` (through gp13).
+void LayerBuilder::emit_transfer_regs(const MxMatrix& mm) {
+  e_.li(13, mm.scale_offset);
+  e_.op("C_SET_SCALE_REG gp13");
+  e_.li(13, mm.cols);
+  e_.op("C_SET_STRIDE_REG gp13");
+  e_.li(13, mm.base);
+  e_.op("C_SET_ADDR_REG " + ar(kAIn) + ", gp0, gp13");
+}
+
+/// A loop of `iterations` on kL1 whose body is `body` (which must leave gp13, gp14, a0, SCALE and
+/// STRIDE alone and issue no DMA instruction), split so that its first iterations each issue
+/// the next deferred load (stage residual_setup) before the body: one loop per run of loads
+/// (deferred_run), then one without. A deferred load writes rows that no instruction reads or
+/// writes before the experts, so it never stalls the body, and one per iteration keeps the queue
+/// from filling while the body takes longer than a transfer. With none deferred (DMA_QUEUE 0)
+/// this is the plain loop.
+void LayerBuilder::emit_loop_with_deferred_loads(uint64_t iterations,
+                                                 const std::function<void()>& body) {
+  const std::string stage = e_.current_stage();
+  const isa::WorkTag tag = e_.work_tag();
+  while (iterations != 0 && !deferred_.empty()) {
+    const size_t n = deferred_run(iterations);
+    emit_deferred_setup(n);
+    e_.pair(tag);
+    e_.stage(stage);
+    e_.loop_start(kL1, n);
+    e_.pair({});
+    e_.stage("residual_setup");
+    e_.op("H_PREFETCH_V gp13, gp14, " + ar(kAIn) + ", 1, 0");
+    e_.addi(13, 13, vrows_ * vlen_);
+    e_.addi(14, 14, vrows_ * deferred_.front().mm->cols);
+    e_.pair(tag);
+    e_.stage(stage);
+    body();
+    e_.loop_end(kL1);
+    deferred_.erase(deferred_.begin(), deferred_.begin() + static_cast<std::ptrdiff_t>(n));
+    iterations -= n;
+  }
+  if (iterations == 0) return;
+  e_.loop_start(kL1, iterations);
+  body();
+  e_.loop_end(kL1);
+}
+
+/// With a DMA queue, the first routed projection's prologue (output tile 0 of pair 0's or expert
+/// 0's gate/up projection into MRAM tiles [0, H/MLEN), emit_projection_pipelined) issued by the
+/// router once every deferred load is issued: after a token's V_TOPK (pair 0's expert id is
+/// token 0's), so that the rest of the router and accumulator_init hide it; that projection then
+/// has no prologue (prefetched_). Once per layer; not for a rank program (emit_rank_mask rewrites
+/// the ids after the router) nor when the projection is not double-buffered. The address code
+/// runs again at its usual place (the deferred loads between change SCALE and STRIDE).
+void LayerBuilder::emit_first_prologue() {
+  const uint64_t H = L_.hidden, I = L_.intermediate;
+  if (first_prologue_ || L_.rank_program() || !double_buffered(2 * I, H)) return;
+  first_prologue_ = true;
+  const isa::WorkTag here = e_.work_tag();
+  const std::string stage = e_.current_stage();
+  e_.comment("output tile 0 of the first gate/up projection -> MRAM tiles [0, " +
+             std::to_string(H / mlen_) + ") (DMA queue: under the router)");
+  if (L_.lowering == Lowering::pair) {
+    e_.pair(pair_tag(0));
+    emit_weight_address(0, L_.w1, L_.w1_expert_bytes, 2 * I, H);
+  } else {
+    e_.pair({-1, -1, 0, -1});
+    e_.stage("expert_weight_address");
+    emit_static_weight_address(MxMatrix{L_.w1, 2 * I, H, 2 * I * H, 0});
+  }
+  deferred_set_ = nullptr;  // SCALE and STRIDE are W1's now
+  e_.stage("expert_weight_prefetch");
+  e_.li(9, 0);
+  e_.li(10, 0);
+  e_.loop_start(kL1, H / mlen_);
+  e_.op("H_PREFETCH_M gp9, gp10, " + ar(kAExpert) + ", 1, 0");
+  e_.addi(9, 9, mlen_ * mlen_);
+  e_.addi(10, 10, mlen_);
+  e_.loop_end(kL1);
+  prefetched_ = 0;
+  e_.pair(here);
+  e_.stage(stage);
+}
+
+/// The deferred loads the router's loops did not issue, back to back (stage residual_setup).
+void LayerBuilder::emit_deferred_loads_left() {
+  while (!deferred_.empty()) {
+    const size_t n = deferred_run(deferred_.size());
+    emit_deferred_setup(n);
+    e_.loop_start(kL1, n);
+    e_.op("H_PREFETCH_V gp13, gp14, " + ar(kAIn) + ", 1, 0");
+    e_.addi(13, 13, vrows_ * vlen_);
+    e_.addi(14, 14, vrows_ * deferred_.front().mm->cols);
+    e_.loop_end(kL1);
+    deferred_.erase(deferred_.begin(), deferred_.begin() + static_cast<std::ptrdiff_t>(n));
+  }
 }
 
 /// f[fd] = sigmoid(f[fd]) on the scalar FP unit: 1 / (1 + e^(0 - x)), each step BF16 (f5 = 1).

@@ -1,4 +1,5 @@
 // MoE program builder: the router (logits, scores, V_TOPK, route weights).
+#include <functional>
 #include <string>
 
 #include "layer_builder.hpp"
@@ -31,20 +32,28 @@ void LayerBuilder::emit_router() {
     e_.comment("token " + std::to_string(t) + ": logits l_e = sum_b X[t,b] . W_r[e,b]");
     e_.li(4, L_.v_wr);
     e_.li(5, L_.fp_logits);
-    e_.loop_start(kL1, L_.experts);
-    e_.op("S_LD_FP " + fr(kFAcc) + ", gp0, " + std::to_string(L_.fp_zero));
-    e_.li(6, L_.v_x + uint64_t{t} * vlen_);
-    e_.mov(7, 4);
-    e_.loop_start(kL2, hb);
-    e_.op("V_MUL_VV gp8, gp6, gp7, 0");
-    e_.op("V_RED_SUM " + fr(kFAcc) + ", gp8, 0");
-    e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
-    e_.addi(7, 7, L_.wr.rows * vlen_);
-    e_.loop_end(kL2);
-    e_.op("S_ST_FP " + fr(kFAcc) + ", gp5, 0");
-    e_.addi(5, 5, 1);
-    e_.addi(4, 4, vlen_);
-    e_.loop_end(kL1);
+    // One expert's logit: its `blocks` emits the block loop (V_MUL_VV, V_RED_SUM per block).
+    auto expert = [&](const std::function<void()>& blocks) {
+      e_.op("S_LD_FP " + fr(kFAcc) + ", gp0, " + std::to_string(L_.fp_zero));
+      e_.li(6, L_.v_x + uint64_t{t} * vlen_);
+      e_.mov(7, 4);
+      blocks();
+      e_.op("S_ST_FP " + fr(kFAcc) + ", gp5, 0");
+      e_.addi(5, 5, 1);
+      e_.addi(4, 4, vlen_);
+    };
+    auto blocks = [&](unsigned counter, uint64_t n) {
+      e_.loop_start(counter, n);
+      e_.op("V_MUL_VV gp8, gp6, gp7, 0");
+      e_.op("V_RED_SUM " + fr(kFAcc) + ", gp8, 0");
+      e_.addi(6, 6, uint64_t{L_.tokens_padded} * vlen_);
+      e_.addi(7, 7, L_.wr.rows * vlen_);
+      e_.loop_end(counter);
+    };
+    if (t == 0 && stream_wr_)
+      emit_streamed_logits(expert, blocks);
+    else
+      emit_loop_with_deferred_loads(L_.experts, [&] { expert([&] { blocks(kL2, hb); }); });
     if (!opt_.recorded.empty()) {
       e_.comment("recorded routing: the recorded logits of token " + std::to_string(t) +
                  " over the +0 logits of the zero W_r");
@@ -106,9 +115,71 @@ void LayerBuilder::emit_router() {
         e_.op("S_ST_FP " + fr(kFRoute) + ", gp4, 0");
       }
     }
+    if (deferred_.empty()) emit_first_prologue();
   }
+  emit_deferred_loads_left();
+  emit_first_prologue();
   e_.pair({});
   e_.blank();
+}
+
+/// Token 0's logits with a DMA queue, W_r streamed (stream_wr_): residual_setup loaded W_r's
+/// row group 0 (HBM_V_ROWS rows of every block); the experts of row group g, unrolled, issue the
+/// H/VLEN loads of row group g+1 (stage residual_setup), spread over their block loops (expert r
+/// of the group issues loads [r*H/VLEN/HBM_V_ROWS, (r+1)*H/VLEN/HBM_V_ROWS) rounded down, one
+/// every H/VLEN/c blocks when its c loads divide the H/VLEN blocks, else one before each of c
+/// block runs); every load of a row group is issued before the group's first V_MUL_VV reads it.
+/// The last group's experts issue deferred loads (emit_loop_with_deferred_loads). `expert`
+/// emits one expert around its block loop, `blocks(counter, n)` a loop over n blocks.
+void LayerBuilder::emit_streamed_logits(
+    const std::function<void(const std::function<void()>&)>& expert,
+    const std::function<void(unsigned, uint64_t)>& blocks) {
+  const uint64_t hb = L_.hidden / vlen_, groups = L_.wr.rows / vrows_;
+  const isa::WorkTag tag = e_.work_tag();
+  auto load = [&] {
+    e_.pair({});
+    e_.stage("residual_setup");
+    e_.op("H_PREFETCH_V gp13, gp14, " + ar(kAIn) + ", 1, 0");
+    e_.addi(13, 13, L_.wr.rows * vlen_);
+    e_.addi(14, 14, vlen_);
+    e_.pair(tag);
+    e_.stage("router_topk");
+  };
+  for (uint64_t g = 0; g + 1 < groups; ++g) {
+    e_.pair({});
+    e_.stage("residual_setup");
+    e_.comment("W_r row group " + std::to_string(g + 1) + " under the experts of row group " +
+               std::to_string(g));
+    if (deferred_set_ != &L_.wr) {
+      emit_transfer_regs(L_.wr);
+      deferred_set_ = &L_.wr;
+    }
+    e_.li(13, L_.v_wr + (g + 1) * vrows_ * vlen_);
+    e_.li(14, (g + 1) * vrows_ * L_.wr.cols);
+    e_.pair(tag);
+    e_.stage("router_topk");
+    for (uint64_t r = 0; r < vrows_ && g * vrows_ + r < L_.experts; ++r) {
+      const uint64_t c = (r + 1) * hb / vrows_ - r * hb / vrows_;
+      expert([&] {
+        if (c == 0) {
+          blocks(kL1, hb);
+        } else if (hb % c == 0) {
+          e_.loop_start(kL1, c);
+          load();
+          blocks(kL2, hb / c);
+          e_.loop_end(kL1);
+        } else {
+          for (uint64_t i = 0; i < c; ++i) {
+            load();
+            blocks(kL1, (i + 1) * hb / c - i * hb / c);
+          }
+        }
+      });
+    }
+  }
+  const uint64_t last = (groups - 1) * vrows_;
+  if (last < L_.experts)
+    emit_loop_with_deferred_loads(L_.experts - last, [&] { expert([&] { blocks(kL2, hb); }); });
 }
 
 /// DeepSeek-V3 selection scores of the current token (logits at fp_logits): s = sigmoid(l)

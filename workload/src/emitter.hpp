@@ -37,6 +37,8 @@ class Emitter {
     out_ << "; @stage=" << name << '\n';
     stage_ = name;
   }
+  /// The current `; @stage=` name.
+  const std::string& current_stage() const { return stage_; }
   /// Sticky `; @pair=` marker: the token / expert pair the following instructions work on.
   void pair(const isa::WorkTag& tag) {
     if (tag == pair_) return;

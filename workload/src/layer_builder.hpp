@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -55,6 +56,8 @@ class LayerBuilder {
   void emit_softmax_weights(unsigned t);
   void emit_sigmoid_weights(unsigned t);
   void emit_input_scores(unsigned t);
+  void emit_streamed_logits(const std::function<void(const std::function<void()>&)>& expert,
+                            const std::function<void(unsigned, uint64_t)>& blocks);
 
   // build_routed_experts.cpp
   void emit_weight_address(unsigned p, uint64_t w_base, uint64_t expert_bytes, uint64_t n,
@@ -78,6 +81,12 @@ class LayerBuilder {
   void emit_matrix_transfer(const std::string& mnemonic, const MxMatrix& mm, uint64_t vram,
                             unsigned areg);
   void emit_input_loads();
+  void emit_loop_with_deferred_loads(uint64_t iterations, const std::function<void()>& body);
+  void emit_deferred_loads_left();
+  size_t deferred_run(size_t cap) const;
+  void emit_deferred_setup(size_t n);
+  void emit_first_prologue();
+  void emit_transfer_regs(const MxMatrix& mm);
   void emit_scalar_sigmoid(unsigned fd);
   void emit_zero_rows(uint64_t base, uint64_t groups, uint64_t rows, uint64_t skip);
   void emit_accumulator_init();
@@ -110,6 +119,20 @@ class LayerBuilder {
     isa::WorkTag tag;
   };
   NextProjection next_;
+  /// One H_PREFETCH_V (HBM_V_ROWS rows of one VLEN block) that emit_input_loads left for the
+  /// router's loops to issue (DMA queue: docs/workloads.md, Programs that use the queue): its
+  /// matrix, VRAM element address and HBM offset from the matrix's base.
+  struct DeferredLoad {
+    const MxMatrix* mm;
+    uint64_t vram, hbm;
+  };
+  std::deque<DeferredLoad> deferred_;
+  /// The matrix a0, SCALE and STRIDE were last set for by emit_deferred_setup.
+  const MxMatrix* deferred_set_ = nullptr;
+  /// Token 0's router loads W_r's row groups after the first (emit_streamed_logits).
+  bool stream_wr_ = false;
+  /// emit_first_prologue has run.
+  bool first_prologue_ = false;
   /// The first MRAM tile of the buffer into which the previous projection prefetched the next
   /// one's output tile 0 (emit_projection_pipelined), or none.
   std::optional<uint64_t> prefetched_;

@@ -120,9 +120,9 @@ void write_task(const fs::path& dir, const std::string& what, const std::string&
        "cd \"$(dirname \"$0\")\" || exit 125\n"
        "rm -f exit_code exit_code.tmp";
   for (const std::string& o : outputs) s << ' ' << shell_quote(o);
-  s << '\n'
-    << command << (output_args.empty() ? "" : " ") << output_args
-    << " >log.txt 2>&1\n"
+  // A subshell: the command may change folder first (cd DIR && ...); log.txt stays here.
+  s << "\n(" << command << (output_args.empty() ? "" : " ") << output_args
+    << ") >log.txt 2>&1\n"
        "rc=$?\n"
        "echo \"$rc\" >exit_code.tmp && mv exit_code.tmp exit_code\n"
        "exit \"$rc\"\n";

@@ -385,8 +385,9 @@ const std::string kQueuedFlags = "--program queued.asm --dma-queue 1";
 BOOST_AUTO_TEST_CASE(windows_start_only_where_the_dma_queue_is_empty) {
   const fs::path dir = workdir("windows_dma_queue");
   std::ofstream(dir / "queued.asm") << kQueued;
-  // The window processes run in their task folders: the program by its absolute path.
-  const std::string flags = "--program " + (dir / "queued.asm").string() + " --dma-queue 1";
+  // The window processes run in their task folders; the program's relative path still names it
+  // (each window's command starts in this run's folder).
+  const std::string flags = kQueuedFlags;
   const auto one = moesim_cli("cosim " + flags + " --report one.json --quiet", dir);
   BOOST_TEST_REQUIRE(one.code == 0, one.out + one.err);
   fs::remove_all(dir / "ck");
@@ -444,4 +445,52 @@ BOOST_AUTO_TEST_CASE(checkpoint_at_a_pending_transfer_is_refused) {
   BOOST_TEST(c.code == 0, c.out + c.err);
   BOOST_TEST(c.out.find("VERDICT: EQUAL") != std::string::npos, c.out);
   BOOST_TEST(read_json(dir / "r.json").at("total_cycles").at("golden").get<uint64_t>() == 102u);
+}
+
+// A program that traps with transfers pending at its last boundary (docs/overlap.md section 8),
+// on default with --dma-queue 2. Retires and pending transfers:
+//   0 S_ADDI_INT gp1, gp0, 512       b = 1: none
+//   1 H_PREFETCH_V gp0, ...          b = 2: T1 (32 cycles, as kQueued's)
+//   2 S_ADDI_INT, 3 S_ADDI_INT       b = 3, 4: T1 (one cycle each)
+//   4 H_PREFETCH_V gp1, ...          b = 5: T1 and T4 (the queue holds 2)
+//   5 C_LOOP_END gp4                 traps at issue (loop_underflow: no loop active); the queue
+//                                    drains, so VRAM rows 0..3 and 8..11 hold HBM's bytes at the
+//                                    end
+// --windows 5 over 5 retires: boundaries 1 .. 5; 1 has an empty queue; 2, 3 and 4 move to the
+// end, 5, where T1 and T4 are pending and then the machine traps: no checkpoint can be taken
+// there. So two windows, 0..1 and 1..5, the last one running to the trap without an end
+// checkpoint. The report, and the engines' end states (--dump, with a random image so the
+// transfers change VRAM), equal one run's.
+BOOST_AUTO_TEST_CASE(windows_of_a_program_that_traps_with_transfers_pending) {
+  const fs::path dir = workdir("windows_trap_pending");
+  std::ofstream(dir / "trap.asm") << "S_ADDI_INT gp1, gp0, 512\n"
+                                     "H_PREFETCH_V gp0, gp0, a0, 0, 0\n"
+                                     "S_ADDI_INT gp2, gp0, 1\n"
+                                     "S_ADDI_INT gp2, gp0, 2\n"
+                                     "H_PREFETCH_V gp1, gp0, a0, 0, 0\n"
+                                     "C_LOOP_END gp4\n";
+  const std::string flags = "--program trap.asm --dma-queue 2 --random-image 7";
+  const auto one = moesim_cli("cosim " + flags + " --report one.json --dump d1 --quiet", dir);
+  BOOST_TEST_REQUIRE(one.code == 0, one.out + one.err);
+  BOOST_TEST(one.out.find("both engines trapped (loop_underflow at pc 5)") != std::string::npos,
+             one.out);
+  const auto win = moesim_cli(
+      "cosim " + flags + " --windows 5 --checkpoint-dir ck --report win.json --dump d2", dir);
+  BOOST_TEST_REQUIRE(win.code == 0, win.out + win.err);
+  BOOST_TEST(win.out.find("VERDICT: EQUAL") != std::string::npos, win.out);
+  for (const char* w : {"  window 0: retires 0..1, EQUAL", "  window 1: retires 1..5, EQUAL"})
+    BOOST_TEST(win.out.find(w) != std::string::npos, w << " in\n" << win.out);
+  BOOST_TEST(win.out.find("  window 2:") == std::string::npos, win.out);
+  BOOST_TEST(fs::exists(dir / "ck" / "retire_1.ckpt"));
+  BOOST_TEST(!fs::exists(dir / "ck" / "retire_5.ckpt"));
+  const json a = untimed(read_json(dir / "one.json"));
+  const json b = untimed(read_json(dir / "win.json"));
+  BOOST_TEST(first_difference(a, b).empty(),
+             "windowed report differs from one run's at " << first_difference(a, b));
+  for (const char* engine : {"golden", "rtl"})
+    for (const char* space : {"vram", "mram", "hbm", "fp_sram", "int_sram"}) {
+      const fs::path f = fs::path(engine) / (std::string(space) + ".bin");
+      BOOST_TEST_REQUIRE(fs::exists(dir / "d1" / f), f);
+      BOOST_TEST((slurp(dir / "d1" / f) == slurp(dir / "d2" / f)), f);
+    }
 }

@@ -49,7 +49,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   Workload w = f.deploy.active() ? make_deployment_workload(spec, f.program, f.deploy)
                                  : make_workload(spec, f.program);
   cli::check_rtl_preset(spec, w.preset->name);
-  if (!f.windows.to_checkpoint.empty())
+  if (!f.windows.window_result.empty())
     return run_window_process(spec, w, f.windows, f.history, flip);
   const bool one_run = !f.windows.windowed() && !f.windows.focused();
 

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -227,8 +228,12 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o) {
     throw UsageError(
         "--reference checks the layer's output at the end of the whole program; "
         "it does not combine with --from-retire, --to-retire or --from-checkpoint");
-  if (!wf.to_checkpoint.empty() && (wf.from_checkpoint.empty() || wf.window_result.empty()))
-    throw UsageError("--to-checkpoint needs --from-checkpoint and --window-result");
+  if (!wf.to_checkpoint.empty() && wf.window_result.empty())
+    throw UsageError("--to-checkpoint needs --window-result");
+  if (!wf.window_result.empty() &&
+      (wf.from_checkpoint.empty() || (wf.to_checkpoint.empty() && !wf.window_last)))
+    throw UsageError(
+        "--window-result needs --from-checkpoint and --to-checkpoint (or --window-last)");
 }
 
 void run_to_boundary(isa::Engine& g, cosim::QueueWatch& queue, uint64_t a,
@@ -310,13 +315,19 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
       save();
   };
   save_due();
+  bool trapped = false;
   while (next < bounds.size() && g.step(r)) {
     queue2.add(r);
-    if (!r.trap) save_due();
+    trapped = trapped || r.trap;
+    if (!trapped) save_due();
   }
   while (g.step(r)) {  // past the last boundary only a trapping instruction is left
   }
-  if (ckpt.size() != bounds.size())
+  // A program that traps with a transfer pending at its last boundary has no checkpoint there:
+  // the queue is not empty before the trap, and a trapped machine has none. Its last window
+  // then runs to the trap (and the drained queue) without an end checkpoint.
+  const bool last_saved = ckpt.size() == bounds.size();
+  if (!last_saved && !(trapped && ckpt.size() + 1 == bounds.size()))
     throw std::logic_error("golden pass 2 saved " + std::to_string(ckpt.size()) +
                            " checkpoints for " + std::to_string(bounds.size()) + " boundaries");
   out.golden_s = seconds_since(t0);
@@ -330,12 +341,16 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   auto task_dir = [&](size_t k) { return root / ("window_" + std::to_string(k)); };
   std::vector<campaign::Task> tasks;
   for (size_t k = 0; k < n; ++k) {
-    std::string command = campaign::shell_quote(exe) + " cosim";
+    // In this run's folder, where the program flags' relative paths (--program, --image, ...)
+    // name their files; command.txt alone re-runs the window from anywhere.
+    std::string command = "cd " + campaign::shell_quote(fs::current_path().string()) + " && " +
+                          campaign::shell_quote(exe) + " cosim";
     for (const std::string& a : base) command += " " + campaign::shell_quote(a);
-    command += " --from-checkpoint " + campaign::shell_quote(fs::absolute(ckpt[k]).string()) +
-               " --to-checkpoint " + campaign::shell_quote(fs::absolute(ckpt[k + 1]).string());
+    command += " --from-checkpoint " + campaign::shell_quote(fs::absolute(ckpt[k]).string());
+    if (k + 1 < ckpt.size())
+      command += " --to-checkpoint " + campaign::shell_quote(fs::absolute(ckpt[k + 1]).string());
     if (k + 1 == n) command += " --window-last";
-    command += " --window-result result.json";  // command.txt alone re-runs the window
+    command += " --window-result " + campaign::shell_quote((task_dir(k) / "result.json").string());
     campaign::write_task(task_dir(k),
                          "moesim cosim window " + std::to_string(k) + " (retires " +
                              std::to_string(bounds[k]) + ".." + std::to_string(bounds[k + 1]) + ")",
@@ -403,11 +418,15 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
                          ? results[last].from + results[last].result.divergence->index + 1
                          : results[last].to;
   }
-  // The RTL's end state for --reference: the last checkpoint, which the last window's RTL
-  // matched bit for bit (and a trapped run ends where its last checkpoint was taken).
+  // The RTL's end state for --reference and --dump: the last checkpoint, which the last window's
+  // RTL matched bit for bit (a trapped run ends where its last checkpoint was taken, or runs on
+  // from it to the trap when the trap left a transfer pending).
   if (end_engines && out.errors.empty() && out.result.equal()) {
     out.rtl = cosim::make_rtl_engine(spec, preset);
     out.rtl->restore(w.program, read_ckpt(ckpt.back(), id, w, "checkpoint").state);
+    if (!last_saved)  // to the trap and the transfers it left pending, as the last window ran
+      while (out.rtl->step(r)) {
+      }
   }
   return out;
 }
@@ -485,32 +504,40 @@ int run_window_process(const isa::Spec& spec, const Workload& w, const WindowFla
     restore_both(*golden, *rtl, w.program, a.state,
                  a.state.retired == 0 ? flip : std::optional<cosim::BitFlip>());
   }
-  // Read into the memory the start state freed (reuse_freed_memory).
-  const isa::Checkpoint b = read_ckpt(wf.to_checkpoint, id, w, "--to-checkpoint");
-  if (b.state.retired < wr.from)
-    throw UsageError("--to-checkpoint " + wf.to_checkpoint + " (retire " +
-                     std::to_string(b.state.retired) + ") lies before --from-checkpoint " +
-                     wf.from_checkpoint + " (retire " + std::to_string(wr.from) + ")");
+  // Read into the memory the start state freed (reuse_freed_memory). The last window of a
+  // program that traps with a transfer pending has none (run_windowed).
+  std::optional<isa::Checkpoint> b;
+  if (!wf.to_checkpoint.empty()) {
+    b = read_ckpt(wf.to_checkpoint, id, w, "--to-checkpoint");
+    if (b->state.retired < wr.from)
+      throw UsageError("--to-checkpoint " + wf.to_checkpoint + " (retire " +
+                       std::to_string(b->state.retired) + ") lies before --from-checkpoint " +
+                       wf.from_checkpoint + " (retire " + std::to_string(wr.from) + ")");
+  }
   // The last window runs to the program's end (a trapping instruction after the last
   // checkpoint included); the others stop at the next checkpoint.
-  const uint64_t stop = wf.window_last ? UINT64_MAX : b.state.retired;
+  const uint64_t stop = wf.window_last ? UINT64_MAX : b->state.retired;
   cosim::StopAt ga(*golden, stop), ra(*rtl, stop);
   // As a single run's (cmd_cosim.cpp): MRAM bytes decoded with MLEN, records' work items.
   cosim::CosimOptions opts;
   opts.history = history;
   opts.mlen = static_cast<uint64_t>(preset.get("MLEN"));
   opts.work = w.program.work;
-  wr.to = b.state.retired;
   const double restore_s = seconds_since(t_restore);
   const auto t_run = Clock::now();
   wr.result = cosim::run_cosim(spec, ga, ra, opts);
   if (wr.result.divergence) cosim::operands_at_issue(*wr.result.divergence, {&ga, &ra});
+  wr.to = b ? b->state.retired : golden->retired();
   const double run_s = seconds_since(t_run);
   const auto t_check = Clock::now();
   if (wr.result.completed && !wr.result.divergence && !wr.result.trap) {
-    for (const std::string& d : end_state_differences(b.state, {golden.get(), rtl.get()}))
-      wr.end_state.push_back(d + " (vs the checkpoint at retire " +
-                             std::to_string(b.state.retired) + output_note(d, wr.result) + ")");
+    if (!b)
+      wr.end_state.push_back("the golden pass ended in a trap at retire " + std::to_string(wr.to) +
+                             "; this window ran to the end without one");
+    else
+      for (const std::string& d : end_state_differences(b->state, {golden.get(), rtl.get()}))
+        wr.end_state.push_back(d + " (vs the checkpoint at retire " +
+                               std::to_string(b->state.retired) + output_note(d, wr.result) + ")");
   }
   wr.wall_time_s = seconds_since(t0);
   isa::write_file(wf.window_result, cosim::window_result_json(wr));

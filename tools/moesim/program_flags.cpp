@@ -476,7 +476,7 @@ nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const 
 
 int limit_error(const ProgramFlags& f) {
   std::cerr << "moesim: error: the program did not end within --max-instructions "
-            << f.max_instructions << '\n';
+            << f.max_instructions << " (a longer program needs a larger N; 0: no limit)\n";
   return kExitUsage;
 }
 

@@ -626,7 +626,8 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
   std::array<std::deque<isa::RetireRecord>, 2> history;
   std::array<WriteMap, 2> writers;   // last writer per memory unit, per engine
   std::array<ShadowRegs, 2> shadow;  // registers as the records left them, per engine
-  uint64_t index = 0;
+  // Retire indices before this run (a window or focused run starts from a checkpoint).
+  const std::array<uint64_t, 2> base{a.retired(), b.retired()};
   for (;;) {
     std::array<isa::RetireRecord, 2> rec;
     std::array<bool, 2> got{};
@@ -650,7 +651,11 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
     }
     if (!fields.empty()) {
       Divergence d;
-      d.index = index;
+      d.reach = res.compared;
+      d.index = res.compared;
+      for (size_t s = 0; s < 2; ++s)  // a transfer: its DMA instruction's retire, in this run
+        if (got[s] && rec[s].kind == isa::RecordKind::Transfer && rec[s].index >= base[s])
+          d.index = std::min(d.index, rec[s].index - base[s]);
       d.fields = fields;
       for (size_t s = 0; s < 2; ++s) {
         if (got[s]) d.records[s] = rec[s];
@@ -691,7 +696,6 @@ CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
       history[s].push_back(std::move(rec[s]));
       if (history[s].size() > options.history) history[s].pop_front();
     }
-    ++index;
     // Instructions count their retire records; a transfer record is part of its DMA instruction.
     if (rec[0].kind == isa::RecordKind::Transfer) continue;
     const uint64_t compared = ++res.compared;

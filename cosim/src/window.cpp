@@ -268,8 +268,11 @@ json result_json(const CosimResult& r) {
                                          : json(nullptr);
   if (r.divergence) {
     const Divergence& d = *r.divergence;
-    json dj = {
-        {"index", d.index}, {"fields", d.fields}, {"details", d.details}, {"why", why_json(d)}};
+    json dj = {{"index", d.index},
+               {"reach", d.reach},
+               {"fields", d.fields},
+               {"details", d.details},
+               {"why", why_json(d)}};
     for (size_t s = 0; s < 2; ++s) {
       dj["records"].push_back(d.records[s] ? rec_json(*d.records[s]) : json(nullptr));
       json h = json::array();
@@ -340,6 +343,7 @@ CosimResult result_from(const json& j) {
     const json& dj = j["divergence"];
     Divergence d;
     d.index = dj.at("index").get<uint64_t>();
+    d.reach = dj.at("reach").get<uint64_t>();
     d.fields = dj.at("fields").get<std::vector<std::string>>();
     d.details = dj.at("details").get<std::vector<std::string>>();
     why_from(dj.at("why"), d);
@@ -422,6 +426,7 @@ CosimResult merge_windows(const isa::Spec& spec, const std::vector<WindowResult>
     if (r.divergence) {
       m.divergence = r.divergence;
       m.divergence->index += w.from;
+      m.divergence->reach += w.from;
     }
     if (r.divergence || !r.completed || !w.end_state.empty() || last + 1 == windows.size()) {
       m.completed = r.completed;

@@ -325,7 +325,7 @@ std::string rerun_command(const std::vector<std::string>& argv, const cosim::Div
     if (!d->history[s].empty()) first = std::min(first, d->history[s].front().start_cycle);
   }
   if (first == UINT64_MAX) first = 0;
-  cmd += " --max-instructions " + std::to_string(d->index + 1) + " --vcd " + quote(stem + ".vcd") +
+  cmd += " --max-instructions " + std::to_string(d->reach + 1) + " --vcd " + quote(stem + ".vcd") +
          " --trace-rtl " + quote(stem + ".fst") + " --trace-window " + std::to_string(first) + ":" +
          std::to_string(std::max(last, first + 1));
   return cmd;

@@ -28,10 +28,7 @@ using nlohmann::json;
 
 const std::string kDemo = "--model gpt-oss-20b --tokens 4 --hidden 128 --intermediate 128";
 /// The demo on the serial machine (`default` with DMA_QUEUE 0, docs/overlap.md section 9), for
-/// the tests whose retire numbers are those of the serial program and for the re-run of a first
-/// divergence: on a queued machine the first divergence's index counts transfer records too, so
-/// its "retire #" and the re-run's --max-instructions / --to-retire are not retire numbers
-/// (--to-retire may name a boundary with a transfer pending, which is refused).
+/// the tests whose retire numbers are those of the serial program.
 const std::string kSerialDemo = "--machine serial " + kDemo;
 const std::string kShared =
     "--model qwen1.5-moe-a2.7b --shared --tokens 2 --hidden 64 --intermediate 64";
@@ -196,8 +193,8 @@ BOOST_AUTO_TEST_CASE(window_mismatch_is_named_and_its_rerun_command_reproduces_i
 }
 
 // One re-run command for every kind of run (report::rerun_command): console, JSON and HTML print
-// the same string, and that string, run as printed, reproduces the same first divergence. On
-// `serial` (kSerialDemo: the re-run of a divergence on a queued machine is not a retire range).
+// the same string, and that string, run as printed, reproduces the same first divergence. On the
+// queued default: a windowed re-run's --to-retire is the next boundary with an empty queue.
 BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
   const fs::path dir = workdir("rerun");
   // A bit of the RTL's initial HBM that the demo reads: the records diverge in window 0.
@@ -209,8 +206,8 @@ BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
        {Case{" --windows 4 --jobs 2 --checkpoint-dir ck", "--from-retire 0 --to-retire "},
         Case{"", "--max-instructions "}}) {
     BOOST_TEST_CONTEXT(c.flags) {
-      const auto r = moesim_cli(
-          "cosim " + kSerialDemo + fault + c.flags + " --report r.json --html r.html", dir);
+      const auto r =
+          moesim_cli("cosim " + kDemo + fault + c.flags + " --report r.json --html r.html", dir);
       BOOST_TEST(r.code == 1);
       const std::string at = line_after(r.out, "first divergence at retire #");
       BOOST_TEST_REQUIRE(!at.empty(), r.out);
@@ -230,8 +227,7 @@ BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
     }
   }
   // A focused run from retire A > 0: the window starts at A, and re-runs from A.
-  const auto f =
-      moesim_cli("cosim " + kSerialDemo + " --from-retire 5000 --flip-bit rtl:vram:0:6", dir);
+  const auto f = moesim_cli("cosim " + kDemo + " --from-retire 5000 --flip-bit rtl:vram:0:6", dir);
   BOOST_TEST(f.code == 1);
   const std::string at = line_after(f.out, "first divergence at retire #");
   BOOST_TEST_REQUIRE(!at.empty(), f.out);

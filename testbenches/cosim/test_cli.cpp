@@ -142,7 +142,7 @@ std::optional<Reader> first_hbm_reader(const isa::Spec& spec, const isa::Machine
   return std::nullopt;
 }
 
-workload::BuiltProgram readme_program(const std::string& machine = "default") {
+workload::BuiltProgram readme_program() {
   const auto& spec = isa::Spec::builtin();
   workload::BuildOptions o;
   o.model = &workload::find_model("gpt-oss-20b");
@@ -150,7 +150,7 @@ workload::BuiltProgram readme_program(const std::string& machine = "default") {
   o.hidden = 128;
   o.intermediate = 128;
   o.seed = 1;
-  return workload::build_moe_layer(spec, spec.preset(machine), o);
+  return workload::build_moe_layer(spec, spec.preset("default"), o);
 }
 
 size_t nonempty_lines(const std::string& s) {
@@ -231,13 +231,12 @@ BOOST_AUTO_TEST_CASE(cli_readme_cosim_passes) {
   BOOST_TEST(slurp(dir / "t.stages.filter").find("7 expert_projection") != std::string::npos);
 }
 
-// On `serial` (docs/overlap.md section 9): on a queued machine the first divergence is the
-// reader's transfer record, and the report's index counts transfer records too, so its
-// "retire #" is not the reader's retire number (an open issue of the divergence report).
+// On the queued default the first divergence is the reader's transfer record, numbered by its
+// DMA instruction's retire (docs/overlap.md section 6).
 BOOST_AUTO_TEST_CASE(cli_planted_divergence_names_the_first_reader) {
   const auto& spec = isa::Spec::builtin();
-  const auto& preset = spec.preset("serial");
-  const auto b = readme_program("serial");
+  const auto& preset = spec.preset("default");
+  const auto b = readme_program();
   const workload::Layout& L = b.layout;
   // A code byte of the last token in the last hidden block of X.
   const uint64_t byte = L.x.base + (L.tokens - 1) * L.hidden + (L.hidden - preset.vlen()) + 5;
@@ -248,7 +247,7 @@ BOOST_AUTO_TEST_CASE(cli_planted_divergence_names_the_first_reader) {
 
   const fs::path dir = workdir("planted");
   const auto r = moesim_cli(
-      "cosim --machine serial " + kReadmeFlags +
+      "cosim " + kReadmeFlags +
           " --report r.json --vcd t.vcd --flip-bit rtl:hbm:" + std::to_string(byte) + ":0",
       dir);
   BOOST_TEST(r.code == 1);

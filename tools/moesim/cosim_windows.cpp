@@ -415,8 +415,11 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   if (!results[last].equal()) {
     out.failing_from = results[last].from;
     out.failing_to = results[last].result.divergence
-                         ? results[last].from + results[last].result.divergence->index + 1
+                         ? results[last].from + results[last].result.divergence->reach + 1
                          : results[last].to;
+    // The re-run's --to-retire must be a boundary with an empty queue (section 8 of
+    // docs/overlap.md): the next one, at the latest the window's end.
+    while (*out.failing_to < results[last].to && !queue_empty[*out.failing_to]) ++*out.failing_to;
   }
   // The RTL's end state for --reference and --dump: the last checkpoint, which the last window's
   // RTL matched bit for bit (a trapped run ends where its last checkpoint was taken, or runs on
@@ -471,6 +474,7 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
   if (out.result.divergence) {
     cosim::operands_at_issue(*out.result.divergence, {&ga, &ra});
     out.result.divergence->index += start.retired;
+    out.result.divergence->reach += start.retired;
   }
   if (out.result.completed && !out.result.divergence && !out.result.trap) {
     for (const std::string& d : end_state_differences(g.save(), {out.rtl.get()}))
@@ -480,7 +484,7 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
   }
   if (!out.result.equal() || !out.errors.empty()) {
     out.failing_from = start.retired;
-    out.failing_to = out.result.divergence ? out.result.divergence->index + 1 : g.retired();
+    out.failing_to = out.result.divergence ? out.result.divergence->reach + 1 : g.retired();
   }
   return out;
 }

@@ -112,7 +112,11 @@ struct MemDiff {
 };
 
 struct Divergence {
-  uint64_t index = 0;                ///< retire index of the first differing record
+  /// Retire index of the first differing record (a transfer record's: its DMA instruction's).
+  uint64_t index = 0;
+  /// Retire records before it: a run stopped after reach + 1 retires includes it. Equal to index
+  /// for a retire record; with a DMA queue a transfer record comes after later retires.
+  uint64_t reach = 0;
   std::vector<std::string> fields;   ///< e.g. {"mems"}; "retired" if one engine stopped early
   std::vector<std::string> details;  ///< one readable line per difference
   std::array<std::optional<isa::RetireRecord>, 2> records;  ///< absent: that engine had stopped

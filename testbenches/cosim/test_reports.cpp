@@ -650,7 +650,8 @@ BOOST_AUTO_TEST_CASE(reports_show_the_effective_addresses_at_issue) {
 
 BOOST_AUTO_TEST_CASE(reports_rerun_command_replaces_outputs_and_limits) {
   cosim::Divergence d;
-  d.index = 19;
+  d.index = 19;  // a retire record: 19 retires before it
+  d.reach = 19;
   isa::RetireRecord rec;
   rec.start_cycle = 500;
   rec.end_cycle = 540;
@@ -667,6 +668,11 @@ BOOST_AUTO_TEST_CASE(reports_rerun_command_replaces_outputs_and_limits) {
                  "--max-instructions 20 --vcd divergence.vcd --trace-rtl divergence.fst "
                  "--trace-window 420:540",
              cmd);
+  // A transfer record of retire 19's DMA instruction that arrives after 25 retires: the re-run
+  // must run 26 (docs/overlap.md section 9).
+  d.reach = 25;
+  const std::string transfer = report::rerun_command({"/x/moesim", "cosim"}, d);
+  BOOST_TEST(transfer.find(" --max-instructions 26 ") != std::string::npos, transfer);
 }
 
 BOOST_AUTO_TEST_CASE(reports_say_when_only_unwritten_state_differs) {

@@ -311,9 +311,9 @@ std::string rerun_command(const std::vector<std::string>& argv, const cosim::Div
   }
   if (range) {
     // The FST and the VCD of a range cover only the range.
-    return cmd + " --from-retire " + std::to_string(range->from) + " --to-retire " +
-           std::to_string(range->to) + " --vcd " + quote(stem + ".vcd") + " --trace-rtl " +
-           quote(stem + ".fst");
+    cmd += " --from-retire " + std::to_string(range->from);
+    if (range->to) cmd += " --to-retire " + std::to_string(*range->to);
+    return cmd + " --vcd " + quote(stem + ".vcd") + " --trace-rtl " + quote(stem + ".fst");
   }
   // The cycles of the last history record before the divergence through the divergent one.
   uint64_t first = UINT64_MAX, last = 0;

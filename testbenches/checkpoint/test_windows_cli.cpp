@@ -194,7 +194,9 @@ BOOST_AUTO_TEST_CASE(window_mismatch_is_named_and_its_rerun_command_reproduces_i
 
 // One re-run command for every kind of run (report::rerun_command): console, JSON and HTML print
 // the same string, and that string, run as printed, reproduces the same first divergence. On the
-// queued default: a windowed re-run's --to-retire is the next boundary with an empty queue.
+// queued default a windowed or focused re-run's --to-retire is the next boundary with an empty
+// queue (the focused run's divergence here is a transfer record whose retire + 1 has transfers
+// pending: before the re-run's end moved on, the printed command was refused with exit 2).
 BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
   const fs::path dir = workdir("rerun");
   // A bit of the RTL's initial HBM that the demo reads: the records diverge in window 0.
@@ -204,6 +206,7 @@ BOOST_AUTO_TEST_CASE(printed_rerun_command_reproduces_the_first_divergence) {
   };
   for (const Case& c :
        {Case{" --windows 4 --jobs 2 --checkpoint-dir ck", "--from-retire 0 --to-retire "},
+        Case{" --from-retire 0", "--from-retire 0 --to-retire "},
         Case{"", "--max-instructions "}}) {
     BOOST_TEST_CONTEXT(c.flags) {
       const auto r =
@@ -485,10 +488,53 @@ BOOST_AUTO_TEST_CASE(windows_of_a_program_that_traps_with_transfers_pending) {
   const json b = untimed(read_json(dir / "win.json"));
   BOOST_TEST(first_difference(a, b).empty(),
              "windowed report differs from one run's at " << first_difference(a, b));
+  // A divergence in T1's transfer record (a flipped HBM byte that T1 moves; --windows 2 is one
+  // window, 0..5, as 2 moves to the end): no boundary after it has an empty queue before the
+  // trap, so the re-run runs to the end (no --to-retire) and reproduces it (before: --to-retire
+  // 7, past the trap, refused with exit 2).
+  for (const std::string range : {" --windows 2", " --from-retire 0"}) {
+    BOOST_TEST_CONTEXT(range) {
+      const auto bad = moesim_cli("cosim " + flags + " --flip-bit rtl:hbm:0:6" + range, dir);
+      BOOST_TEST(bad.code == 1, bad.out + bad.err);
+      const std::string at = line_after(bad.out, "first divergence at retire #");
+      BOOST_TEST_REQUIRE(!at.empty(), bad.out);
+      const std::string rerun = line_after(bad.out, "re-run this window alone: ");
+      BOOST_TEST(rerun.find(" --from-retire 0 --vcd ") != std::string::npos, rerun);
+      const auto again = moesim_cli(rerun.substr(7), dir);
+      BOOST_TEST(again.code == 1, again.out + again.err);
+      BOOST_TEST(line_after(again.out, "first divergence at retire #") == at, again.out);
+    }
+  }
   for (const char* engine : {"golden", "rtl"})
     for (const char* space : {"vram", "mram", "hbm", "fp_sram", "int_sram"}) {
       const fs::path f = fs::path(engine) / (std::string(space) + ".bin");
       BOOST_TEST_REQUIRE(fs::exists(dir / "d1" / f), f);
       BOOST_TEST((slurp(dir / "d1" / f) == slurp(dir / "d2" / f)), f);
     }
+}
+
+// The internal flags of a window process (run_windowed writes them into each task's command)
+// are refused with exit 2 when a part is missing: they never start a run by themselves.
+BOOST_AUTO_TEST_CASE(window_process_flags_need_each_other) {
+  const fs::path dir = workdir("window_flags");
+  std::ofstream(dir / "p.asm") << "S_ADDI_INT gp1, gp0, 1\n";
+  struct Refused {
+    std::string flags, error;
+  };
+  for (const Refused& r :
+       {Refused{"--window-last", "--window-last needs --window-result"},
+        Refused{"--to-checkpoint x.ckpt --from-checkpoint y.ckpt",
+                "--to-checkpoint needs --window-result"},
+        Refused{"--window-result r.json",
+                "--window-result needs --from-checkpoint and --to-checkpoint (or --window-last)"},
+        Refused{
+            "--window-result r.json --from-checkpoint y.ckpt",
+            "--window-result needs --from-checkpoint and --to-checkpoint (or --window-last)"}}) {
+    BOOST_TEST_CONTEXT(r.flags) {
+      const auto s = moesim_cli("cosim --program p.asm " + r.flags, dir);
+      BOOST_TEST(s.code == 2);
+      BOOST_TEST(s.err == "moesim: error: " + r.error + "\n", s.err);
+    }
+  }
+  BOOST_TEST(!fs::exists(dir / "r.json"));
 }

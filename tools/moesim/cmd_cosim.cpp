@@ -148,8 +148,8 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   // The one re-run command (console, JSON, HTML): a windowed or focused run's failing window,
   // or one run's history before the first divergence through it (docs/checkpoints.md).
   std::optional<report::RetireRange> rerun_range;
-  if (win.failing_from && win.failing_to && *win.failing_to > *win.failing_from)
-    rerun_range = report::RetireRange{*win.failing_from, *win.failing_to};
+  if (win.failing_from && (!win.failing_to || *win.failing_to > *win.failing_from))
+    rerun_range = report::RetireRange{*win.failing_from, win.failing_to};
   const std::string rerun =
       equal || res.limit_reached
           ? std::string()

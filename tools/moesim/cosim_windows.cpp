@@ -228,8 +228,9 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o) {
     throw UsageError(
         "--reference checks the layer's output at the end of the whole program; "
         "it does not combine with --from-retire, --to-retire or --from-checkpoint");
-  if (!wf.to_checkpoint.empty() && wf.window_result.empty())
-    throw UsageError("--to-checkpoint needs --window-result");
+  if ((!wf.to_checkpoint.empty() || wf.window_last) && wf.window_result.empty())
+    throw UsageError(std::string(wf.window_last ? "--window-last" : "--to-checkpoint") +
+                     " needs --window-result");
   if (!wf.window_result.empty() &&
       (wf.from_checkpoint.empty() || (wf.to_checkpoint.empty() && !wf.window_last)))
     throw UsageError(
@@ -413,13 +414,17 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
                            ".." + std::to_string(wr.to) + "): " + d);
   }
   if (!results[last].equal()) {
-    out.failing_from = results[last].from;
-    out.failing_to = results[last].result.divergence
-                         ? results[last].from + results[last].result.divergence->reach + 1
-                         : results[last].to;
-    // The re-run's --to-retire must be a boundary with an empty queue (section 8 of
-    // docs/overlap.md): the next one, at the latest the window's end.
-    while (*out.failing_to < results[last].to && !queue_empty[*out.failing_to]) ++*out.failing_to;
+    // The re-run's --to-retire must be a boundary with an empty queue (docs/overlap.md section
+    // 8): the first at or after the divergence's reach, at the latest the window's end; none
+    // (a trap, or the end, with transfers pending): the re-run runs to the program's end.
+    const cosim::WindowResult& wr = results[last];
+    out.failing_from = wr.from;
+    for (uint64_t b = wr.result.divergence ? wr.from + wr.result.divergence->reach + 1 : wr.to;
+         b <= wr.to && b < queue_empty.size(); ++b)
+      if (queue_empty[b]) {
+        out.failing_to = b;
+        break;
+      }
   }
   // The RTL's end state for --reference and --dump: the last checkpoint, which the last window's
   // RTL matched bit for bit (a trapped run ends where its last checkpoint was taken, or runs on
@@ -433,6 +438,31 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   }
   return out;
 }
+
+namespace {
+
+/// The end of a focused run's re-run that reaches retire `want`: `want` itself on a serial
+/// machine; with a DMA queue the first boundary at or after it with no transfer pending
+/// (docs/overlap.md section 8), found by running the golden model `g` again from `start`; `limit`
+/// (the run's --to-retire, a boundary with an empty queue) at the latest. None when the program
+/// traps or ends first: the re-run then runs to the end.
+std::optional<uint64_t> rerun_end(const isa::Spec& spec, const isa::MachinePreset& preset,
+                                  const isa::Program& program, isa::Engine& g,
+                                  const isa::ArchState& start, uint64_t want, uint64_t limit) {
+  cosim::QueueWatch queue(spec, preset);
+  if (!queue.queued()) return std::min(want, limit);
+  g.restore(program, start);
+  isa::RetireRecord r;
+  while (g.step(r) && !r.trap) {
+    queue.add(r);
+    if (r.kind != isa::RecordKind::Retire) continue;
+    if (g.retired() >= limit) return limit;
+    if (g.retired() >= want && queue.pending() == 0) return g.retired();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFlags& wf,
                         const cosim::CosimOptions& opts, const std::string& trace_rtl,
@@ -484,7 +514,10 @@ WindowedRun run_focused(const isa::Spec& spec, const Workload& w, const WindowFl
   }
   if (!out.result.equal() || !out.errors.empty()) {
     out.failing_from = start.retired;
-    out.failing_to = out.result.divergence ? out.result.divergence->reach + 1 : g.retired();
+    out.failing_to = out.result.divergence ? rerun_end(spec, preset, w.program, g, start,
+                                                       out.result.divergence->reach + 1,
+                                                       to ? wf.to_retire : UINT64_MAX)
+                                           : g.retired();
   }
   return out;
 }

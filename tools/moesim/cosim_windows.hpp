@@ -55,8 +55,10 @@ struct WindowedRun {
   cosim::CosimResult result;
   std::vector<std::string> errors;  ///< "window K (retires A..B): ENGINE end state ..."
   std::unique_ptr<isa::Engine> golden, rtl;
-  uint64_t first_retire = 0;                         ///< the run starts at this retire (focused: A)
-  std::optional<uint64_t> failing_from, failing_to;  ///< the window to re-run
+  uint64_t first_retire = 0;  ///< the run starts at this retire (focused: A)
+  /// The window to re-run, set on a mismatch: retires [failing_from, failing_to), or to the
+  /// program's end without failing_to (no later boundary with an empty DMA queue).
+  std::optional<uint64_t> failing_from, failing_to;
   double golden_s = 0;
 };
 

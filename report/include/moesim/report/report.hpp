@@ -132,9 +132,11 @@ std::vector<std::string> mem_diff_lines(const isa::Spec& spec,
 std::string rerun_command(const std::vector<std::string>& argv, const cosim::Divergence& d,
                           const std::string& stem = "divergence");
 
-/// Retires [from, to) of a run: the failing window of a windowed or focused run.
+/// Retires [from, to) of a run: the failing window of a windowed or focused run; no `to`: from
+/// `from` to the program's end (with a DMA queue, when no later boundary has an empty queue).
 struct RetireRange {
-  uint64_t from = 0, to = 0;
+  uint64_t from = 0;
+  std::optional<uint64_t> to;
 };
 /// The one place that builds a re-run command, for every kind of run (the overload above is
 /// this with no range). With `range` (windowed or focused runs, docs/checkpoints.md): `argv`

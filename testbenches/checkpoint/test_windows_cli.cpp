@@ -482,6 +482,7 @@ BOOST_AUTO_TEST_CASE(windows_of_a_program_that_traps_with_transfers_pending) {
   for (const char* w : {"  window 0: retires 0..1, EQUAL", "  window 1: retires 1..5, EQUAL"})
     BOOST_TEST(win.out.find(w) != std::string::npos, w << " in\n" << win.out);
   BOOST_TEST(win.out.find("  window 2:") == std::string::npos, win.out);
+  BOOST_TEST(win.out.find("pass 2 saves 2 checkpoints") != std::string::npos, win.out);
   BOOST_TEST(fs::exists(dir / "ck" / "retire_1.ckpt"));
   BOOST_TEST(!fs::exists(dir / "ck" / "retire_5.ckpt"));
   const json a = untimed(read_json(dir / "one.json"));

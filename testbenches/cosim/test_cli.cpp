@@ -19,6 +19,7 @@
 #include "moesim/workload/builder.hpp"
 #include "moesim_test/cli.hpp"
 #include "moesim_test/json_diff.hpp"
+#include "moesim_test/readme_demo.hpp"
 
 namespace fs = std::filesystem;
 using namespace moesim;
@@ -144,13 +145,7 @@ std::optional<Reader> first_hbm_reader(const isa::Spec& spec, const isa::Machine
 
 workload::BuiltProgram readme_program() {
   const auto& spec = isa::Spec::builtin();
-  workload::BuildOptions o;
-  o.model = &workload::find_model("gpt-oss-20b");
-  o.tokens = 4;
-  o.hidden = 128;
-  o.intermediate = 128;
-  o.seed = 1;
-  return workload::build_moe_layer(spec, spec.preset("default"), o);
+  return workload::build_moe_layer(spec, spec.preset("default"), test::readme_demo_options());
 }
 
 size_t nonempty_lines(const std::string& s) {

@@ -11,8 +11,8 @@
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/workload/builder.hpp"
-#include "moesim/workload/presets.hpp"
 #include "moesim_test/cli.hpp"
+#include "moesim_test/readme_demo.hpp"
 
 using namespace moesim;
 namespace fs = std::filesystem;
@@ -25,13 +25,7 @@ BOOST_AUTO_TEST_CASE(overlap_programs_serial_demo_is_todays) {
   const auto& spec = isa::Spec::builtin();
   const auto& preset = spec.preset("serial");
   BOOST_REQUIRE(preset.get("DMA_QUEUE") == 0);
-  workload::BuildOptions o;
-  o.model = &workload::find_model("gpt-oss-20b");
-  o.tokens = 4;
-  o.hidden = 128;
-  o.intermediate = 128;
-  o.seed = 1;
-  const auto b = workload::build_moe_layer(spec, preset, o);
+  const auto b = workload::build_moe_layer(spec, preset, test::readme_demo_options());
   BOOST_TEST(b.asm_text.find("double-buffered") == std::string::npos);
   auto engine = cosim::make_golden_engine(spec, preset);
   engine->load(b.program, b.image);

@@ -278,8 +278,10 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   isa::RetireRecord r;
   cosim::QueueWatch queue(spec, preset);
   std::vector<bool> queue_empty{true};
+  bool trapped = false;
   while (g.step(r)) {
     queue.add(r);
+    trapped = trapped || r.trap;
     if (r.kind == isa::RecordKind::Retire && !r.trap) {
       queue_empty.resize(g.retired() + 1, false);
       queue_empty[g.retired()] = queue.pending() == 0;
@@ -291,9 +293,12 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   const uint64_t total = g.retired();
   queue_empty.resize(total + 1, false);
   const std::vector<uint64_t> bounds = cosim::window_bounds(total, wf.windows, queue_empty);
+  // A trap with a transfer pending at the last boundary leaves no checkpoint there (pass 2).
+  const bool last_unsaved = trapped && !queue_empty[total];
   if (!quiet)
     std::cout << "windows: golden pass 1 (the retire count) " << seconds_since(t0) << " s; pass 2 "
-              << "saves " << count_of(bounds.size(), "checkpoint") << std::endl;
+              << "saves " << count_of(bounds.size() - (last_unsaved ? 1 : 0), "checkpoint")
+              << std::endl;
 
   // Pass 2: the checkpoints at the boundaries.
   WorkDir dir(wf.checkpoint_dir);
@@ -316,19 +321,18 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
       save();
   };
   save_due();
-  bool trapped = false;
+  bool past_trap = false;
   while (next < bounds.size() && g.step(r)) {
     queue2.add(r);
-    trapped = trapped || r.trap;
-    if (!trapped) save_due();
+    past_trap = past_trap || r.trap;
+    if (!past_trap) save_due();
   }
   while (g.step(r)) {  // past the last boundary only a trapping instruction is left
   }
   // A program that traps with a transfer pending at its last boundary has no checkpoint there:
   // the queue is not empty before the trap, and a trapped machine has none. Its last window
   // then runs to the trap (and the drained queue) without an end checkpoint.
-  const bool last_saved = ckpt.size() == bounds.size();
-  if (!last_saved && !(trapped && ckpt.size() + 1 == bounds.size()))
+  if (ckpt.size() + (last_unsaved ? 1 : 0) != bounds.size())
     throw std::logic_error("golden pass 2 saved " + std::to_string(ckpt.size()) +
                            " checkpoints for " + std::to_string(bounds.size()) + " boundaries");
   out.golden_s = seconds_since(t0);
@@ -432,7 +436,7 @@ WindowedRun run_windowed(const isa::Spec& spec, const Workload& w, const WindowF
   if (end_engines && out.errors.empty() && out.result.equal()) {
     out.rtl = cosim::make_rtl_engine(spec, preset);
     out.rtl->restore(w.program, read_ckpt(ckpt.back(), id, w, "checkpoint").state);
-    if (!last_saved)  // to the trap and the transfers it left pending, as the last window ran
+    if (last_unsaved)  // to the trap and the transfers it left pending, as the last window ran
       while (out.rtl->step(r)) {
       }
   }

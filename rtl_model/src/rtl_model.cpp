@@ -712,7 +712,16 @@ bool Model::halted() const {
 
 uint64_t Model::cycles() const { return impl_->cycle; }
 
-uint64_t Model::retired() const { return impl_->retired; }
+uint64_t Model::retired() const {
+  // Records not yet returned do not count: a transfer ending in the cycle an instruction retires
+  // is returned first, and a window that stops at retire N must not see retire N counted before
+  // its record is out (the golden model publishes one record at a time).
+  const auto& m = *impl_;
+  uint64_t held = 0;
+  for (const isa::RetireRecord& r : m.out)
+    if (r.kind == isa::RecordKind::Retire && !r.trap) ++held;
+  return m.retired - held;
+}
 
 uint64_t Model::hbm_bytes_read() const { return impl_->hbm.bytes_read; }
 

@@ -1,4 +1,4 @@
-// Campaign specs (campaign/src/spec.cpp): the form expands to its cross product, each
+// Campaign specs (sim/campaign/src/spec.cpp): the form expands to its cross product, each
 // left-out key has the single-run default, explicit entries work, and bad input is refused with
 // FILE:LINE:COL.
 #include <boost/test/unit_test.hpp>

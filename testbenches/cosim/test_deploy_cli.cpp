@@ -79,7 +79,7 @@ BOOST_AUTO_TEST_CASE(deploy_cosim_refusals) {
   refused("--deployment gpt-oss-20b-ep2-r4 --rank 0 --tokens 33", "max_tokens_per_rank");
   // More routed experts than MAX_TOPK_EXPERTS (a Kimi-K2 config with 1024): the config.json key.
   {
-    std::ifstream in(std::string(MOESIM_SOURCE_DIR) + "/workload/deployments/kimi-k2.config.json");
+    std::ifstream in(std::string(MOESIM_SOURCE_DIR) + "/sim/workload/deployments/kimi-k2.config.json");
     std::string cfg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     cfg.replace(cfg.find("\"n_routed_experts\": 384"), 23, "\"n_routed_experts\": 1024");
     std::ofstream(dir / "wide.config.json") << cfg;

@@ -31,7 +31,7 @@ struct Figures {
 std::string load_error(const std::string& text) {
   const fs::path dir = fs::path(MOESIM_TEST_WORK_DIR) / "deployments";
   fs::create_directories(dir);
-  fs::copy_file(fs::path(MOESIM_SOURCE_DIR) / "workload/deployments/moe-288.config.json",
+  fs::copy_file(fs::path(MOESIM_SOURCE_DIR) / "sim/workload/deployments/moe-288.config.json",
                 dir / "moe-288.config.json", fs::copy_options::overwrite_existing);
   const fs::path f = dir / "bad.yaml";
   std::ofstream(f) << text;

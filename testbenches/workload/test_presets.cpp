@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(workload_config_json_files_load_to_the_presets) {
       // Kimi-K2's config.json is the one the shipped deployments use.
       const std::string file =
           preset.name == "kimi-k2"
-              ? std::string(MOESIM_SOURCE_DIR) + "/workload/deployments/kimi-k2.config.json"
+              ? std::string(MOESIM_SOURCE_DIR) + "/sim/workload/deployments/kimi-k2.config.json"
               : kModels + preset.name + ".config.json";
       const workload::ModelPreset m = workload::resolve_model(file, &ignored);
       BOOST_TEST(m.model_type == preset.model_type);

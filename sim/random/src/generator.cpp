@@ -53,7 +53,7 @@ class Gen {
     for (const isa::InstrSpec& ins : spec_.instructions())
       if (!has_rule(ins.mnemonic))
         throw std::invalid_argument("random: no generator rule for " + ins.mnemonic +
-                                    " (isa.yaml instruction; add one in random/src/generator.cpp)");
+                                    " (isa.yaml instruction; add one in sim/random/src/generator.cpp)");
   }
 
   RandomProgram run() {

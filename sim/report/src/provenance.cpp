@@ -8,10 +8,10 @@
 #include <stdexcept>
 
 #ifndef MOESIM_VERSION
-#error "MOESIM_VERSION is defined by report/CMakeLists.txt"
+#error "MOESIM_VERSION is defined by sim/report/CMakeLists.txt"
 #endif
 #ifndef MOESIM_GIT_HASH
-#error "MOESIM_GIT_HASH is defined by report/CMakeLists.txt"
+#error "MOESIM_GIT_HASH is defined by sim/report/CMakeLists.txt"
 #endif
 
 namespace moesim::report {

@@ -1,4 +1,4 @@
-// The MoE program builder's assembly emitter and register plan (internal to workload/src).
+// The MoE program builder's assembly emitter and register plan (internal to sim/workload/src).
 #pragma once
 
 #include <cstdint>

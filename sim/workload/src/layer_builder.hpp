@@ -1,4 +1,4 @@
-// The MoE program builder's lowering of one layer (internal to workload/src; build_moe_layer in
+// The MoE program builder's lowering of one layer (internal to sim/workload/src; build_moe_layer in
 // builder.cpp drives it). One class, its parts in one file each: build_layout.cpp (checks and
 // Layout), build_router.cpp, build_routed_experts.cpp (pair- and expert-major),
 // build_shared_expert.cpp, build_common.cpp (emitters the parts share) and build_image.cpp.

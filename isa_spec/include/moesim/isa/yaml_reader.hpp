@@ -1,6 +1,6 @@
 // Reading a user's YAML file with the house error style: every error is a UsageError
 // "FILE:LINE:COL: message" naming the key (moesim exits 2 with it). Used by the campaign spec
-// (campaign/src/spec.cpp) and the deployments file (workload/src/deployment.cpp).
+// (sim/campaign/src/spec.cpp) and the deployments file (sim/workload/src/deployment.cpp).
 #pragma once
 
 #include <yaml-cpp/yaml.h>

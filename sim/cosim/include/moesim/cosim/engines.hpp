@@ -1,4 +1,4 @@
-// The two engines behind the engine interface (moesim/isa/engine.hpp). Only cosim/src/engines.cpp
+// The two engines behind the engine interface (moesim/isa/engine.hpp). Only sim/cosim/src/engines.cpp
 // sees both models' headers; everything above the cosim layer creates engines here.
 #pragma once
 

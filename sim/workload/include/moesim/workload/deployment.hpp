@@ -71,7 +71,7 @@ DeploymentShape derive_shape(const Deployment& d);
 /// model that does not load, a name given twice.
 std::vector<Deployment> load_deployments(const std::string& path);
 
-/// The deployments file shipped with moesim (workload/deployments/deployments.yaml).
+/// The deployments file shipped with moesim (sim/workload/deployments/deployments.yaml).
 std::string default_deployments_file();
 
 }  // namespace moesim::workload

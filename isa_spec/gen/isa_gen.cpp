@@ -151,6 +151,10 @@ std::string gen_tables_hpp(const Spec& s) {
     o << "  " << i.mnemonic << " = " << hex(i.opcode, 2) << ",\n";
   o << "};\n\nenum class TrapCause : uint8_t {\n  None = 0,\n";
   for (const auto& t : s.traps()) o << "  " << t.name << " = " << unsigned(t.code) << ",\n";
+  o << "};\n\n// Stall causes (isa.yaml `stall_causes`).\nenum class StallCause : uint8_t {\n  "
+       "None = 0,\n";
+  for (const auto& c : s.stall_causes())
+    o << "  " << camel_name(c.name) << " = " << unsigned(c.code) << ",\n";
   o << "};\n\nenum class StageCode : uint8_t {\n";
   for (const auto& st : s.stages()) o << "  " << st.name << " = " << unsigned(st.code) << ",\n";
   o << "};\n\n// Instruction word fields [hi:lo] (isa.yaml `fields`).\n";
@@ -203,6 +207,7 @@ std::string gen_tables_hpp(const Spec& s) {
   }
   o << "\nconstexpr int kNumOpcodes = " << s.instructions().size() << ";\n"
     << "constexpr int kNumTraps = " << s.traps().size() << ";\n"
+    << "constexpr int kNumStallCauses = " << s.stall_causes().size() << ";\n"
     << "constexpr int kNumStages = " << s.stages().size() << ";\n\n";
   o << "struct OpcodeName {\n  Opcode opcode;\n  const char* mnemonic;\n};\n"
     << "constexpr std::array<OpcodeName, kNumOpcodes> kOpcodeNames{{\n";
@@ -211,6 +216,11 @@ std::string gen_tables_hpp(const Spec& s) {
   o << "}};\n\nstruct TrapName {\n  TrapCause cause;\n  const char* name;\n};\n"
     << "constexpr std::array<TrapName, kNumTraps> kTrapNames{{\n";
   for (const auto& t : s.traps()) o << "    {TrapCause::" << t.name << ", \"" << t.name << "\"},\n";
+  o << "}};\n\n// The names of the stall causes, code 1 first (code 0 is \"none\").\n"
+    << "struct StallCauseName {\n  StallCause cause;\n  const char* name;\n};\n"
+    << "constexpr std::array<StallCauseName, kNumStallCauses> kStallCauseNames{{\n";
+  for (const auto& c : s.stall_causes())
+    o << "    {StallCause::" << camel_name(c.name) << ", \"" << c.name << "\"},\n";
   o << "}};\n\nstruct StageName {\n  StageCode code;\n  const char* name;\n};\n"
     << "constexpr std::array<StageName, kNumStages> kStageNames{{\n";
   for (const auto& st : s.stages())
@@ -300,7 +310,14 @@ std::string gen_pkg_sv(const Spec& s) {
     << "    TRAP_NONE = " << tw << "'d0";
   for (const auto& t : s.traps())
     o << ",\n    TRAP_" << upper_name(t.name) << " = " << tw << "'d" << unsigned(t.code);
-  o << "\n  } trap_e;\n\n  typedef enum logic [" << sw - 1 << ":0] {\n";
+  o << "\n  } trap_e;\n\n";
+  const unsigned stall_w = bits_for(static_cast<unsigned>(s.stall_causes().size()));
+  o << "  // Stall causes (isa.yaml `stall_causes`): what the instruction at the head of issue\n"
+    << "  // waits for.\n  typedef enum logic [" << stall_w - 1
+    << ":0] {\n    STALL_NONE = " << stall_w << "'d0";
+  for (const auto& c : s.stall_causes())
+    o << ",\n    STALL_" << upper_name(c.name) << " = " << stall_w << "'d" << unsigned(c.code);
+  o << "\n  } stall_e;\n\n  typedef enum logic [" << sw - 1 << ":0] {\n";
   for (size_t i = 0; i < s.stages().size(); ++i) {
     const auto& st = s.stages()[i];
     o << "    STAGE_" << upper_name(st.name) << " = " << sw << "'d" << unsigned(st.code)
@@ -681,6 +698,12 @@ std::string gen_isa_md(const Spec& s) {
        "program (code 0 means no trap).\n\n| code | name | cause |\n|---|---|---|\n";
   for (const auto& t : s.traps())
     o << "| " << unsigned(t.code) << " | `" << t.name << "` | " << cell(t.doc) << " |\n";
+
+  o << "\n## Stall causes\n\nWhat the stall cycles of an instruction waited for (a retire "
+       "record's `stall_cause`, the RTL's `stall_e`; code 0 means no stall).\n\n"
+       "| code | name | cause |\n|---|---|---|\n";
+  for (const auto& c : s.stall_causes())
+    o << "| " << unsigned(c.code) << " | `" << c.name << "` | " << cell(c.doc) << " |\n";
 
   o << "\n## Stages\n\n`; @stage=NAME` markers select the stage of the following instructions; "
        "instructions before the first marker are `other`.\n\n| code | name | group | meaning |\n"

@@ -131,8 +131,8 @@ class SpecLoader {
 
 void SpecLoader::isa(Spec& s, const At& top) {
   top.only_keys({"version", "word_bits", "fields", "operand_kinds", "units", "traps",
-                 "latency_vars", "address_vars", "instructions", "topk_policies", "fp32_constants",
-                 "control_registers"});
+                 "stall_causes", "latency_vars", "address_vars", "instructions", "topk_policies",
+                 "fp32_constants", "control_registers"});
   s.version_ = top.req("version").integer_in(1, 1000000);
   s.word_bits_ = static_cast<unsigned>(top.req("word_bits").integer_in(32, 32));
 
@@ -220,6 +220,27 @@ void SpecLoader::isa(Spec& s, const At& top) {
     if (!trap_codes.insert(ts.code).second)
       t.key("code").fail("duplicate trap code " + std::to_string(ts.code));
     s.traps_.push_back(ts);
+  }
+
+  At stalls = top.req("stall_causes");
+  stalls.seq();
+  std::set<std::string> stall_names;
+  std::set<int64_t> stall_codes;
+  for (size_t i = 0; i < stalls.node.size(); ++i) {
+    At t = stalls.idx(i);
+    t.only_keys({"name", "code", "doc"});
+    StallCauseSpec sc;
+    sc.name = t.req("name").str();
+    if (!is_identifier(sc.name)) t.key("name").fail("stall cause name must be an identifier");
+    if (sc.name == "none") t.key("name").fail("'none' is reserved for code 0");
+    sc.code = static_cast<uint8_t>(t.req("code").integer_in(1, 7));
+    if (static_cast<size_t>(sc.code) != i + 1)
+      t.key("code").fail("stall cause codes are 1, 2, ... in file order (expected " +
+                         std::to_string(i + 1) + ")");
+    if (t.has("doc")) sc.doc = t.key("doc").str();
+    if (!stall_names.insert(sc.name).second)
+      t.key("name").fail("duplicate stall cause '" + sc.name + "'");
+    s.stall_causes_.push_back(sc);
   }
 
   At lv = top.req("latency_vars");

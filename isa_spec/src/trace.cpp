@@ -48,19 +48,17 @@ const char* record_kind_name(RecordKind k) {
 }
 
 const char* stall_cause_name(StallCause c) {
-  switch (c) {
-    case StallCause::None:
-      return "none";
-    case StallCause::QueueFull:
-      return "queue_full";
-    case StallCause::Raw:
-      return "raw";
-    case StallCause::Waw:
-      return "waw";
-    case StallCause::War:
-      return "war";
-  }
+  if (c == StallCause::None) return "none";
+  for (const StallCauseName& n : kStallCauseNames)
+    if (n.cause == c) return n.name;
   return "?";
+}
+
+std::optional<StallCause> stall_cause_from_code(unsigned code) {
+  if (code == 0) return StallCause::None;
+  for (const StallCauseName& n : kStallCauseNames)
+    if (static_cast<unsigned>(n.cause) == code) return n.cause;
+  return std::nullopt;
 }
 
 void normalize(RetireRecord& r) {

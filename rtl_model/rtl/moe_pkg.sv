@@ -178,13 +178,4 @@ package moe_pkg;
     rows_t rows;
   } region_t;
 
-  // What an instruction at the head of issue waits for (docs/overlap.md, sections 3 and 6).
-  typedef enum logic [2:0] {
-    STALL_NONE       = 3'd0,
-    STALL_QUEUE_FULL = 3'd1,
-    STALL_RAW        = 3'd2,
-    STALL_WAW        = 3'd3,
-    STALL_WAR        = 3'd4
-  } stall_e;
-
 endpackage : moe_pkg

@@ -577,20 +577,9 @@ void Model::restore(const isa::Program& program, const isa::ArchState& state) {
 
 namespace {
 
-/// moe_pkg::stall_e as the record's cause.
+/// moesim_isa_pkg::stall_e (generated from isa.yaml `stall_causes`) as the record's cause.
 isa::StallCause stall_cause(uint8_t code) {
-  switch (code) {
-    case 1:
-      return isa::StallCause::QueueFull;
-    case 2:
-      return isa::StallCause::Raw;
-    case 3:
-      return isa::StallCause::Waw;
-    case 4:
-      return isa::StallCause::War;
-    default:
-      break;
-  }
+  if (const auto c = isa::stall_cause_from_code(code); c && *c != isa::StallCause::None) return *c;
   std::ostringstream e;
   e << "RtlModel: stall_cause_o = " << static_cast<unsigned>(code) << " is no stall_e cause";
   throw std::logic_error(e.str());

@@ -18,6 +18,7 @@
 
 #include "moesim/isa/naming.hpp"
 #include "moesim/isa/spec.hpp"
+#include "moesim/isa/trace.hpp"
 
 using namespace moesim::isa;
 namespace fs = std::filesystem;
@@ -85,6 +86,12 @@ Table yaml_opcodes(const Spec& s, bool sv) {
 Table yaml_traps(const Spec& s, bool sv) {
   Table t{{sv ? "NONE" : "None", 0}};
   for (const auto& x : s.traps()) t[sv ? upper_name(x.name) : x.name] = x.code;
+  return t;
+}
+/// isa.yaml `stall_causes` with code 0 none (C++: camel-case enumerators, SV: STALL_<NAME>).
+Table yaml_stall_causes(const Spec& s, bool sv) {
+  Table t{{sv ? "NONE" : "None", 0}};
+  for (const auto& x : s.stall_causes()) t[sv ? upper_name(x.name) : camel_name(x.name)] = x.code;
   return t;
 }
 Table yaml_stages(const Spec& s, bool sv) {
@@ -300,6 +307,25 @@ Problems check_tables_hpp(const Spec& s, const std::string& text) {
           hex_entries(block(text, "enum class TrapCause : uint8_t {", "};"), 10, "trap"), p);
   compare("stage", file, yaml_stages(s, false),
           hex_entries(block(text, "enum class StageCode : uint8_t {", "};"), 10, "stage"), p);
+  compare("stall cause", file, yaml_stall_causes(s, false),
+          hex_entries(block(text, "enum class StallCause : uint8_t {", "};"), 10, "stall cause"),
+          p);
+  {  // the name table: every cause once, with its YAML name
+    Table names;
+    for (const auto& x : s.stall_causes()) names[x.name] = x.code;
+    Table gen_names;
+    const std::string blk = block(text, "kStallCauseNames{{", "}};");
+    const std::regex re(R"re(\{StallCause::(\w+), "(\w+)"\})re");
+    for (auto it = std::sregex_iterator(blk.begin(), blk.end(), re); it != std::sregex_iterator();
+         ++it) {
+      const std::string e = (*it)[1], n = (*it)[2];
+      const auto code = yaml_stall_causes(s, false);
+      const auto c = code.find(e);
+      if (!gen_names.emplace(n, c == code.end() ? -1 : c->second).second)
+        p.push_back("stall cause name " + n + ": appears twice in " + file);
+    }
+    compare("stall cause name", file, names, gen_names, p);
+  }
   compare("field", file, yaml_fields(s, false),
           collect(text, std::regex(R"(kField(\w+?(?:Lo|Hi)) = (\d+))"), 10, "field", file, p), p);
   compare("fp32 constant", file, yaml_fp32_constants(s),
@@ -391,6 +417,10 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
   compare("stage", file, yaml_stages(s, true),
           collect(enum_block("stage_e"), std::regex(R"(STAGE_(\w+) = \d+'d(\d+))"), 10, "stage",
                   file, p),
+          p);
+  compare("stall cause", file, yaml_stall_causes(s, true),
+          collect(enum_block("stall_e"), std::regex(R"(STALL_(\w+) = \d+'d(\d+))"), 10,
+                  "stall cause", file, p),
           p);
   compare("field", file, yaml_fields(s, true),
           collect(text, std::regex(R"(localparam int unsigned ((?!CTRL_)\w+_(?:LO|HI)) = (\d+);)"),
@@ -730,6 +760,34 @@ BOOST_AUTO_TEST_CASE(fp32_constant_guards_catch_planted_drift) {
                          "localparam logic [31:0] FP32_EXTRA = 32'h3F800000;\n"
                          "  localparam logic [31:0] FP32_BMM_SCALE")),
                  "EXTRA", "not in the YAML");
+}
+
+// Stall causes (isa.yaml `stall_causes`) in both generated files and the name table: a cause
+// dropped, added or renumbered on one side fails by name.
+BOOST_AUTO_TEST_CASE(stall_cause_guards_catch_planted_drift) {
+  const std::string t = slurp(kGen / "include/moesim/isa/tables.hpp");
+  auto c = [&](const std::string& text) { return check_tables_hpp(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "  Waw = 3,\n", "")), "Waw", "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "  War = 4,\n", "  War = 4,\n  Bank = 5,\n")), "Bank",
+                 "not in the YAML");
+  EXPECT_REPORTS(c(edit(t, "  Raw = 2,\n", "  Raw = 3,\n")), "Raw", "YAML 2, tables.hpp 3");
+  EXPECT_REPORTS(c(edit(t, "{StallCause::War, \"war\"}", "{StallCause::War, \"wra\"}")), "war",
+                 "missing from tables.hpp");
+  const std::string v = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto cv = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_REPORTS(cv(edit(v, ",\n    STALL_WAW = 3'd3", "")), "WAW",
+                 "missing from moesim_isa_pkg.sv");
+  EXPECT_REPORTS(cv(edit(v, "STALL_RAW = 3'd2", "STALL_RAW = 3'd5")), "RAW",
+                 "YAML 2, moesim_isa_pkg.sv 5");
+  EXPECT_REPORTS(cv(edit(v, "STALL_NONE = 3'd0", "STALL_NONE = 3'd0,\n    STALL_BANK = 3'd5")),
+                 "BANK", "not in the YAML");
+  // The loaded names round-trip through the C++ helpers.
+  for (const auto& x : spec().stall_causes()) {
+    const auto sc = stall_cause_from_code(x.code);
+    BOOST_TEST_REQUIRE(sc.has_value(), x.name);
+    BOOST_TEST(stall_cause_name(*sc) == x.name);
+  }
+  BOOST_TEST(!stall_cause_from_code(spec().stall_causes().size() + 1).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(pkg_sv_matches_yaml) {

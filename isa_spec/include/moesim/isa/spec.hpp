@@ -126,6 +126,13 @@ struct TrapSpec {
   std::string doc;
 };
 
+/// One entry of isa.yaml `stall_causes` (code 0 is none).
+struct StallCauseSpec {
+  std::string name;
+  uint8_t code = 0;
+  std::string doc;
+};
+
 struct StageSpec {
   std::string name;
   uint8_t code = 0;
@@ -162,6 +169,7 @@ class Spec {
   const std::map<std::string, Field>& fields() const { return fields_; }
   const std::vector<std::string>& units() const { return units_; }
   const std::vector<TrapSpec>& traps() const { return traps_; }
+  const std::vector<StallCauseSpec>& stall_causes() const { return stall_causes_; }
   const TrapSpec& trap(const std::string& name) const;  ///< throws SpecError
   const TrapSpec* trap_by_code(uint8_t code) const;
   const std::vector<StageSpec>& stages() const { return stages_; }
@@ -225,6 +233,7 @@ class Spec {
   std::map<std::string, Field> fields_;
   std::vector<std::string> units_;
   std::vector<TrapSpec> traps_;
+  std::vector<StallCauseSpec> stall_causes_;
   std::vector<StageSpec> stages_;
   std::map<std::string, MachinePreset> presets_;
   std::map<std::string, std::string> latency_vars_;

@@ -95,12 +95,13 @@ struct UnitSpan {
 
 /// What a record describes (docs/overlap.md section 6).
 enum class RecordKind : uint8_t { Retire = 0, Transfer = 1 };
-/// Why an instruction stalled (docs/overlap.md section 3).
-enum class StallCause : uint8_t { None = 0, QueueFull = 1, Raw = 2, Waw = 3, War = 4 };
 /// "retire", "transfer".
 const char* record_kind_name(RecordKind k);
-/// "none", "queue_full", "raw", "waw", "war".
+/// Why an instruction stalled (isa.yaml `stall_causes`, generated as isa::StallCause): its
+/// name there, "none" for StallCause::None.
 const char* stall_cause_name(StallCause c);
+/// The stall cause of `code` (0: none), std::nullopt for a code isa.yaml does not define.
+std::optional<StallCause> stall_cause_from_code(unsigned code);
 
 struct RetireRecord {
   RecordKind kind = RecordKind::Retire;

@@ -44,10 +44,10 @@ struct StageRow {
   std::array<uint64_t, 2> cycles{};
   /// Cycles of the stage's transfers in which the core was occupied by another instruction.
   std::array<uint64_t, 2> hidden_cycles{};
-  /// Stall cycles of the stage's instructions, and split by cause: [0] queue_full, [1] raw,
-  /// [2] waw, [3] war (isa::StallCause - 1).
+  /// Stall cycles of the stage's instructions, and split by cause (isa.yaml `stall_causes`, code c
+  /// at [c - 1]: queue_full, raw, waw, war).
   std::array<uint64_t, 2> stall_cycles{};
-  std::array<std::array<uint64_t, 2>, 4> stall_by_cause{};
+  std::array<std::array<uint64_t, 2>, isa::kNumStallCauses> stall_by_cause{};
   /// HBM bytes each engine attributed to this stage's records (isa::RetireRecord::hbm_read,
   /// hbm_written: a DMA instruction's, or with a DMA queue its transfer's).
   std::array<uint64_t, 2> hbm_read{};

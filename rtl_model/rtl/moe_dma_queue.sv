@@ -1,7 +1,7 @@
 // moesim RTL: the DMA queue, the pending transfers that feed moe_dma_unit in issue order.
 
 /**
- * The DMA queue of docs/overlap.md (issue 18): with DMA_QUEUE = depth_i > 0, a DMA instruction
+ * The DMA queue of docs/overlap.md: with DMA_QUEUE = depth_i > 0, a DMA instruction
  * (H_PREFETCH_M, H_PREFETCH_V, H_STORE_V) issues into the queue in one cycle and its transfer
  * runs on the DMA engine (moe_dma_unit) while later instructions issue.
  *

@@ -23,7 +23,6 @@ struct CampaignFlags {
 int cmd_campaign(const isa::Spec& spec, CampaignFlags& f, CLI::App& root) {
   check_executor_flags(f.exec);
   campaign::SpecOptions so;
-  // Windowed co-simulation (issue 16) is passed through as --windows once `moesim cosim` has it.
   try {
     so.windows_supported =
         root.get_subcommand("cosim")->get_option_no_throw("--windows") != nullptr;

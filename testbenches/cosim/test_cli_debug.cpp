@@ -1,4 +1,4 @@
-// The debug loop of the `moesim` command line (issue 15), run as a subprocess: your own program
+// The debug loop of the `moesim` command line, run as a subprocess: your own program
 // on your own memories (--image, --image-bin, --random-image, --dump with --program), the trace
 // log, disasm's pc and word columns, the progress lines, and the provenance of reports. Every
 // expected value is written by hand or computed by a tool outside moesim (sha256sum).

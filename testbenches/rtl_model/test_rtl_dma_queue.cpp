@@ -1,4 +1,4 @@
-// The RTL's DMA queue (docs/overlap.md, issue 18) on the tiny preset with DMA_QUEUE = 2: short
+// The RTL's DMA queue (docs/overlap.md) on the tiny preset with DMA_QUEUE = 2: short
 // programs whose every record (retire and transfer, in the order step() returns them) and total
 // cycles are derived by hand from docs/overlap.md and isa.yaml's latencies, never read back from
 // the RTL. Tiny: HBM_LATENCY 8, HBM_BYTES_PER_CYCLE 16, VLEN 16, HBM_V_ROWS 4, MX_BLOCK 8, so

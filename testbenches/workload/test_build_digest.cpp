@@ -1,6 +1,6 @@
 // The program builder's output is pinned: program (words, stages, lines, work tags, text) and
 // memory image of a set of layers hash to digests computed from the unchanged builder at main
-// 6df0e6d (before the threaded image generator of issue 14), so a faster builder cannot change
+// 6df0e6d (before the threaded image generator), so a faster builder cannot change
 // any seeded content. To print the digests of the current builder, run this case with
 // MOESIM_PRINT_BUILD_DIGESTS=1.
 #include <boost/test/unit_test.hpp>

@@ -1,6 +1,6 @@
 // Expert-parallel deployments (docs/deployments.md): the per-rank shapes of the shipped
-// deployments file against the worked figures of issue 19 (written here from the issue, not
-// from the code), the expert masks, and every refusal of a bad deployments file (exit 2 in the
+// deployments file against the worked figures of docs/deployments.md (written here from the
+// published deployment conventions, not from the code), the expert masks, and every refusal of a bad deployments file (exit 2 in the
 // CLI: the UsageError names FILE:LINE and the key).
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
@@ -56,7 +56,7 @@ BOOST_AUTO_TEST_SUITE(deployments)
 
 BOOST_AUTO_TEST_CASE(worked_figures_of_the_shipped_file) {
   const auto ds = workload::load_deployments(workload::default_deployments_file());
-  // Issue 19: 384 routed at EP 8 with 0 / 32 / 64 redundant -> 48 / 52 / 56 local experts and a
+  // 384 routed at EP 8 with 0 / 32 / 64 redundant -> 48 / 52 / 56 local experts and a
   // 385 / 417 / 449-entry mask (top-8, unfused: 8 columns); 288 routed, EP 4, one shared expert
   // -> 73 local, 10 columns, 290 mask entries fused, 72 / 8 / 289 unfused.
   const Figures figures[] = {{"kimi-k2-ep8", 48, 8, 385},

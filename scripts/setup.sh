@@ -18,6 +18,8 @@ MOESIM_PACKAGES=(
   xvfb x11-apps imagemagick
   # scripts/sanitize.sh: the ASan + UBSan build and the libFuzzer harnesses
   clang-14 libclang-rt-14-dev
+  # scripts/count_instructions.py (ctest bench.count_instructions): callgrind
+  valgrind
 )
 
 moesim_install_packages() {  # [PACKAGE...] (default: MOESIM_PACKAGES)

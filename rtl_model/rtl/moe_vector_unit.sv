@@ -101,7 +101,8 @@ module moe_vector_unit
   state_e              state_q, state_d;
   vec_op_e             op_q;
   logic [VramRowW-1:0] dst_row_q;
-  logic                use_scalar_q, masked_q;
+  logic                use_scalar_q;
+  logic [VLEN-1:0]     sel_q, sel_d;  // element selection of masked operations (V_MASK)
   logic [15:0]         scalar_q, fd_val_q;
   logic [2:0]          fd_q;
   logic [31:0]         shift_q;
@@ -182,7 +183,7 @@ module moe_vector_unit
       op_q         <= VEC_ADD;
       dst_row_q    <= '0;
       use_scalar_q <= 1'b0;
-      masked_q     <= 1'b0;
+      sel_q        <= '1;
       scalar_q     <= '0;
       fd_q         <= '0;
       fd_val_q     <= '0;
@@ -191,7 +192,7 @@ module moe_vector_unit
       op_q         <= op_i;
       dst_row_q    <= dst_row_i;
       use_scalar_q <= use_scalar_i;
-      masked_q     <= masked_i;
+      sel_q        <= sel_d;
       scalar_q     <= scalar_i;
       fd_q         <= fd_i;
       fd_val_q     <= fd_val_i;
@@ -226,11 +227,16 @@ module moe_vector_unit
     return {b, 16'h0000};
   endfunction
 
-  // Element selection of masked operations.
+  // Element selection of masked operations, registered at issue with the operation (V_MASK
+  // cannot change while the unit works: the core runs one instruction at a time). The lanes
+  // then depend on the unit's own registers only, not on the V_MASK register, which the
+  // harness may write (checkpoint restore) and which Verilator therefore evaluates the logic
+  // of at every eval (docs/performance.md).
   logic [VLEN-1:0] sel;
   for (genvar e = 0; e < VLEN; e++) begin : g_sel
-    assign sel[e] = !masked_q || v_mask_i[e / HLEN];
+    assign sel_d[e] = !masked_i || v_mask_i[e / HLEN];
   end
+  assign sel = sel_q;
 
   logic [31:0] add_a [VLEN];
   logic [31:0] add_b [VLEN];

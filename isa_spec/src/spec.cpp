@@ -225,7 +225,6 @@ void SpecLoader::isa(Spec& s, const At& top) {
   At stalls = top.req("stall_causes");
   stalls.seq();
   std::set<std::string> stall_names;
-  std::set<int64_t> stall_codes;
   for (size_t i = 0; i < stalls.node.size(); ++i) {
     At t = stalls.idx(i);
     t.only_keys({"name", "code", "doc"});

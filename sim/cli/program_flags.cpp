@@ -41,7 +41,8 @@ void add_progress_flag(CLI::App* app, ProgramFlags& f) {
       ->capture_default_str()
       ->check(seconds);
   app->add_option("--progress-every", f.progress.every_s,
-                  "when stderr is not a terminal, print a progress line this often (seconds)")
+                  "when stderr is not a terminal, print a progress line this often (seconds); on a "
+                  "terminal, redraw the line this often if that is under 250 ms")
       ->capture_default_str()
       ->check(seconds);
 }

@@ -3,6 +3,7 @@
 
 #include <sys/ioctl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -131,7 +132,9 @@ void Progress::tick() {
   const auto now = Clock::now();
   const double t = std::chrono::duration<double>(now - start_).count();
   if (tty_) {
-    if (t < after_s_ || now - last_ < std::chrono::milliseconds(250)) return;
+    // At most every 250 ms, or every --progress-every seconds if that is shorter.
+    const double redraw_s = std::min(0.25, every_s_);
+    if (t < after_s_ || std::chrono::duration<double>(now - last_).count() < redraw_s) return;
     last_ = now;
     // One screen line, never wrapped: a wrapped line would not be redrawn in place by \r.
     std::string line = text(t);

@@ -366,13 +366,15 @@ BOOST_AUTO_TEST_CASE(cli_progress_line_fits_a_narrow_terminal) {
   // On a terminal the line is redrawn in place with \r; a line wider than the terminal wraps and
   // every redraw then leaves a screen line behind (seen in tmux at 80 columns). Run on a
   // 60-column pseudo-terminal (script(1) records what the terminal receives): every redraw
-  // fits, with percent and ETA first, and the end clears the line.
+  // fits, with percent and ETA first, and the end clears the line. --progress-every 0 redraws
+  // at every check (each 16 retires), so the run draws many lines however fast the machine is
+  // (with the default 250 ms, a run shorter than that drew one line and draws >= 2 failed).
   // Planted: without the cut to the terminal's width the redraws were ~120 characters wide
   // and this failed.
   const fs::path dir = workdir("progress_tty");
   const std::string inner = "stty cols 60; '" + std::string(MOESIM_BIN) +
                             "' cosim --tokens 4 --hidden 64 --intermediate 64 --progress always "
-                            "--quiet >/dev/null";
+                            "--progress-every 0 --quiet >/dev/null";
   const std::string cmd =
       "cd '" + dir.string() + "' && script -qec \"" + inner + "\" typescript.txt >/dev/null 2>&1";
   BOOST_REQUIRE(std::system(cmd.c_str()) == 0);

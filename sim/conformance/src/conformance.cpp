@@ -17,6 +17,7 @@
 #include "moesim/isa/image_file.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/usage_error.hpp"
+#include "moesim/isa/yaml_reader.hpp"
 
 namespace moesim::conformance {
 namespace {
@@ -334,12 +335,7 @@ std::vector<Waiver> load_waivers(const isa::Spec& spec, const fs::path& suite) {
   const fs::path path = suite / "waivers.yaml";
   std::vector<Waiver> out;
   if (!fs::exists(path)) return out;
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path.string());
-  } catch (const YAML::Exception& e) {
-    throw UsageError(path.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
+  const YAML::Node root = isa::load_yaml_file(path.string());
   if (!root.IsSequence()) throw UsageError(path.string() + ": expected a list of {item, reason}");
   const std::set<std::string> items = coverage(spec, {}, {}).names();
   for (size_t i = 0; i < root.size(); ++i) {

@@ -11,6 +11,7 @@
 #include "cosim_windows.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/checkpoint.hpp"
+#include "moesim/isa/input_file.hpp"
 #include "program_flags.hpp"
 
 namespace moesim::cli {
@@ -48,8 +49,10 @@ int cmd_checkpoint(const isa::Spec& spec, const CheckpointFlags& f) {
     check_output_path("--save", f.save);
     if (fs::exists(f.save))
       throw UsageError("--save " + f.save + ": exists (a checkpoint is never written over a file)");
-  } else if (!fs::is_regular_file(f.load)) {
-    throw UsageError("--load " + f.load + ": no such file");
+  } else {
+    // A regular file (no such file, a directory, a device: named as what it is), before the
+    // program is built.
+    bad_input_of<UsageError>("--load ", [&] { isa::check_input_file(f.load, UINT64_MAX); });
   }
   const auto t0 = Clock::now();
   Workload w = make_workload(spec, f.program);

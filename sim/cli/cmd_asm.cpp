@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/program.hpp"
+#include "path_guard.hpp"
 
 namespace moesim::cli {
 
@@ -30,8 +31,11 @@ int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
                      " (name the .hex; the .stages is written beside it)");
   check_output_path("-o", out);
   check_output_path("the stage table of -o " + out + ":", stages.string());
-  check_not_input("-o " + out, out, "", in);
-  check_not_input("the stage table " + stages.string() + " of -o " + out, stages, "", in);
+  PathGuard guard;
+  guard.input("", in);
+  guard.output("-o " + out, out);
+  guard.output("the stage table " + stages.string() + " of -o " + out, stages);
+  guard.check();
   // isa::AsmError (file:line:col: message) or an unreadable input file
   const isa::Program p = bad_input_of("", [&] { return isa::assemble_file(spec, in); });
   bad_input_of<std::exception>("-o: ", [&] { isa::write_program(p, out); });

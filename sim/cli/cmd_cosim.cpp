@@ -19,6 +19,7 @@
 #include "moesim/report/profile.hpp"
 #include "moesim/report/provenance.hpp"
 #include "moesim/report/report.hpp"
+#include "moesim/workload/deployment.hpp"
 #include "output_flags.hpp"
 #include "program_flags.hpp"
 
@@ -42,8 +43,16 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t0 = Clock::now();
   std::optional<cosim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
-  check_outputs(f, f.program, {{"--from-checkpoint", f.windows.from_checkpoint}});
-  check_dump_dir(f.dump);
+  // Every output of the run (derived files and the dump included) against every input and
+  // every other output, before anything is written.
+  PathGuard guard;
+  check_outputs(f, f.program, guard);
+  guard.input("--from-checkpoint", f.windows.from_checkpoint);
+  if (f.deploy.active())
+    guard.input("--deployments", f.deploy.deployments.empty() ? workload::default_deployments_file()
+                                                              : f.deploy.deployments);
+  check_dump(f.dump, f.program, {"golden", "rtl"}, guard);
+  guard.check();
   check_window_flags(f.windows, f);
   if (f.deploy.all_ranks) return run_deployment_ranks(spec, f.program, f.deploy, f, f.quiet);
   Workload w = f.deploy.active() ? make_deployment_workload(spec, f.program, f.deploy)

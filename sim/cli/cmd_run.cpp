@@ -34,10 +34,14 @@ struct RunFlags : OutputFlags {
 
 int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
-  check_outputs(f, f.program);
+  // Every output of the run (derived files and the dump included) against every input and
+  // every other output, before anything is written.
+  PathGuard guard;
+  check_outputs(f, f.program, guard);
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
-  check_dump_dir(f.dump);
+  check_dump(f.dump, f.program, {""}, guard);
+  guard.check();
   Workload w = make_workload(spec, f.program);
   std::unique_ptr<isa::Engine> engine;
   if (f.engine == "golden") {

@@ -18,6 +18,7 @@
 #include "moesim/report/trace_json.hpp"
 #include "moesim/report/trace_log.hpp"
 #include "moesim/report/vcd_sink.hpp"
+#include "path_guard.hpp"
 #include "program_flags.hpp"
 
 namespace moesim::cli {
@@ -41,11 +42,22 @@ std::filesystem::path rtl_gtkw_path(const std::string& fst);
 /// Registers OutputFlags on `app`; `both` says the command runs both engines (cosim).
 void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
 
-/// Output files of one run: each checked by check_output_path, no two the same file (the
-/// VCD's .gtkw and .stages.filter included), and none an input of `p` (check_not_input) nor
-/// one of `more_inputs` (flag, path; an empty path is none).
-void check_outputs(const OutputFlags& o, const ProgramFlags& p,
-                   const std::vector<std::pair<std::string, std::string>>& more_inputs = {});
+/// Output files of one run: each checked by check_output_path and added to `g` with the files
+/// derived from it (the VCD's .gtkw and .stages.filter, the FST's .rtl.gtkw and filter, the
+/// per-engine trace logs) and --asm-out; the inputs of `p` (program and its .stages, images,
+/// config.json, route trace, mix) added to `g` as inputs. The caller adds its own and calls
+/// g.check() before anything is written.
+void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g);
+
+/// --dump DIR: refuses a DIR that is a file and adds the files the dump will write to `g`, in
+/// DIR/ENGINE/ for each of `engines` ("" : DIR itself).
+void check_dump(const std::string& dir, const ProgramFlags& p,
+                const std::vector<std::string>& engines, PathGuard& g);
+
+/// The names of the files --dump writes: the layer's outputs, or every space and a manifest.
+std::vector<std::string> dump_file_names(bool layer);
+/// "hbm.bin": the file of a space in a --dump of a --program run.
+std::string space_file(isa::Space s);
 
 /// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
 void write_report(const std::string& path, const nlohmann::json& j);

@@ -1,7 +1,8 @@
 // The bounded readers of isa_spec (docs/fuzzing.md, Limits): read_input_file refuses what is not
 // a regular file (without blocking on a FIFO), a file over its limit and a failed read;
 // load_yaml_file counts the nodes a walk visits, aliases expanded, and refuses a key twice, in a
-// pass over the parser's events before any node is built. Each check fails when its guard is removed: an alias bomb makes the
+// pass over the parser's events before any node is built; write_file replaces a file only when
+// the new one is complete. Each check fails when its guard is removed: an alias bomb makes the
 // test hang (it is 10^10 nodes to a walk), a FIFO blocks it, /proc/self/mem reads as empty.
 #define BOOST_TEST_MODULE input_files
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <string>
 
+#include "moesim/isa/file_output.hpp"
 #include "moesim/isa/input_file.hpp"
 #include "moesim/isa/usage_error.hpp"
 #include "moesim/isa/yaml_reader.hpp"
@@ -103,3 +105,31 @@ BOOST_AUTO_TEST_CASE(yaml_counts_aliases_expanded_and_refuses_keys_twice) {
       has(error_of([] { isa::load_yaml_text("a: [1, 2\n", "syntax.yaml"); }), "syntax.yaml:"));
 }
 
+BOOST_AUTO_TEST_CASE(write_file_replaces_a_file_only_when_complete) {
+  TempDir tmp;
+  const fs::path f = tmp.path / "out.txt";
+  isa::write_file(f, "first");
+  isa::write_file(f, "second");
+  std::ifstream in(f);
+  std::string got;
+  in >> got;
+  BOOST_TEST(got == "second");
+  // Through a symbolic link the file it names is replaced, and the link stays.
+  const fs::path link = tmp.path / "link.txt";
+  fs::create_symlink(f, link);
+  isa::write_file(link, "third");
+  BOOST_TEST(fs::is_symlink(link));
+  std::ifstream in2(f);
+  in2 >> got;
+  BOOST_TEST(got == "third");
+  // No temporary file is left behind.
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(tmp.path))
+    files += fs::is_regular_file(e.symlink_status()) ? 1 : 0;
+  BOOST_TEST(files == 1u);
+  // A device is written in place: /dev/full fails, naming it.
+  BOOST_CHECK_EXCEPTION(isa::write_file("/dev/full", "x"), std::runtime_error,
+                        [](const std::runtime_error& e) {
+                          return std::string(e.what()).find("/dev/full: write failed") == 0;
+                        });
+}

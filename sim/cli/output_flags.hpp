@@ -9,10 +9,12 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/cosim/engines.hpp"
+#include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/report/trace_json.hpp"
@@ -96,6 +98,57 @@ std::unique_ptr<report::TraceLogSink> open_trace_log(const isa::Spec& spec, cons
 std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
                                           const std::vector<std::string>& scopes,
                                           const isa::MachinePreset& machine);
+
+/// A timeline sink whose write errors (std::runtime_error: a full disk, /dev/full) become a
+/// UsageError naming its flag ("--trace-json: PATH: write failed"), as a report's do: exit 2.
+class FlaggedSink : public cosim::TimelineSink {
+ public:
+  FlaggedSink(cosim::TimelineSink& inner, std::string flag)
+      : inner_(inner), flag_(std::move(flag)) {}
+  void instruction(size_t e, const isa::RetireRecord& r, const cosim::WorkItem& w) override {
+    guard([&] { inner_.instruction(e, r, w); });
+  }
+  void unit_busy(size_t e, const isa::UnitSpan& s) override {
+    guard([&] { inner_.unit_busy(e, s); });
+  }
+  void dma_issue(size_t e, const isa::RetireRecord& r) override {
+    guard([&] { inner_.dma_issue(e, r); });
+  }
+  void transfer(size_t e, const isa::RetireRecord& t) override {
+    guard([&] { inner_.transfer(e, t); });
+  }
+  void mismatch(uint64_t cycle) override {
+    guard([&] { inner_.mismatch(cycle); });
+  }
+  void finish(uint64_t end_cycle) override {
+    guard([&] { inner_.finish(end_cycle); });
+  }
+
+ private:
+  template <class F>
+  void guard(F&& f) {
+    try {
+      f();
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      throw UsageError(flag_ + ": " + e.what());
+    }
+  }
+  cosim::TimelineSink& inner_;
+  std::string flag_;
+};
+
+/// The sinks of --vcd, --trace-json and --trace-log (those given), each behind a FlaggedSink.
+struct FlaggedSinks {
+  std::vector<std::unique_ptr<FlaggedSink>> sinks;
+  void add(cosim::TimelineSink* s, const std::string& flag) {
+    if (s != nullptr) sinks.push_back(std::make_unique<FlaggedSink>(*s, flag));
+  }
+  void into(std::vector<cosim::TimelineSink*>& out) const {
+    for (const auto& s : sinks) out.push_back(s.get());
+  }
+};
 
 /// The RTL engine, writing Verilator's FST of every RTL signal in `window` to `fst` when
 /// non-empty.

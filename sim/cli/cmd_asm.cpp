@@ -49,7 +49,14 @@ int cmd_disasm(const isa::Spec& spec, const std::string& in) {
   std::cout << "; " << in << ": " << p.size() << " instructions (columns after each: ; pc word)\n";
   // Each instruction line gets its pc and word as a trailing comment, so the text still
   // re-assembles to the same program.
-  std::istringstream text(isa::disassemble(spec, p));
+  std::string listing;
+  try {
+    listing = isa::disassemble(spec, p);
+  } catch (const std::invalid_argument& e) {  // a stage table assembly cannot express
+    throw UsageError(isa::stages_path(in).string() + ": " + e.what() +
+                     " (disasm prints text that re-assembles to the same program)");
+  }
+  std::istringstream text(listing);
   std::string line;
   size_t pc = 0;
   while (std::getline(text, line)) {

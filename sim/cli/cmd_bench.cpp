@@ -99,7 +99,16 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
   for (unsigned tokens : f.tokens) {
     f.program.tokens = tokens;
     const auto t_build = Clock::now();
-    Workload w = make_workload(spec, f.program);
+    // The builder names the token count --tokens; bench's flag is --token-counts.
+    Workload w = [&] {
+      try {
+        return make_workload(spec, f.program);
+      } catch (const UsageError& e) {
+        const std::string m = e.what();
+        if (m.rfind("--tokens ", 0) == 0) throw UsageError("--token-counts " + m.substr(9));
+        throw;
+      }
+    }();
     const double build_s = seconds_since(t_build);
     std::cout << "moesim bench: " << describe(w, f.program) << "\n  program built in " << build_s
               << " s; HBM image " << w.built->layout.hbm_input_end << " bytes of HBM_BYTES "

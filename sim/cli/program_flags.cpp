@@ -307,6 +307,10 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
     return w;
   }
   w.model = workload::resolve_model(f.model, &w.ignored_config_keys);
+  if (f.shared_intermediate != 0 && !f.shared)
+    throw UsageError("--shared-intermediate " + std::to_string(f.shared_intermediate) +
+                     ": sets the shared expert's width, and without --shared the layer has none "
+                     "(add --shared, or leave the flag out)");
   workload::BuildOptions o;
   o.model = &*w.model;
   o.shared = f.shared;

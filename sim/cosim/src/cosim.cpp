@@ -565,6 +565,8 @@ void finish_sinks(const CosimOptions& options, uint64_t end_time) {
   for (TimelineSink* sink : options.sinks) {
     try {
       sink->finish(end_time);
+    } catch (const UsageError&) {
+      throw;  // names its output already
     } catch (const std::runtime_error& e) {
       throw UsageError(std::string("timeline output: ") + e.what());
     }

@@ -51,7 +51,7 @@ cmake -S "${MOESIM_ROOT}" -B "${SAN_BUILD_DIR}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_COMPILER="${SAN_CXX}" "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="${flags}" -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DMOESIM_RTL_PRESETS= -DMOESIM_FUZZ="${fuzzer}" \
+  -DMOESIM_RTL_PRESETS= -DMOESIM_PYTHON=OFF -DMOESIM_FUZZ="${fuzzer}" \
   -DMOESIM_FUZZ_SECONDS="${fuzz_seconds}" "-DMOESIM_TEST_SUITES=${suites}" >/dev/null
 
 # Only what the `sanitize` (and `fuzz`) tests run.

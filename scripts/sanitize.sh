@@ -51,12 +51,12 @@ cmake -S "${MOESIM_ROOT}" -B "${SAN_BUILD_DIR}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_COMPILER="${SAN_CXX}" "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="${flags}" -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DMOESIM_RTL_PRESETS= -DMOESIM_FUZZ="${fuzzer}" \
+  -DMOESIM_RTL_PRESETS= -DMOESIM_PYTHON=OFF -DMOESIM_FUZZ="${fuzzer}" \
   -DMOESIM_FUZZ_SECONDS="${fuzz_seconds}" "-DMOESIM_TEST_SUITES=${suites}" >/dev/null
 
 # Only what the `sanitize` (and `fuzz`) tests run.
-targets=(moesim moesim_isa_gen test_numerics test_assembler test_spec test_program test_drift
-         test_workload test_golden test_waveforms test_vcd_sink
+targets=(moesim moesim_isa_gen test_numerics test_assembler test_spec test_program test_input_files
+         test_drift test_workload test_golden test_waveforms test_vcd_sink
          fuzz_asm fuzz_disasm fuzz_spec fuzz_case fuzz_config fuzz_vcd)
 if [ "${fuzzer}" = OFF ]; then
   targets+=(test_bf16_tables)  # GCC's quadmath.h does not compile with clang

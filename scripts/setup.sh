@@ -14,6 +14,8 @@ MOESIM_PACKAGES=(
   verilator libsystemc-dev zlib1g-dev
   libboost-test-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libmpfr-dev libssl-dev
   gtkwave python3 python3-yaml
+  # the moesim Python module (sim/python, docs/python.md) and its pytest suite
+  pybind11-dev python3-dev python3-numpy python3-pytest
   # scripts/screenshot.sh: GTKWave under Xvfb
   xvfb x11-apps imagemagick
   # scripts/sanitize.sh: the ASan + UBSan build and the libFuzzer harnesses

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "file_input.hpp"
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/input_file.hpp"
 
 namespace moesim::isa {
 
@@ -277,10 +277,7 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
 }
 
 Program assemble_file(const Spec& spec, const std::string& path) {
-  std::ifstream f = open_input_file(path);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return assemble(spec, ss.str(), path);
+  return assemble(spec, read_input_file(path, kMaxTextInputBytes), path);
 }
 
 std::string disassemble(const Spec& spec, uint32_t word) {

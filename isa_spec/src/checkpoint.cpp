@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -12,6 +10,8 @@
 #include "moesim/isa/format.hpp"
 #include "moesim/isa/geometry.hpp"
 #include "moesim/isa/image_file.hpp"
+#include "moesim/isa/input_file.hpp"
+#include "moesim/isa/usage_error.hpp"
 
 namespace moesim::isa {
 namespace {
@@ -103,8 +103,15 @@ std::string words_body(const std::vector<uint32_t>& v) {
   return w.str();
 }
 
-std::vector<uint32_t> read_words(Reader& r) {
+/// `want`: the number of words the preset's state has (checked before the vector is made), or
+/// SIZE_MAX when no preset is known.
+std::vector<uint32_t> read_words(Reader& r, const std::string& where, const char* what, size_t want,
+                                 const std::string& preset) {
   const uint64_t n = r.u64();
+  if (want != SIZE_MAX && n != want)
+    throw CheckpointError(where + ": " + what + " has " + std::to_string(n) +
+                          " words, the state of machine preset '" + preset + "' has " +
+                          std::to_string(want));
   r.need_items(n, 4);
   std::vector<uint32_t> v(n);
   for (auto& x : v) x = r.u32();
@@ -173,12 +180,21 @@ std::string mem_body(const std::vector<uint8_t>& m, const std::vector<MemorySegm
   return w.str();
 }
 
+/// `want`: the space's size on the machine preset, or UINT64_MAX when no preset is known (then
+/// kMaxCheckpointSpaceBytes bounds it). Checked before the space is allocated.
 std::vector<uint8_t> read_mem(Reader& r, const std::string& where,
-                              const std::vector<MemorySegment>& initial) {
+                              const std::vector<MemorySegment>& initial, uint64_t want,
+                              const std::string& preset) {
   const uint64_t size = r.u64();
   const uint32_t page = r.u32();
   if (page == 0) throw CheckpointError(where + ": page size 0");
-  if (size > (uint64_t{1} << 40)) throw CheckpointError(where + ": size " + std::to_string(size));
+  if (want != UINT64_MAX && size != want)
+    throw CheckpointError(where + ": a space of " + std::to_string(size) +
+                          " bytes, machine preset '" + preset + "' has " + std::to_string(want));
+  if (size > kMaxCheckpointSpaceBytes)
+    throw CheckpointError(where + ": a space of " + std::to_string(size) +
+                          " bytes, more than a checkpoint holds (" +
+                          std::to_string(kMaxCheckpointSpaceBytes) + ")");
   const uint64_t n = r.u64();
   const uint64_t pages_total = (size + page - 1) / page;
   if (n > pages_total)
@@ -377,9 +393,7 @@ uint64_t image_identity(const MemoryImage& image) {
 namespace {
 
 uint64_t file_identity(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw std::runtime_error(p.string() + ": cannot read (checkpoint identity)");
-  const std::string b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string b = read_input_file(p.string(), kMaxYamlInputBytes);  // a spec file
   return fnv_bytes(b.data(), b.size(), fnv1a64(nullptr, 0));
 }
 
@@ -461,7 +475,10 @@ std::string encode_checkpoint(const Checkpoint& c, const MemoryImage& initial) {
 }
 
 Checkpoint decode_checkpoint(const std::string& b, const std::string& name,
-                             const MemoryImage& initial, const CheckpointId* expected) {
+                             const MemoryImage& initial, const CheckpointId* expected,
+                             const MachinePreset* preset) {
+  const StateShape shape = preset != nullptr ? state_shape(*preset) : StateShape{};
+  const std::string preset_name = preset != nullptr ? preset->name : "";
   Reader r(b, 0, b.size(), name);
   char magic[8];
   if (b.size() < sizeof magic || std::memcmp(b.data(), kMagic, sizeof magic) != 0)
@@ -534,6 +551,13 @@ Checkpoint decode_checkpoint(const std::string& b, const std::string& name,
     if (it == sections.end()) throw CheckpointError(name + ": section " + tag + " missing");
     return Reader(b, it->second.first, it->second.second, name + " section " + tag);
   };
+  // A section read to its end: bytes after its fields are refused (a well-formed checksum only
+  // says the bytes are the ones written, not that they are a checkpoint).
+  auto done = [&](const Reader& x, const std::string& tag) {
+    if (x.left() != 0)
+      throw CheckpointError(name + " section " + tag + ": " + std::to_string(x.left()) +
+                            " trailing bytes after its fields");
+  };
   std::vector<std::string> known{"CORE", "REGS", "LOOP", "MACC"};
   for (const char* t : kMemTags) known.emplace_back(t);
   for (const auto& [t, range] : sections)
@@ -547,6 +571,7 @@ Checkpoint decode_checkpoint(const std::string& b, const std::string& name,
     s.retired = x.u64();
     s.cycle = x.u64();
     s.instruction_budget = x.u64();
+    done(x, "CORE");
   }
   {
     Reader x = open("REGS");
@@ -567,10 +592,15 @@ Checkpoint decode_checkpoint(const std::string& b, const std::string& name,
     s.regs.v_mask = x.u32();
     s.regs.topk_policy = x.u32();
     s.regs.topk_valid = x.u8() != 0;
+    done(x, "REGS");
   }
   {
     Reader x = open("LOOP");
     const uint32_t n = x.u32();
+    if (preset != nullptr && n > shape.loop_depth)
+      throw CheckpointError(name + " section LOOP: " + std::to_string(n) +
+                            " active loops, LOOP_DEPTH of machine preset '" + preset_name +
+                            "' is " + std::to_string(shape.loop_depth));
     x.need_items(n, 5);
     for (uint32_t i = 0; i < n; ++i) {
       LoopEntry l;
@@ -578,18 +608,25 @@ Checkpoint decode_checkpoint(const std::string& b, const std::string& name,
       l.broken = x.u8() != 0;
       s.loops.push_back(l);
     }
+    done(x, "LOOP");
   }
   {
     Reader x = open("MACC");
-    s.acc = read_words(x);
-    s.vacc = read_words(x);
-    s.hv = read_words(x);
-    s.hm = read_words(x);
+    const std::string where = name + " section MACC";
+    auto want = [&](size_t n) { return preset != nullptr ? n : SIZE_MAX; };
+    s.acc = read_words(x, where, "acc", want(shape.acc), preset_name);
+    s.vacc = read_words(x, where, "vacc", want(shape.vacc), preset_name);
+    s.hv = read_words(x, where, "hv", want(shape.hv), preset_name);
+    s.hm = read_words(x, where, "hm", want(shape.hm), preset_name);
+    done(x, "MACC");
   }
   for (Space sp : kAllSpaces) {
     const char* tag = kMemTags[static_cast<size_t>(sp)];
     Reader x = open(tag);
-    s.mem[static_cast<size_t>(sp)] = read_mem(x, name + " section " + tag, segments(initial, sp));
+    s.mem[static_cast<size_t>(sp)] = read_mem(
+        x, name + " section " + tag, segments(initial, sp),
+        preset != nullptr ? shape.mem_bytes[static_cast<size_t>(sp)] : UINT64_MAX, preset_name);
+    done(x, tag);
   }
   return c;
 }
@@ -602,10 +639,24 @@ void write_checkpoint(const Checkpoint& c, const MemoryImage& initial,
 Checkpoint read_checkpoint(const std::filesystem::path& path, const MemoryImage& initial,
                            const CheckpointId* expected, const MachinePreset* preset,
                            const Program* program) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw CheckpointError(path.string() + ": cannot read checkpoint");
-  const std::string b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  Checkpoint c = decode_checkpoint(b, path.string(), initial, expected);
+  // The largest file a checkpoint of the preset can be: every page of every space stored with
+  // its index, the accumulators and the registers (without a preset: every space at
+  // kMaxCheckpointSpaceBytes). A regular file only: a device or a FIFO might never end.
+  uint64_t max_bytes = uint64_t{1} << 20;
+  if (preset != nullptr) {
+    const StateShape shape = state_shape(*preset);
+    for (uint64_t m : shape.mem_bytes) max_bytes += m + (m / kPageBytes + 1) * 8;
+    max_bytes += 4 * (shape.acc + shape.vacc + shape.hv + shape.hm) + 5 * shape.loop_depth;
+  } else {
+    max_bytes += kAllSpaces.size() * (kMaxCheckpointSpaceBytes + kMaxCheckpointSpaceBytes / 512);
+  }
+  std::string b;
+  try {
+    b = read_input_file(path.string(), max_bytes);
+  } catch (const UsageError& e) {
+    throw CheckpointError(e.what());
+  }
+  Checkpoint c = decode_checkpoint(b, path.string(), initial, expected, preset);
   if (preset != nullptr || program != nullptr) {
     try {
       if (preset != nullptr) check_state_shape(c.state, *preset);

@@ -10,25 +10,37 @@
 #include <set>
 
 #include "moesim/isa/geometry.hpp"
+#include "moesim/isa/input_file.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/usage_error.hpp"
+#include "moesim/isa/yaml_reader.hpp"
 
 namespace moesim::isa {
 
 namespace fs = std::filesystem;
 
-YAML::Node ImageReader::load() const {
-  std::error_code ec;
-  if (!fs::is_regular_file(path_, ec))
-    throw UsageError(path_.string() + ": " +
-                     (fs::exists(path_, ec) ? "not a regular file" : "no such file"));
+namespace {
+
+/// Runs `f`; its UsageError "PATH: why" becomes "WHAT why" (`what` names the flag and the file).
+template <class F>
+auto with_prefix(const std::string& what, const std::string& path, F&& f) -> decltype(f()) {
   try {
-    return YAML::LoadFile(path_.string());
-  } catch (const YAML::BadFile&) {
-    throw UsageError(path_.string() + ": cannot be read");
-  } catch (const YAML::Exception& e) {
-    throw UsageError(path_.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    return f();
+  } catch (const UsageError& e) {
+    std::string m = e.what();
+    if (m.rfind(path + ": ", 0) == 0) m = m.substr(path.size() + 2);
+    throw UsageError(what + m);
   }
+}
+
+}  // namespace
+
+YAML::Node ImageReader::load() const {
+  // A regular file, no alias, bounded (yaml_reader.hpp); keys written twice are refused by
+  // unique_keys, which names the key's path.
+  YamlLoadOptions o;
+  o.refuse_duplicate_keys = false;
+  return load_yaml_file(path_.string(), o);
 }
 
 std::string ImageReader::where(const YAML::Node& n) const {
@@ -295,21 +307,19 @@ void read_binary_image(const std::string& flag, const BinaryImageArg& arg,
                        const MachinePreset& preset, MemoryImage& image) {
   const std::string what =
       flag + " " + std::string(space_name(arg.space)) + "=" + arg.file.string() + ": ";
-  std::error_code ec;
-  if (!fs::is_regular_file(arg.file, ec))
-    throw UsageError(what + (fs::exists(arg.file, ec) ? "not a regular file" : "no such file"));
-  const uint64_t size = fs::file_size(arg.file, ec);
-  if (ec) throw UsageError(what + ec.message());
   const uint64_t cap = space_geometry(arg.space, preset).bytes();
-  if (arg.offset > cap || size > cap - arg.offset)
-    throw UsageError(what + std::to_string(size) + " bytes at offset " +
-                     std::to_string(arg.offset) + " do not fit " + space_name(arg.space) + " (" +
-                     std::to_string(cap) + " bytes on preset " + preset.name + ")");
-  std::ifstream in(arg.file, std::ios::binary);
-  MemorySegment seg{arg.offset, std::vector<uint8_t>(static_cast<size_t>(size))};
-  if (!in ||
-      !in.read(reinterpret_cast<char*>(seg.bytes.data()), static_cast<std::streamsize>(size)))
-    throw UsageError(what + "cannot be read");
+  // A regular file that fits the space from the offset on, checked before anything is read.
+  const std::string file = arg.file.string();
+  const uint64_t size = with_prefix(what, file, [&] {
+    const uint64_t n = check_input_file(file, UINT64_MAX);
+    if (arg.offset > cap || n > cap - arg.offset)
+      throw UsageError(std::to_string(n) + " bytes at offset " + std::to_string(arg.offset) +
+                       " do not fit " + space_name(arg.space) + " (" + std::to_string(cap) +
+                       " bytes on preset " + preset.name + ")");
+    return n;
+  });
+  MemorySegment seg{arg.offset,
+                    with_prefix(what, file, [&] { return read_input_bytes(file, size); })};
   segments(image, arg.space).push_back(std::move(seg));
 }
 

@@ -10,25 +10,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "file_input.hpp"
 #include "moesim/isa/file_output.hpp"
+#include "moesim/isa/input_file.hpp"
 #include "moesim/isa/spec.hpp"
 
 namespace moesim::isa {
-
-std::ifstream open_input_file(const std::string& path) {
-  std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(st)) throw std::runtime_error(path + ": no such file");
-  if (std::filesystem::is_directory(st)) throw std::runtime_error(path + ": is a directory");
-  // A device (/dev/zero, a terminal) may never end: refuse it rather than read forever.
-  if (std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st) ||
-      std::filesystem::is_socket(st))
-    throw std::runtime_error(path + ": is a device, not a file");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error(path + ": cannot open");
-  return f;
-}
 
 std::filesystem::path stages_path(const std::filesystem::path& hex_path) {
   std::filesystem::path p = hex_path;
@@ -123,7 +109,7 @@ void write_program(const Program& p, const std::filesystem::path& hex_path) {
 }
 
 Program read_program(const std::filesystem::path& hex_path) {
-  std::ifstream f = open_input_file(hex_path.string());
+  std::istringstream f(read_input_file(hex_path.string(), kMaxTextInputBytes));
   Program p;
   p.source = hex_path.string();
   std::string line;
@@ -146,7 +132,7 @@ Program read_program(const std::filesystem::path& hex_path) {
   std::filesystem::path sp = stages_path(hex_path);
   if (std::filesystem::exists(sp)) {
     const Spec& spec = Spec::builtin();
-    std::ifstream sf = open_input_file(sp.string());
+    std::istringstream sf(read_input_file(sp.string(), kMaxTextInputBytes));
     size_t n = 0;
     lineno = 0;
     while (std::getline(sf, line)) {

@@ -14,6 +14,8 @@
 
 #include "moesim/isa/naming.hpp"
 #include "moesim/isa/numerics.hpp"
+#include "moesim/isa/usage_error.hpp"
+#include "moesim/isa/yaml_reader.hpp"
 
 namespace moesim::isa {
 
@@ -106,12 +108,10 @@ bool is_identifier(const std::string& s) {
 
 At load_file(const std::filesystem::path& p) {
   std::string name = p.string();
-  if (!std::filesystem::exists(p)) throw SpecError(name + ": file not found");
-  try {
-    return At{YAML::LoadFile(name), name, ""};
-  } catch (const YAML::Exception& e) {
-    throw SpecError(name + ":" + std::to_string(e.mark.line + 1) + ":" +
-                    std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+  try {  // a regular file, no alias, no key twice, bounded (yaml_reader.hpp)
+    return At{load_yaml_file(name), name, ""};
+  } catch (const UsageError& e) {
+    throw SpecError(e.what());
   }
 }
 

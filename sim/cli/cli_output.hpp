@@ -51,20 +51,6 @@ inline void check_output_path(const std::string& flag, const std::string& path) 
     throw UsageError(flag + " " + path + ": directory " + dir.string() + " does not exist");
 }
 
-/// Refuses an output that is an input file (outputs never overwrite inputs): throws UsageError
-/// "WHAT: would overwrite the input [IN_FLAG ]IN_PATH". `what` names the output ("--report
-/// r.json"); `in_flag` the flag that named the input, empty for a positional argument.
-inline void check_not_input(const std::string& what, const std::filesystem::path& out,
-                            const std::string& in_flag, const std::filesystem::path& in) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const bool same = fs::weakly_canonical(out) == fs::weakly_canonical(in) ||
-                    (fs::exists(out) && fs::exists(in) && fs::equivalent(out, in, ec));
-  if (same)
-    throw UsageError(what + ": would overwrite the input " +
-                     (in_flag.empty() ? "" : in_flag + " ") + in.string());
-}
-
 /// The machine preset named by --machine; throws UsageError "unknown --machine 'M'" naming
 /// machine.yaml's presets.
 inline const isa::MachinePreset& machine_preset(const isa::Spec& spec, const std::string& machine) {

@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/program.hpp"
+#include "path_guard.hpp"
 
 namespace moesim::cli {
 
@@ -30,8 +31,11 @@ int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
                      " (name the .hex; the .stages is written beside it)");
   check_output_path("-o", out);
   check_output_path("the stage table of -o " + out + ":", stages.string());
-  check_not_input("-o " + out, out, "", in);
-  check_not_input("the stage table " + stages.string() + " of -o " + out, stages, "", in);
+  PathGuard guard;
+  guard.input("", in);
+  guard.output("-o " + out, out);
+  guard.output("the stage table " + stages.string() + " of -o " + out, stages);
+  guard.check();
   // isa::AsmError (file:line:col: message) or an unreadable input file
   const isa::Program p = bad_input_of("", [&] { return isa::assemble_file(spec, in); });
   bad_input_of<std::exception>("-o: ", [&] { isa::write_program(p, out); });
@@ -45,7 +49,14 @@ int cmd_disasm(const isa::Spec& spec, const std::string& in) {
   std::cout << "; " << in << ": " << p.size() << " instructions (columns after each: ; pc word)\n";
   // Each instruction line gets its pc and word as a trailing comment, so the text still
   // re-assembles to the same program.
-  std::istringstream text(isa::disassemble(spec, p));
+  std::string listing;
+  try {
+    listing = isa::disassemble(spec, p);
+  } catch (const std::invalid_argument& e) {  // a stage table assembly cannot express
+    throw UsageError(isa::stages_path(in).string() + ": " + e.what() +
+                     " (disasm prints text that re-assembles to the same program)");
+  }
+  std::istringstream text(listing);
   std::string line;
   size_t pc = 0;
   while (std::getline(text, line)) {

@@ -21,6 +21,7 @@
 #include "moesim/report/report.hpp"
 #include "moesim/workload/reference.hpp"
 #include "output_flags.hpp"
+#include "path_guard.hpp"
 #include "program_flags.hpp"
 
 namespace moesim::cli {
@@ -75,6 +76,14 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
   check_output_path("--report", f.report);
   if (!f.report.empty() && std::filesystem::path(f.report).extension() != ".json")
     throw UsageError("--report " + f.report + ": the bench report is JSON; name it .json");
+  {  // the report never overwrites the config.json the layer is built from
+    PathGuard guard;
+    guard.output("--report " + f.report, f.report);
+    if (std::filesystem::path(f.program.model).extension() == ".json" ||
+        std::filesystem::is_regular_file(f.program.model))
+      guard.input("--model", f.program.model);
+    guard.check();
+  }
   if (f.tokens.empty()) throw UsageError("--token-counts: give at least one token count");
   for (unsigned t : f.tokens)
     if (t == 0) throw UsageError("--token-counts: token counts must be at least 1, got 0");
@@ -90,7 +99,16 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
   for (unsigned tokens : f.tokens) {
     f.program.tokens = tokens;
     const auto t_build = Clock::now();
-    Workload w = make_workload(spec, f.program);
+    // The builder names the token count --tokens; bench's flag is --token-counts.
+    Workload w = [&] {
+      try {
+        return make_workload(spec, f.program);
+      } catch (const UsageError& e) {
+        const std::string m = e.what();
+        if (m.rfind("--tokens ", 0) == 0) throw UsageError("--token-counts " + m.substr(9));
+        throw;
+      }
+    }();
     const double build_s = seconds_since(t_build);
     std::cout << "moesim bench: " << describe(w, f.program) << "\n  program built in " << build_s
               << " s; HBM image " << w.built->layout.hbm_input_end << " bytes of HBM_BYTES "

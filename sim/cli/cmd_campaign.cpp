@@ -1,12 +1,18 @@
 // moesim campaign SPEC.yaml --executor local|slurm [--jobs J] --out DIR [--resume]: many
 // co-simulations as one regression (campaign/, docs/campaigns.md). Each run is a `moesim cosim`
 // child process of this executable.
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 
+#include "cli_output.hpp"
 #include "command.hpp"
+#include "cosim_windows.hpp"
 #include "executor_flags.hpp"
 #include "moesim/campaign/campaign.hpp"
+#include "moesim/cosim/fault.hpp"
+#include "moesim/isa/geometry.hpp"
 
 namespace moesim::cli {
 
@@ -28,6 +34,30 @@ int cmd_campaign(const isa::Spec& spec, CampaignFlags& f, CLI::App& root) {
         root.get_subcommand("cosim")->get_option_no_throw("--windows") != nullptr;
   } catch (const CLI::OptionNotFound&) {
     so.windows_supported = false;
+  }
+  so.max_windows = kMaxWindows;
+  // A flip_bit the cosim child would refuse (syntax, a byte outside the space) is refused here.
+  so.check_flip_bit = [&spec](const std::string& flip, const std::string& machine) {
+    try {
+      const cosim::BitFlip b = cosim::parse_bit_flip(flip);
+      const uint64_t bytes = isa::space_geometry(b.space, machine_preset(spec, machine)).bytes();
+      if (b.byte >= bytes)
+        return "byte " + std::to_string(b.byte) + " is outside " + isa::space_name(b.space) + " (" +
+               std::to_string(bytes) + " bytes)";
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // The executable the runs call: checked before any run is made.
+  if (!f.moesim.empty()) {
+    std::error_code ec;
+    const auto st = fs::status(f.moesim, ec);
+    if (!fs::exists(st)) throw UsageError("--moesim " + f.moesim + ": no such file");
+    if (!fs::is_regular_file(st))
+      throw UsageError("--moesim " + f.moesim + ": not a regular file (name the executable)");
+    if (::access(f.moesim.c_str(), X_OK) != 0)
+      throw UsageError("--moesim " + f.moesim + ": not executable");
   }
   const std::vector<campaign::Run> runs = campaign::load_spec(f.spec, spec, so);
 

@@ -11,6 +11,9 @@
 #include "cosim_windows.hpp"
 #include "moesim/cosim/engines.hpp"
 #include "moesim/isa/checkpoint.hpp"
+#include "moesim/isa/input_file.hpp"
+#include "output_flags.hpp"
+#include "path_guard.hpp"
 #include "program_flags.hpp"
 
 namespace moesim::cli {
@@ -44,12 +47,20 @@ int cmd_checkpoint(const isa::Spec& spec, const CheckpointFlags& f) {
     throw UsageError("moesim checkpoint: give one of --save FILE and --load FILE");
   if (!f.load.empty() && f.at_opt && *f.at_opt)
     throw UsageError("--at-retire applies to --save (a loaded checkpoint is where it was made)");
+  PathGuard guard;
+  check_outputs(OutputFlags{}, f.program, guard);  // --asm-out, and the program's inputs
   if (!f.save.empty()) {
     check_output_path("--save", f.save);
     if (fs::exists(f.save))
       throw UsageError("--save " + f.save + ": exists (a checkpoint is never written over a file)");
-  } else if (!fs::is_regular_file(f.load)) {
-    throw UsageError("--load " + f.load + ": no such file");
+    guard.output("--save " + f.save, f.save);
+    guard.check();
+  } else {
+    guard.input("--load", f.load);
+    guard.check();
+    // A regular file (no such file, a directory, a device: named as what it is), before the
+    // program is built.
+    bad_input_of<UsageError>("--load ", [&] { isa::check_input_file(f.load, UINT64_MAX); });
   }
   const auto t0 = Clock::now();
   Workload w = make_workload(spec, f.program);

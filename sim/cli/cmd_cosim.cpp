@@ -19,6 +19,7 @@
 #include "moesim/report/profile.hpp"
 #include "moesim/report/provenance.hpp"
 #include "moesim/report/report.hpp"
+#include "moesim/workload/deployment.hpp"
 #include "output_flags.hpp"
 #include "program_flags.hpp"
 
@@ -42,8 +43,16 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   const auto t0 = Clock::now();
   std::optional<cosim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
-  check_outputs(f, f.program, {{"--from-checkpoint", f.windows.from_checkpoint}});
-  check_dump_dir(f.dump);
+  // Every output of the run (derived files and the dump included) against every input and
+  // every other output, before anything is written.
+  PathGuard guard;
+  check_outputs(f, f.program, guard);
+  guard.input("--from-checkpoint", f.windows.from_checkpoint);
+  if (f.deploy.active())
+    guard.input("--deployments", f.deploy.deployments.empty() ? workload::default_deployments_file()
+                                                              : f.deploy.deployments);
+  check_dump(f.dump, f.program, {"golden", "rtl"}, guard);
+  guard.check();
   check_window_flags(f.windows, f);
   if (f.deploy.all_ranks) return run_deployment_ranks(spec, f.program, f.deploy, f, f.quiet);
   Workload w = f.deploy.active() ? make_deployment_workload(spec, f.program, f.deploy)
@@ -53,29 +62,9 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     return run_window_process(spec, w, f.windows, f.history, flip);
   const bool one_run = !f.windows.windowed() && !f.windows.focused();
 
-  std::unique_ptr<isa::Engine> golden, rtl;
-  if (one_run) {
-    golden = cosim::make_golden_engine(spec, *w.preset);
-    rtl = make_rtl(spec, *w.preset, f.trace_rtl, trace_window(f));
-  }
-  // Both engines load the one image; --flip-bit gives its engine a flipped copy.
-  const isa::MemoryImage* gimg = &w.image();
-  const isa::MemoryImage* rimg = &w.image();
-  isa::MemoryImage flipped;
-  if (flip && one_run) {
-    isa::Engine& target = flip->engine == "golden" ? *golden : *rtl;
-    flipped = w.image();
-    cosim::apply_bit_flip(*flip, target.size(flip->space) * isa::unit_bytes(flip->space, *w.preset),
-                          flipped);
-    (flip->engine == "golden" ? gimg : rimg) = &flipped;
-  }
-  if (one_run) {
-    if (w.budget) {  // --random-seed of a program built to exceed its budget
-      golden->set_instruction_budget(*w.budget);
-      rtl->set_instruction_budget(*w.budget);
-    }
-    golden->load(w.program, *gimg);
-    rtl->load(w.program, *rimg);
+  if (flip) {  // a byte outside the space is refused before any output is opened
+    isa::MemoryImage probe;
+    cosim::apply_bit_flip(*flip, isa::space_geometry(flip->space, *w.preset).bytes(), probe);
   }
   std::ostringstream head;
   head << "moesim cosim: " << describe(w, f.program);
@@ -100,15 +89,43 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
   std::vector<std::string> log_header = report::provenance_lines(w.provenance);
   log_header.insert(log_header.begin(), head.str());
   auto trace_log = open_trace_log(spec, f.trace_log, {"golden", "rtl"}, log_header);
+  // The engines come after the outputs are open: an output that cannot be written is refused
+  // before the engines' memories are made.
+  std::unique_ptr<isa::Engine> golden, rtl;
+  if (one_run) {
+    golden = cosim::make_golden_engine(spec, *w.preset);
+    rtl = make_rtl(spec, *w.preset, f.trace_rtl, trace_window(f));
+  }
+  // Both engines load the one image; --flip-bit gives its engine a flipped copy.
+  const isa::MemoryImage* gimg = &w.image();
+  const isa::MemoryImage* rimg = &w.image();
+  isa::MemoryImage flipped;
+  if (flip && one_run) {
+    isa::Engine& target = flip->engine == "golden" ? *golden : *rtl;
+    flipped = w.image();
+    cosim::apply_bit_flip(*flip, target.size(flip->space) * isa::unit_bytes(flip->space, *w.preset),
+                          flipped);
+    (flip->engine == "golden" ? gimg : rimg) = &flipped;
+  }
+  if (one_run) {
+    if (w.budget) {  // --random-seed of a program built to exceed its budget
+      golden->set_instruction_budget(*w.budget);
+      rtl->set_instruction_budget(*w.budget);
+    }
+    golden->load(w.program, *gimg);
+    rtl->load(w.program, *rimg);
+  }
 
   Progress progress(spec, f.program.progress, count_dynamic_instructions(spec, w.program));
   cosim::CosimOptions opts;
   opts.history = f.history;
   opts.max_instructions = f.program.max_instructions;
   opts.mlen = static_cast<uint64_t>(w.preset->get("MLEN"));
-  if (vcd) opts.sinks.push_back(vcd.get());
-  if (trace) opts.sinks.push_back(trace.get());
-  if (trace_log) opts.sinks.push_back(trace_log.get());
+  FlaggedSinks flagged;  // a write error of a sink names its flag (exit 2)
+  flagged.add(vcd.get(), "--vcd");
+  flagged.add(trace.get(), "--trace-json");
+  flagged.add(trace_log.get(), "--trace-log");
+  flagged.into(opts.sinks);
   opts.sinks.push_back(&progress);
   opts.work = w.program.work;
   const auto t_sim = Clock::now();

@@ -22,6 +22,7 @@
 #include "moesim/isa/file_output.hpp"
 #include "moesim/random/random_program.hpp"
 #include "moesim/report/report.hpp"
+#include "path_guard.hpp"
 #include "random_run.hpp"
 
 namespace moesim::cli {
@@ -173,23 +174,24 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
   if (f.seed > UINT64_MAX - (f.count - 1))
     throw UsageError("--seed " + std::to_string(f.seed) + " --count " + std::to_string(f.count) +
                      ": the seeds run past 2^64 - 1");
-  if (!f.out.empty()) {
-    std::error_code ec;
-    if (fs::exists(f.out) && !fs::is_directory(f.out))
-      throw UsageError("-o " + f.out + ": not a directory");
-    fs::create_directories(f.out, ec);
-    if (ec) throw UsageError("-o " + f.out + ": " + ec.message());
-  }
+  if (!f.out.empty() && fs::exists(f.out) && !fs::is_directory(f.out))
+    throw UsageError("-o " + f.out + ": not a directory");
   check_output_path("--coverage", f.coverage);
   check_output_path("--report", f.report);
   if (!f.report.empty() && fs::path(f.report).extension() != ".json")
     throw UsageError("--report " + f.report + ": the report is JSON; name it .json");
-  if (!f.coverage.empty() && !f.mix.empty())
-    check_not_input("--coverage " + f.coverage, f.coverage, "--mix", f.mix);
-  if (!f.report.empty() && !f.mix.empty())
-    check_not_input("--report " + f.report, f.report, "--mix", f.mix);
-  if (!f.report.empty() && !f.coverage.empty())
-    check_not_input("--report " + f.report, f.report, "--coverage", f.coverage);
+  {
+    PathGuard guard;
+    guard.input("--mix", f.mix);
+    guard.output("--coverage " + f.coverage, f.coverage);
+    guard.output("--report " + f.report, f.report);
+    guard.check();
+  }
+  if (!f.out.empty()) {
+    std::error_code ec;
+    fs::create_directories(f.out, ec);
+    if (ec) throw UsageError("-o " + f.out + ": " + ec.message());
+  }
   const bool tty = isatty(STDERR_FILENO) != 0;
 
   if (!f.cosim) {

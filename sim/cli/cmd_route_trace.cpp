@@ -22,6 +22,7 @@
 #include "moesim/workload/builder.hpp"
 #include "moesim/workload/presets.hpp"
 #include "moesim/workload/route_trace.hpp"
+#include "path_guard.hpp"
 
 namespace moesim::cli {
 
@@ -54,11 +55,15 @@ int cmd_gen(const GenFlags& f, const CLI::App& app) {
     o.top_k = m.top_k;
     model_name = m.name;
   }
-  workload::RouteTrace t = workload::generate_route_trace(o);
-  t.model = model_name;
   check_output_path("-o", f.out);
-  if (fs::path(f.model).extension() == ".json")
-    check_not_input("-o " + f.out, f.out, "--model", f.model);
+  PathGuard guard;
+  guard.output("-o " + f.out, f.out);
+  if (!f.model.empty() &&
+      (fs::path(f.model).extension() == ".json" || fs::is_regular_file(f.model)))
+    guard.input("--model", f.model);
+  guard.check();
+  workload::RouteTrace t = workload::generate_route_trace(o);  // bounded: refuses before work
+  t.model = model_name;
   bad_input_of<std::exception>("-o " + f.out + ": ",
                                [&] { isa::write_file(f.out, workload::route_trace_json(t)); });
   std::cout << f.out << ": " << count_of(t.tokens.size(), "token") << ", E = " << t.experts
@@ -233,11 +238,16 @@ int cmd_replay(const isa::Spec& spec, const ReplayFlags& f, const CLI::App& app)
   if (subset_n == 0 || subset_n > N)
     throw UsageError("--subset " + std::to_string(subset_n) + ": must be in 1.." +
                      std::to_string(N) + " (the tokens of " + f.trace + ")");
-  // Outputs never overwrite inputs: the report, and the files the replay writes in --work.
-  const bool model_file = fs::path(f.model).extension() == ".json";
+  // Outputs never overwrite inputs, nor each other: the report before anything is written, and
+  // each file the replay writes in --work before it is written.
+  const bool model_file = fs::path(f.model).extension() == ".json" || fs::is_regular_file(f.model);
   auto check_output = [&](const std::string& what, const std::string& path) {
-    check_not_input(what, path, "", f.trace);
-    if (model_file) check_not_input(what, path, "--model", f.model);
+    PathGuard guard;
+    guard.input("", f.trace);
+    if (model_file) guard.input("--model", f.model);
+    guard.output(what, path);
+    if (what.rfind("--report ", 0) != 0) guard.output("--report " + f.report, f.report);
+    guard.check();
   };
   if (!f.report.empty()) check_output_path("--report", f.report);
   if (!f.report.empty()) check_output("--report " + f.report, f.report);

@@ -34,33 +34,40 @@ struct RunFlags : OutputFlags {
 
 int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   const auto t0 = Clock::now();
-  check_outputs(f, f.program);
+  // Every output of the run (derived files and the dump included) against every input and
+  // every other output, before anything is written.
+  PathGuard guard;
+  check_outputs(f, f.program, guard);
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
-  check_dump_dir(f.dump);
+  check_dump(f.dump, f.program, {""}, guard);
+  guard.check();
   Workload w = make_workload(spec, f.program);
-  std::unique_ptr<isa::Engine> engine;
-  if (f.engine == "golden") {
-    engine = cosim::make_golden_engine(spec, *w.preset);
-  } else {
-    cli::check_rtl_preset(spec, w.preset->name);
-    engine = make_rtl(spec, *w.preset, f.trace_rtl, trace_window(f));
-  }
-  if (w.budget) engine->set_instruction_budget(*w.budget);  // --random-seed
-  engine->load(w.program, w.image());
-  const std::string head = "moesim run: " + describe(w, f.program) + ", engine " + engine->name();
+  if (f.engine != "golden") cli::check_rtl_preset(spec, w.preset->name);
+  const std::string head = "moesim run: " + describe(w, f.program) + ", engine " + f.engine;
   // The run header comes first, before the simulation (the tables follow it at the end).
   if (!f.quiet) std::cout << head << "\n\n" << std::flush;
-  auto vcd = open_vcd(spec, f.vcd, {engine->name()}, *w.preset);
-  auto trace = open_trace_json(spec, f.trace_json, {engine->name()});
+  // The outputs open before the engine is made: one that cannot be written is refused before
+  // the engine's memories exist.
+  auto vcd = open_vcd(spec, f.vcd, {f.engine}, *w.preset);
+  auto trace = open_trace_json(spec, f.trace_json, {f.engine});
   std::vector<std::string> log_header = report::provenance_lines(w.provenance);
   log_header.insert(log_header.begin(), head);
-  auto trace_log = open_trace_log(spec, f.trace_log, {engine->name()}, log_header);
+  auto trace_log = open_trace_log(spec, f.trace_log, {f.engine}, log_header);
+  std::unique_ptr<isa::Engine> engine;
+  if (f.engine == "golden")
+    engine = cosim::make_golden_engine(spec, *w.preset);
+  else
+    engine = make_rtl(spec, *w.preset, f.trace_rtl, trace_window(f));
+  if (w.budget) engine->set_instruction_budget(*w.budget);  // --random-seed
+  engine->load(w.program, w.image());
   Progress progress(spec, f.program.progress, count_dynamic_instructions(spec, w.program));
   cosim::CosimOptions opts;
-  if (vcd) opts.sinks.push_back(vcd.get());
-  if (trace) opts.sinks.push_back(trace.get());
-  if (trace_log) opts.sinks.push_back(trace_log.get());
+  FlaggedSinks flagged;  // a write error of a sink names its flag (exit 2)
+  flagged.add(vcd.get(), "--vcd");
+  flagged.add(trace.get(), "--trace-json");
+  flagged.add(trace_log.get(), "--trace-log");
+  flagged.into(opts.sinks);
   opts.sinks.push_back(&progress);
   opts.work = w.program.work;
   opts.max_instructions = f.program.max_instructions;

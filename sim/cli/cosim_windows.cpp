@@ -171,7 +171,7 @@ void add_window_flags(CLI::App* sub, WindowFlags& wf) {
                   "first and leaves a checkpoint at each boundary, then each window co-simulates "
                   "from its checkpoint in its own process and its end state is compared with the "
                   "next checkpoint (docs/checkpoints.md)")
-      ->check(CLI::Range(1u, 100000u));
+      ->check(CLI::Range(1u, kMaxWindows));
   add_executor_flags(sub, wf.exec,
                      "windows at a time (with --windows; local: processes, slurm: the array's %J "
                      "throttle)");

@@ -22,6 +22,9 @@
 
 namespace moesim::cli {
 
+/// The most windows `cosim --windows` cuts a run into (campaign specs are held to it too).
+constexpr unsigned kMaxWindows = 100000;
+
 struct WindowFlags {
   unsigned windows = 0;        ///< 0 or 1: one process
   ExecutorFlags exec;          ///< where the windows run

@@ -20,6 +20,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr const char* kAccTxt = "accumulator_bf16.txt";
+constexpr const char* kAccBin = "accumulator_bf16.bin";
+constexpr const char* kOutBin = "output_hbm_mxfp8.bin";
+constexpr const char* kManifest = "manifest.json";
+
 void write_dump_file(const fs::path& p, std::string_view bytes) {
   bad_input_of("--dump: ", [&] { isa::write_file(p, bytes); });
 }
@@ -51,21 +56,21 @@ void dump_layer_outputs(const fs::path& dir, const isa::Engine& e, const Workloa
     }
     txt << '\n';
   }
-  write_dump_file(dir / "accumulator_bf16.txt", txt.str());
-  write_dump_file(dir / "accumulator_bf16.bin", acc);
-  write_dump_file(dir / "output_hbm_mxfp8.bin", e.read(isa::Space::Hbm, L.y.base, L.y.bytes));
+  write_dump_file(dir / kAccTxt, txt.str());
+  write_dump_file(dir / kAccBin, acc);
+  write_dump_file(dir / kOutBin, e.read(isa::Space::Hbm, L.y.base, L.y.bytes));
   const nlohmann::json manifest = {
       {"engine", e.name()},
       {"program", w.name},
       {"accumulator",
-       {{"files", {"accumulator_bf16.bin", "accumulator_bf16.txt"}},
+       {{"files", {kAccBin, kAccTxt}},
         {"shape", {L.tokens, L.hidden}},
         {"dtype", "bf16 little-endian, token-major"},
         {"vram_row", L.v_acc / vlen},
         {"vram_layout", "column-block-major: block b, token t at row vram_row + b*T_pad + t"},
         {"tokens_padded", L.tokens_padded}}},
       {"hbm_output",
-       {{"file", "output_hbm_mxfp8.bin"},
+       {{"file", kOutBin},
         {"hbm_base", L.y.base},
         {"rows", L.y.rows},
         {"cols", L.y.cols},
@@ -73,7 +78,7 @@ void dump_layer_outputs(const fs::path& dir, const isa::Engine& e, const Workloa
         {"scales_offset", L.y.scale_offset},
         {"mx_block", w.preset->mx_block()},
         {"format", "E4M3 codes row-major, then E8M0 scales row-major (one per MX block)"}}}};
-  write_dump_file(dir / "manifest.json", manifest.dump(2) + '\n');
+  write_dump_file(dir / kManifest, manifest.dump(2) + '\n');
 }
 
 /// Every memory space as raw bytes (`<space>.bin`, the byte image of isa::Space) plus a manifest
@@ -82,7 +87,7 @@ void dump_spaces(const fs::path& dir, const isa::Engine& e, const Workload& w) {
   nlohmann::json spaces = nlohmann::json::object();
   for (isa::Space s : isa::kAllSpaces) {
     const isa::SpaceGeometry g = isa::space_geometry(s, *w.preset);
-    const std::string file = std::string(isa::space_name(s)) + ".bin";
+    const std::string file = space_file(s);
     write_dump_file(dir / file, e.read(s, 0, g.units));
     spaces[isa::space_name(s)] = {
         {"file", file},
@@ -96,10 +101,20 @@ void dump_spaces(const fs::path& dir, const isa::Engine& e, const Workload& w) {
                                    {"machine", w.preset->name},
                                    {"layout", "docs/images.md (byte image of each space)"},
                                    {"spaces", spaces}};
-  write_dump_file(dir / "manifest.json", manifest.dump(2) + '\n');
+  write_dump_file(dir / kManifest, manifest.dump(2) + '\n');
 }
 
 }  // namespace
+
+std::string space_file(isa::Space s) { return std::string(isa::space_name(s)) + ".bin"; }
+
+std::vector<std::string> dump_file_names(bool layer) {
+  if (layer) return {kAccTxt, kAccBin, kOutBin, kManifest};
+  std::vector<std::string> names;
+  for (isa::Space s : isa::kAllSpaces) names.push_back(space_file(s));
+  names.push_back(kManifest);
+  return names;
+}
 
 void check_dump_dir(const std::string& dir) {
   if (!dir.empty() && fs::exists(dir) && !fs::is_directory(dir))
@@ -146,34 +161,36 @@ void add_output_flags(CLI::App* app, OutputFlags& o, bool both) {
       ->excludes("--program");
 }
 
-void check_outputs(const OutputFlags& o, const ProgramFlags& p,
-                   const std::vector<std::pair<std::string, std::string>>& more_inputs) {
+void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g) {
   const std::vector<std::pair<std::string, std::string>> flag_paths = {
       {"--report", o.report},         {"--vcd", o.vcd},   {"--trace-rtl", o.trace_rtl},
-      {"--trace-json", o.trace_json}, {"--html", o.html}, {"--profile", o.profile}};
+      {"--trace-json", o.trace_json}, {"--html", o.html}, {"--profile", o.profile},
+      {"--asm-out", p.asm_out}};
   const std::string report_ext = fs::path(o.report).extension().string();
   if (!o.report.empty() && report_ext != ".json" && report_ext != ".yaml" && report_ext != ".yml")
     throw UsageError("--report " + o.report +
                      ": name the report .json, .yaml or .yml (its format follows the name)");
   if (!o.profile.empty() && fs::path(o.profile).extension() != ".json")
     throw UsageError("--profile " + o.profile + ": the profile is JSON; name it .json");
-  std::vector<std::pair<std::string, fs::path>> files;
   trace_window(o);  // syntax and --trace-rtl
+  // The stage translate filter --vcd and --trace-rtl write beside their files: one stem may
+  // give both the same filter file, with the same bytes.
+  const std::string filter = "the stage translate filter";
   for (const auto& [flag, path] : flag_paths) {
     if (path.empty()) continue;
     cli::check_output_path(flag, path);
-    files.emplace_back(flag + " " + path, fs::weakly_canonical(path));
-    if (flag == "--trace-rtl")
-      files.emplace_back("the .rtl.gtkw of --trace-rtl " + path,
-                         fs::weakly_canonical(rtl_gtkw_path(path)));
+    g.output(flag + " " + path, path);
+    if (flag == "--trace-rtl") {
+      g.output("the .rtl.gtkw of --trace-rtl " + path, rtl_gtkw_path(path));
+      g.output("the translate filter of --trace-rtl " + path, waveforms::stage_filter_path(path),
+               filter);
+    }
     if (flag == "--vcd") {
       check_output_path("the .gtkw of --vcd " + path + ":", waveforms::gtkw_path(path).string());
       check_output_path("the translate filter of --vcd " + path + ":",
                         waveforms::stage_filter_path(path).string());
-      files.emplace_back("the .gtkw of --vcd " + path,
-                         fs::weakly_canonical(waveforms::gtkw_path(path)));
-      files.emplace_back("the translate filter of --vcd " + path,
-                         fs::weakly_canonical(waveforms::stage_filter_path(path)));
+      g.output("the .gtkw of --vcd " + path, waveforms::gtkw_path(path));
+      g.output("the translate filter of --vcd " + path, waveforms::stage_filter_path(path), filter);
     }
   }
   if (!o.trace_log.empty()) {
@@ -182,36 +199,41 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p,
         report::trace_log_paths(o.trace_log, o.both ? std::vector<std::string>{"golden", "rtl"}
                                                     : std::vector<std::string>{"engine"});
     for (const fs::path& tp : paths)
-      files.emplace_back((o.both ? "the trace log " + tp.string() + " of " : std::string()) +
-                             "--trace-log " + o.trace_log,
-                         fs::weakly_canonical(tp));
+      g.output((o.both ? "the trace log " + tp.string() + " of " : std::string()) + "--trace-log " +
+                   o.trace_log,
+               tp);
   }
-  for (size_t i = 0; i < files.size(); ++i)
-    for (size_t j = i + 1; j < files.size(); ++j)
-      if (files[i].second == files[j].second)
-        throw UsageError(files[i].first + " and " + files[j].first + " name the same file");
-  // Outputs never overwrite inputs: the program, the stage table beside it, a config.json.
-  std::vector<std::pair<std::string, std::string>> inputs;
+  // Outputs never overwrite inputs: the program, the stage table beside it, the images, a
+  // config.json, a route trace, a mix file.
   if (!p.program_file.empty()) {
-    inputs.emplace_back("--program", p.program_file);
-    inputs.emplace_back("the .stages of --program", isa::stages_path(p.program_file).string());
-    for (const std::string& i : p.images) inputs.emplace_back("--image", i);
+    g.input("--program", p.program_file);
+    g.input("the .stages of --program", isa::stages_path(p.program_file));
+    for (const std::string& i : p.images) g.input("--image", i);
     for (const std::string& i : p.image_bins) {
       const size_t eq = i.find('='), at = i.rfind('@');
       if (eq != std::string::npos)
-        inputs.emplace_back(
+        g.input(
             "--image-bin",
             i.substr(eq + 1, at == std::string::npos || at < eq ? std::string::npos : at - eq - 1));
     }
-  } else if (fs::path(p.model).extension() == ".json") {
-    inputs.emplace_back("--model", p.model);
+  } else if (fs::path(p.model).extension() == ".json" || fs::is_regular_file(p.model)) {
+    g.input("--model", p.model);
   }
-  if (!p.route_trace.empty()) inputs.emplace_back("--route-trace", p.route_trace);
-  if (!p.random_mix.empty()) inputs.emplace_back("--mix", p.random_mix);
-  for (const auto& [in_flag, in_path] : more_inputs)
-    if (!in_path.empty()) inputs.emplace_back(in_flag, in_path);
-  for (const auto& [what, path] : files)
-    for (const auto& [in_flag, in_path] : inputs) check_not_input(what, path, in_flag, in_path);
+  g.input("--route-trace", p.route_trace);
+  g.input("--mix", p.random_mix);
+}
+
+void check_dump(const std::string& dir, const ProgramFlags& p,
+                const std::vector<std::string>& engines, PathGuard& g) {
+  if (dir.empty()) return;
+  check_dump_dir(dir);
+  const bool layer =
+      p.program_file.empty() && (p.random_seed_opt == nullptr || p.random_seed_opt->count() == 0);
+  for (const std::string& e : engines)
+    for (const std::string& name : dump_file_names(layer)) {
+      const fs::path file = (e.empty() ? fs::path(dir) : fs::path(dir) / e) / name;
+      g.output("the file " + file.string() + " of --dump " + dir, file);
+    }
 }
 
 void write_report(const std::string& path, const nlohmann::json& j) {

@@ -9,15 +9,18 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "moesim/cosim/cosim.hpp"
 #include "moesim/cosim/engines.hpp"
+#include "moesim/cosim/timeline.hpp"
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/spec.hpp"
 #include "moesim/report/trace_json.hpp"
 #include "moesim/report/trace_log.hpp"
 #include "moesim/report/vcd_sink.hpp"
+#include "path_guard.hpp"
 #include "program_flags.hpp"
 
 namespace moesim::cli {
@@ -41,11 +44,22 @@ std::filesystem::path rtl_gtkw_path(const std::string& fst);
 /// Registers OutputFlags on `app`; `both` says the command runs both engines (cosim).
 void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
 
-/// Output files of one run: each checked by check_output_path, no two the same file (the
-/// VCD's .gtkw and .stages.filter included), and none an input of `p` (check_not_input) nor
-/// one of `more_inputs` (flag, path; an empty path is none).
-void check_outputs(const OutputFlags& o, const ProgramFlags& p,
-                   const std::vector<std::pair<std::string, std::string>>& more_inputs = {});
+/// Output files of one run: each checked by check_output_path and added to `g` with the files
+/// derived from it (the VCD's .gtkw and .stages.filter, the FST's .rtl.gtkw and filter, the
+/// per-engine trace logs) and --asm-out; the inputs of `p` (program and its .stages, images,
+/// config.json, route trace, mix) added to `g` as inputs. The caller adds its own and calls
+/// g.check() before anything is written.
+void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g);
+
+/// --dump DIR: refuses a DIR that is a file and adds the files the dump will write to `g`, in
+/// DIR/ENGINE/ for each of `engines` ("" : DIR itself).
+void check_dump(const std::string& dir, const ProgramFlags& p,
+                const std::vector<std::string>& engines, PathGuard& g);
+
+/// The names of the files --dump writes: the layer's outputs, or every space and a manifest.
+std::vector<std::string> dump_file_names(bool layer);
+/// "hbm.bin": the file of a space in a --dump of a --program run.
+std::string space_file(isa::Space s);
 
 /// The report as YAML when `path` ends in .yaml or .yml, else as JSON.
 void write_report(const std::string& path, const nlohmann::json& j);
@@ -84,6 +98,57 @@ std::unique_ptr<report::TraceLogSink> open_trace_log(const isa::Spec& spec, cons
 std::unique_ptr<report::VcdSink> open_vcd(const isa::Spec& spec, const std::string& path,
                                           const std::vector<std::string>& scopes,
                                           const isa::MachinePreset& machine);
+
+/// A timeline sink whose write errors (std::runtime_error: a full disk, /dev/full) become a
+/// UsageError naming its flag ("--trace-json: PATH: write failed"), as a report's do: exit 2.
+class FlaggedSink : public cosim::TimelineSink {
+ public:
+  FlaggedSink(cosim::TimelineSink& inner, std::string flag)
+      : inner_(inner), flag_(std::move(flag)) {}
+  void instruction(size_t e, const isa::RetireRecord& r, const cosim::WorkItem& w) override {
+    guard([&] { inner_.instruction(e, r, w); });
+  }
+  void unit_busy(size_t e, const isa::UnitSpan& s) override {
+    guard([&] { inner_.unit_busy(e, s); });
+  }
+  void dma_issue(size_t e, const isa::RetireRecord& r) override {
+    guard([&] { inner_.dma_issue(e, r); });
+  }
+  void transfer(size_t e, const isa::RetireRecord& t) override {
+    guard([&] { inner_.transfer(e, t); });
+  }
+  void mismatch(uint64_t cycle) override {
+    guard([&] { inner_.mismatch(cycle); });
+  }
+  void finish(uint64_t end_cycle) override {
+    guard([&] { inner_.finish(end_cycle); });
+  }
+
+ private:
+  template <class F>
+  void guard(F&& f) {
+    try {
+      f();
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      throw UsageError(flag_ + ": " + e.what());
+    }
+  }
+  cosim::TimelineSink& inner_;
+  std::string flag_;
+};
+
+/// The sinks of --vcd, --trace-json and --trace-log (those given), each behind a FlaggedSink.
+struct FlaggedSinks {
+  std::vector<std::unique_ptr<FlaggedSink>> sinks;
+  void add(cosim::TimelineSink* s, const std::string& flag) {
+    if (s != nullptr) sinks.push_back(std::make_unique<FlaggedSink>(*s, flag));
+  }
+  void into(std::vector<cosim::TimelineSink*>& out) const {
+    for (const auto& s : sinks) out.push_back(s.get());
+  }
+};
 
 /// The RTL engine, writing Verilator's FST of every RTL signal in `window` to `fst` when
 /// non-empty.

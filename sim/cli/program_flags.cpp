@@ -308,6 +308,10 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
     return w;
   }
   w.model = workload::resolve_model(f.model, &w.ignored_config_keys);
+  if (f.shared_intermediate != 0 && !f.shared)
+    throw UsageError("--shared-intermediate " + std::to_string(f.shared_intermediate) +
+                     ": sets the shared expert's width, and without --shared the layer has none "
+                     "(add --shared, or leave the flag out)");
   workload::BuildOptions o;
   o.model = &*w.model;
   o.shared = f.shared;
@@ -336,12 +340,9 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   }
   w.program = w.built->program;
   w.name = w.built->name;
-  if (!f.asm_out.empty()) {
-    // Outputs never overwrite inputs: not the config.json the layer was built from.
-    if (fs::path(f.model).extension() == ".json")
-      check_not_input("--asm-out " + f.asm_out, f.asm_out, "--model", f.model);
+  // --asm-out was held to the run's inputs and other outputs (check_outputs) before the build.
+  if (!f.asm_out.empty())
     bad_input_of("--asm-out ", [&] { isa::write_file(f.asm_out, w.built->asm_text); });
-  }
   return w;
 }
 

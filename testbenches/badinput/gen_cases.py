@@ -17,11 +17,41 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
 
-Case = collections.namedtuple('Case', 'name args files where')
+# `env`: variables set for the run ({NAME: VALUE}); `limits`: None for the corpus's defaults, or
+# Limits(seconds, megabytes) the case must stay within (CPU seconds, peak resident memory).
+Case = collections.namedtuple('Case', 'name args files where env limits', defaults=({}, None))
+Limits = collections.namedtuple('Limits', 'seconds megabytes')
+# The bound of the hostile cases: each refused within 2 s of CPU and 100 MB of memory.
+HOSTILE = Limits(2.0, 100)
 
 
 class Dir:
     """A directory to create (empty) among a case's files."""
+
+
+class Fifo:
+    """A named pipe to create among a case's files (nothing ever writes to it)."""
+
+
+class Sparse:
+    """A file of `size` zero bytes, made sparse (a size bomb that costs no disk)."""
+
+    def __init__(self, size):
+        self.size = size
+
+
+class Link:
+    """A symbolic link to `target` (relative to the link's folder)."""
+
+    def __init__(self, target):
+        self.target = target
+
+
+class HardLink:
+    """A hard link to another file of the case (`target`, relative to the case folder)."""
+
+    def __init__(self, target):
+        self.target = target
 
 
 def _isa():
@@ -681,9 +711,261 @@ def input_cases():
                ['--report c.json', '--model'])
 
 
+# ---------------------------------------------------------------- hostile inputs
+
+# A few hundred bytes of nested YAML aliases: 10 levels of ten aliases, 10^10 nodes to any walk.
+ALIAS_BOMB = ''.join(
+    f'l{i}: &l{i} [' + ', '.join(['x'] * 10 if i == 0 else [f'*l{i - 1}'] * 10) + ']\n'
+    for i in range(10))
+ALIAS_AT = ':6:'  # the alias that takes the walk past 10^6 nodes, on line 6 (`l5`)
+
+
+def _fnv1a64(data, h=0xcbf29ce484222325):
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def _u(n, v):
+    return v.to_bytes(n, 'little')
+
+
+HEX_WORD = 0x0000006A  # S_ADDI_INT gp1, gp0, 1 is not needed: any word is a program
+
+
+def checkpoint_bytes(vram_size=None, core_extra=b''):
+    """A moesim checkpoint (docs/checkpoints.md, format version 2) of the one-word program
+    p.hex (no .stages, no image) on the `default` preset at retire 0, with the identity the
+    run computes, so that it passes the identity check and reaches the sections: its VRAM
+    section may claim `vram_size` bytes and its CORE section may carry `core_extra` bytes after
+    its fields (the checksum is recomputed either way)."""
+    spec = os.path.join(ROOT, 'isa_spec')
+    with open(os.path.join(spec, 'isa.yaml'), 'rb') as f:
+        isa_h = _fnv1a64(f.read())
+    with open(os.path.join(spec, 'machine.yaml'), 'rb') as f:
+        mach_h = _fnv1a64(f.read())
+    prog_h = _fnv1a64(_u(8, 1) + _u(4, HEX_WORD) + _u(1, 0))
+    image_h = _fnv1a64(_u(8, 0) * 5)
+    ident = _u(8, isa_h) + _u(8, mach_h) + _u(8, prog_h) + _u(8, image_h) + _u(2, 7) + b'default'
+
+    def section(tag, body):
+        return tag + _u(8, len(body)) + body
+
+    core = _u(4, 0) + _u(8, 0) + _u(8, 0) + _u(8, 50000000) + core_extra
+    regs = (_u(4, 16) + _u(4, 0) * 16 + _u(4, 8) + _u(2, 0) * 8 + _u(4, 8) + _u(8, 0) * 8
+            + _u(4, 0) * 4 + _u(1, 0))
+    loop = _u(4, 0)
+    macc = b''.join(_u(8, n) + _u(4, 0) * n for n in (16, 4, 256, 16384))
+
+    def mem(size):
+        return _u(8, size) + _u(4, 4096) + _u(8, 0)
+
+    payload = (section(b'CORE', core) + section(b'REGS', regs) + section(b'LOOP', loop)
+               + section(b'MACC', macc)
+               + section(b'VRAM', mem(vram_size if vram_size is not None else 1048576))
+               + section(b'MRAM', mem(73728)) + section(b'FPSR', mem(8192))
+               + section(b'INTS', mem(16384)) + section(b'HBM_', mem(67108864)))
+    checksum = _fnv1a64(payload, _fnv1a64(ident))
+    return (b'MOESIMCK' + _u(4, 2) + _u(4, len(ident)) + ident + _u(8, len(payload))
+            + _u(8, checksum) + payload)
+
+
+def hostile_cases():
+    """Inputs built to hang, exhaust memory or lose files: alias bombs, size bombs, huge counts,
+    special files, outputs that are inputs or other outputs, and values only a child would have
+    refused. Each must be refused like any bad input, within HOSTILE (2 s of CPU, 100 MB)."""
+    def case(name, args, files, where, env=None):
+        return Case('hostile/' + name, args, files, where, env or {}, HOSTILE)
+
+    hexprog = {'p.hex': f'0x{HEX_WORD:08X}\n'}
+    deploy = ('deployments:\n  - name: a\n    model: gpt-oss-20b\n    ep: 2\n'
+              '    max_tokens_per_rank: 8\n')
+    campaign_one = 'runs:\n  - machines: [tiny]\n'
+
+    # --- alias bombs: every YAML reader, refused before any walk
+    yield case('alias_bomb_campaign', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': ALIAS_BOMB}, ['s.yaml' + ALIAS_AT, 'alias'])
+    yield case('alias_bomb_deploy_list', ['deploy', 'list', 'd.yaml'],
+               {'d.yaml': ALIAS_BOMB}, ['d.yaml' + ALIAS_AT, 'alias'])
+    yield case('alias_bomb_deployments_flag',
+               ['cosim', '--deployment', 'a', '--rank', '0', '--deployments', 'd.yaml', '--quiet'],
+               {'d.yaml': ALIAS_BOMB}, ['d.yaml' + ALIAS_AT, 'alias'])
+    yield case('alias_bomb_image', ['cosim', '--program', P, '--image', 'i.yaml', '--quiet'],
+               dict(PROGRAM, **{'i.yaml': ALIAS_BOMB}), ['i.yaml' + ALIAS_AT, 'alias'])
+    yield case('alias_bomb_mix', ['random', '--count', '1', '--mix', 'm.yaml', '-o', 'o'],
+               {'m.yaml': ALIAS_BOMB}, ['--mix', 'm.yaml' + ALIAS_AT, 'alias'])
+    yield case('alias_bomb_case_file', ['conformance', '--engine', 'golden', '--suite', 's'],
+               {'s/S_ADDI_INT/c.asm': CASE_ASM, 's/S_ADDI_INT/c.yaml': ALIAS_BOMB},
+               ['c.yaml' + ALIAS_AT, 'alias'])
+    yield case('alias_bomb_waivers', ['conformance', '--engine', 'golden', '--suite', 's'],
+               {'s/S_ADDI_INT/c.asm': CASE_ASM, 's/S_ADDI_INT/c.yaml': CASE_OK,
+                's/waivers.yaml': ALIAS_BOMB}, ['waivers.yaml' + ALIAS_AT, 'alias'])
+    spec_files = {}
+    for n in ('isa.yaml', 'machine.yaml', 'stages.yaml'):
+        with open(os.path.join(ROOT, 'isa_spec', n)) as f:
+            spec_files['spec/' + n] = f.read()
+    yield case('alias_bomb_stages_yaml', ['asm', P], dict(PROGRAM, **dict(
+        spec_files, **{'spec/stages.yaml': ALIAS_BOMB})), ['stages.yaml' + ALIAS_AT, 'alias'],
+        env={'MOESIM_ISA_SPEC_DIR': 'spec'})
+    yield case('yaml_deep_nesting', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'runs: ' + '[' * 100000 + ']' * 100000 + '\n'}, ['s.yaml:1:'])
+    yield case('yaml_too_many_nodes', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'name: [' + '0,' * 1000000 + '0]\n'}, ['s.yaml:1:', '1000000'])
+
+    # --- size bombs: refused by their size, before they are read
+    yield case('size_campaign_spec', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': Sparse(17 << 20)}, ['s.yaml', 'more than the limit'])
+    yield case('size_config_json', ['cosim', '--model', 'c.json', '--quiet'] + SHAPE,
+               {'c.json': Sparse(17 << 20)}, ['--model', 'c.json', 'more than the limit'])
+    yield case('size_route_trace', ['route-trace', 'check', 't.json'],
+               {'t.json': Sparse(129 << 20)}, ['t.json', 'more than the limit'])
+    yield case('size_assembly', ['asm', 'big.asm'], {'big.asm': Sparse(65 << 20)},
+               ['big.asm', 'more than the limit'])
+    yield case('size_checkpoint_section_claim',
+               ['cosim', '--program', 'p.hex', '--from-checkpoint', 'c.ckpt', '--quiet'],
+               dict(hexprog, **{'c.ckpt': checkpoint_bytes(vram_size=1 << 40)}),
+               ['--from-checkpoint', 'c.ckpt', 'VRAM', str(1 << 40)])
+    yield case('size_checkpoint_file', ['checkpoint', '--program', 'p.hex', '--load', 'c.ckpt'],
+               dict(hexprog, **{'c.ckpt': Sparse(80 << 20)}), ['--load', 'c.ckpt',
+                                                              'more than the limit'])
+
+    # --- huge counts: refused against a stated limit before memory is reserved
+    yield case('campaign_random_count', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'runs:\n  - random: {count: 4294967295}\n'},
+               ['s.yaml:2:', '100000'])
+    numbers = '[' + ', '.join(str(64 * (i + 1)) for i in range(1000)) + ']'
+    yield case('campaign_cross_product', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': f'runs:\n  - seeds: {numbers}\n    tokens: {numbers}\n'
+                          f'    hidden: {numbers}\n'},
+               ['s.yaml:2:', '1000000000 runs', '100000'])
+    yield case('route_trace_gen_steps', ['route-trace', 'gen', '-o', 't.json', '--experts',
+                                         '1048576', '--top-k', '1048576', '--tokens', '1'],
+               {}, ['--top-k', '--experts', 'limit'])
+    yield case('route_trace_gen_pairs', ['route-trace', 'gen', '-o', 't.json', '--experts', '8',
+                                         '--top-k', '1', '--tokens', '4294967295'],
+               {}, ['--tokens', 'limit'])
+    big = json.dumps({'model_type': 'deepseek_v3', 'hidden_size': 64, 'moe_intermediate_size': 64,
+                      'n_routed_experts': 1 << 20, 'num_experts_per_tok': 8})
+    yield case('deploy_list_experts', ['deploy', 'list', 'd.yaml'],
+               {'d.yaml': deploy.replace('gpt-oss-20b', 'm.json').replace('ep: 2', 'ep: 4096'),
+                'm.json': big}, ['d.yaml:4:', "'ep'", 'limit'])
+
+    # --- special files: refused for what they are, never read (a FIFO would block)
+    yield case('checkpoint_dev_zero',
+               ['cosim', '--program', P, '--from-checkpoint', '/dev/zero', '--quiet'],
+               dict(PROGRAM), ['--from-checkpoint', '/dev/zero', 'not a regular file'])
+    yield case('asm_fifo', ['asm', 'f.asm'], {'f.asm': Fifo()}, ['f.asm', 'not a regular file'])
+    yield case('asm_proc_mem', ['asm', '/proc/self/mem', '-o', 'x.hex'], {},
+               ['/proc/self/mem', 'read error'])
+    yield case('hex_fifo', ['disasm', 'f.hex'], {'f.hex': Fifo()}, ['f.hex', 'not a regular file'])
+    yield case('stages_fifo', ['disasm', 'p.hex'], dict(hexprog, **{'p.stages': Fifo()}),
+               ['p.stages', 'not a regular file'])
+    yield case('config_fifo', ['cosim', '--model', 'c.json', '--quiet'] + SHAPE,
+               {'c.json': Fifo()}, ['--model', 'c.json', 'not a regular file'])
+    yield case('route_trace_fifo', ['route-trace', 'check', 't.json'], {'t.json': Fifo()},
+               ['t.json', 'not a regular file'])
+    yield case('campaign_fifo', ['campaign', 's.yaml', '--out', 'o'], {'s.yaml': Fifo()},
+               ['s.yaml', 'not a regular file'])
+    yield case('deployments_fifo', ['deploy', 'list', 'd.yaml'], {'d.yaml': Fifo()},
+               ['d.yaml', 'not a regular file'])
+    yield case('image_fifo', ['cosim', '--program', P, '--image', 'i.yaml', '--quiet'],
+               dict(PROGRAM, **{'i.yaml': Fifo()}), ['i.yaml', 'not a regular file'])
+    yield case('image_bin_fifo', ['cosim', '--program', P, '--image-bin', 'hbm=i.bin', '--quiet'],
+               dict(PROGRAM, **{'i.bin': Fifo()}), ['--image-bin hbm=i.bin', 'not a regular file'])
+    yield case('checkpoint_load_fifo', ['checkpoint', '--program', 'p.hex', '--load', 'c.ckpt'],
+               dict(hexprog, **{'c.ckpt': Fifo()}), ['--load', 'c.ckpt', 'not a regular file'])
+    yield case('checkpoint_load_directory', ['checkpoint', '--program', 'p.hex', '--load', 'd'],
+               dict(hexprog, d=Dir()), ['--load', 'd', 'is a directory'])
+    yield case('spec_isa_yaml_directory', ['asm', P],
+               dict(PROGRAM, **{k: v for k, v in spec_files.items() if k != 'spec/isa.yaml'},
+                    **{'spec/isa.yaml/keep': 'x'}), ['spec/isa.yaml', 'is a directory'],
+               env={'MOESIM_ISA_SPEC_DIR': 'spec'})
+
+    # --- outputs over inputs, and outputs over each other (links followed)
+    yield case('report_over_deployments',
+               ['cosim', '--deployment', 'a', '--rank', '0', '--deployments', 'd.yaml', '--quiet',
+                '--report', 'd.yaml'], {'d.yaml': deploy}, ['--report d.yaml', '--deployments'])
+    with open(os.path.join(ROOT, 'testbenches', 'models', 'mixtral-8x7b.config.json')) as f:
+        mixtral = f.read()
+    yield case('bench_report_over_model', ['bench', '--engine', 'golden', '--model', 'c.json',
+                                           '--token-counts', '1', '--report', 'c.json'] + SHAPE,
+               {'c.json': mixtral}, ['--report c.json', '--model'])
+    yield case('asm_out_over_route_trace', ['cosim', '--route-trace', 't.json', '--asm-out',
+                                            't.json', '--quiet'] + SHAPE,
+               {'t.json': TRACE}, ['--asm-out t.json', '--route-trace'])
+    for flag, path, other in (('--html', 'x.html', 'x.html'),
+                              ('--trace-json', 'x.json', 'x.json'),
+                              ('--vcd', 't.vcd', 't.gtkw'),
+                              ('--trace-log', 't.log', 't.golden.log'),
+                              ('--report', 'r.json', 'r.json')):
+        yield case(f'asm_out_over{flag[1:]}', ['cosim', '--tokens', '1', '--quiet', '--asm-out',
+                                               other, flag, path] + SHAPE, {},
+                   ['--asm-out ' + other, flag, 'name the same file'])
+    yield case('report_over_program_by_symlink', ['run', '--engine', 'golden', '--program', P,
+                                                  '--quiet', '--report', 'l.json'],
+               dict(PROGRAM, **{'l.json': Link(P)}), ['--report l.json', '--program'])
+    yield case('report_over_program_by_hard_link', ['run', '--engine', 'golden', '--program', P,
+                                                    '--quiet', '--report', 'h.json'],
+               dict(PROGRAM, **{'h.json': HardLink(P)}), ['--report h.json', '--program'])
+    yield case('dump_over_image_bin', ['run', '--engine', 'golden', '--program', P, '--quiet',
+                                       '--image-bin', 'hbm=d/hbm.bin', '--dump', 'd'],
+               dict(PROGRAM, **{'d/hbm.bin': b'\x01\x02'}), ['--dump d', '--image-bin'])
+    yield case('cosim_dump_over_image_bin', ['cosim', '--program', P, '--quiet', '--image-bin',
+                                             'hbm=d/rtl/hbm.bin', '--dump', 'd'],
+               dict(PROGRAM, **{'d/rtl/hbm.bin': b'\x01\x02'}), ['--dump d', '--image-bin'])
+    yield case('report_over_dump_manifest', ['run', '--engine', 'golden', '--program', P,
+                                             '--quiet', '--dump', 'd', '--report',
+                                             'd/manifest.json'],
+               dict(PROGRAM, d=Dir()), ['--report d/manifest.json', '--dump d',
+                                        'name the same file'])
+    yield case('route_trace_gen_over_model', ['route-trace', 'gen', '--model', 'c.json', '-o',
+                                              'c.json'], {'c.json': mixtral},
+               ['-o c.json', '--model'])
+
+    # --- values only the child checked, and filesystem errors: exit 2 from the parent
+    yield case('campaign_out_cannot_be_made', ['campaign', 's.yaml', '--out', 'f/sub'],
+               {'s.yaml': campaign_one, 'f': 'a file\n'}, ['--out'])
+    yield case('campaign_run_folder_name_too_long', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'runs:\n  - flip_bit: golden:hbm:' + '0' * 300 + '1:0\n'},
+               ['s.yaml:2:', '255'])
+    yield case('campaign_moesim_missing', ['campaign', 's.yaml', '--out', 'o', '--moesim',
+                                           'nothere'], {'s.yaml': campaign_one},
+               ['--moesim nothere', 'no such file'])
+    yield case('campaign_moesim_not_executable', ['campaign', 's.yaml', '--out', 'o', '--moesim',
+                                                  'm'], {'s.yaml': campaign_one, 'm': '#!/bin/sh\n'},
+               ['--moesim m', 'not executable'])
+    yield case('campaign_windows_over_cosim_limit', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'runs:\n  - windows: 200000\n'}, ['s.yaml:2:', "'windows'", '100000'])
+    yield case('campaign_flip_bit_syntax', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'runs:\n  - flip_bit: golden:nowhere:0:0\n'},
+               ['s.yaml:2:', "'flip_bit'", 'SPACE'])
+    yield case('campaign_flip_bit_outside_space', ['campaign', 's.yaml', '--out', 'o'],
+               {'s.yaml': 'runs:\n  - machines: [tiny]\n    flip_bit: rtl:fp_sram:999999999:0\n'},
+               ['s.yaml:3:', "'flip_bit'", 'outside', 'tiny'])
+    yield case('trace_json_dev_full_cosim', ['cosim', '--program', P, '--quiet', '--trace-json',
+                                             '/dev/full'], dict(PROGRAM),
+               ['--trace-json', '/dev/full'])
+    yield case('disasm_stages_back_to_other', ['disasm', 'p.hex'],
+               {'p.hex': f'0x{HEX_WORD:08X}\n' * 2, 'p.stages': 'gather\nother\n'},
+               ['p.stages', "'other'"])
+    yield case('bench_token_counts_too_many', ['bench', '--engine', 'golden', '--machine', 'tiny',
+                                               '--token-counts', '100000'] + SHAPE, {},
+               ['--token-counts 100000'])
+    yield case('conformance_waiver_twice', ['conformance', '--engine', 'golden', '--suite', 's'],
+               {'s/S_ADDI_INT/c.asm': CASE_ASM, 's/S_ADDI_INT/c.yaml': CASE_OK,
+                's/waivers.yaml': '- {item: "V_TOPK", reason: x}\n- {item: "V_TOPK", reason: y}\n'},
+               ['waivers.yaml', 'V_TOPK', 'twice'])
+    yield case('shared_intermediate_without_shared', ['cosim', '--quiet', '--shared-intermediate',
+                                                      '64'] + SHAPE, {}, ['--shared-intermediate'])
+    yield case('checkpoint_section_trailing_bytes',
+               ['checkpoint', '--program', 'p.hex', '--load', 'c.ckpt'],
+               dict(hexprog, **{'c.ckpt': checkpoint_bytes(core_extra=b'\0\0\0\0')}),
+               ['--load', 'c.ckpt', 'CORE', 'trailing'])
+
+
 def cases():
     for gen in (asm_cases, hex_cases, suite_cases, config_cases, flag_cases, output_cases,
-                input_cases):
+                input_cases, hostile_cases):
         yield from gen()
 
 
@@ -700,8 +982,14 @@ def main():
             f.write(b'args: ' + ' '.join(repr(a) if not a or ' ' in a else a for a in c.args).encode() + b'\n')
             for w in c.where:
                 f.write(b'where: ' + w.encode() + b'\n')
+            for k, v in c.env.items():
+                f.write(b'env: ' + f'{k}={v}'.encode() + b'\n')
+            if c.limits is not None:
+                f.write(f'limits: {c.limits.seconds} {c.limits.megabytes}\n'.encode())
             for name, content in c.files.items():
-                if isinstance(content, Dir):
+                if isinstance(content, (Dir, Fifo, Sparse, Link, HardLink)):
+                    f.write(b'# (made when the case runs: ' + name.encode() + b', a ' +
+                            type(content).__name__.encode() + b')\n')
                     continue
                 data = content if isinstance(content, bytes) else content.encode()
                 f.write(b'file: ' + name.encode() + b'\n' + data)

@@ -342,7 +342,7 @@ BOOST_AUTO_TEST_CASE(untrusted_checkpoint_files_are_refused) {
       {"--program q.asm --from-checkpoint ck/retire_2.ckpt", "made with another program"},
       {"--program p.asm --machine tiny --from-checkpoint ck/retire_2.ckpt",
        "made for machine preset 'default'"},
-      {"--program p.asm --from-checkpoint missing.ckpt", "missing.ckpt: cannot read"},
+      {"--program p.asm --from-checkpoint missing.ckpt", "missing.ckpt: no such file"},
       {"--program p.asm --from-checkpoint pc.ckpt", "pc.ckpt: checkpoint state: pc 9 is past"},
       {"--program p.asm --from-checkpoint retired.ckpt",
        "retired.ckpt: checkpoint state: 1000000000000000 instructions retired, more than"},

@@ -663,7 +663,7 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2_naming_the_problem) {
        "--shared: model qwen3-30b-a3b has no shared expert"},
       {"cosim --hidden 64 --intermediate 64 --lowering sideways", "--lowering"},
       {"cosim --hidden 64 --intermediate 64 --topk-policy hardwired", "--topk-policy"},
-      {"cosim --model missing.json", "--model missing.json: cannot open"},
+      {"cosim --model missing.json", "--model missing.json: no such file"},
       {"cosim --hidden 64 --intermediate 64 --progress-after nan",
        "--progress-after: must be a finite number of seconds >= 0, got nan"},
       {"run --engine golden --progress-after -1", "--progress-after"},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -86,6 +87,57 @@ BOOST_AUTO_TEST_CASE(validator_names_token_and_field) {
   check_refused(R"({"ids": [3, -1], "weights": [0.6, 0.4]})",
                 "token 0: 'ids'[1]: expected an expert id");
   BOOST_TEST(load_error("{not json").find("not valid JSON") != std::string::npos);
+}
+
+// The JSON reader is one linear pass: a 10 MB trace (220,000 tokens) loads in well under
+// the 3 s of CPU asserted here. Fails with nlohmann's callback parser, which the key check used
+// before: it scans the parent array at every object end (1/2/4 MB took 0.4/1.4/5.7 s, so 10 MB
+// about 35 s). A key twice is named at its own line (the old check named the second `"ids":` of
+// the whole text, the line of token 1).
+BOOST_AUTO_TEST_CASE(reader_is_linear_and_names_the_line_of_a_key_twice) {
+  std::string text = kHead + "\n";
+  const size_t n = 220000;
+  for (size_t i = 0; i < n; ++i)
+    text += std::string(i ? "," : "") + R"({"ids": [3, 1], "weights": [0.6123456789, 0.4]})" + "\n";
+  text += "]}\n";
+  BOOST_TEST(text.size() > 10u << 20);
+  const fs::path f = work_file("long.json");
+  std::ofstream(f) << text;
+  const std::clock_t c0 = std::clock();
+  const workload::RouteTrace t = workload::load_route_trace(f.string());
+  const double cpu_s = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  BOOST_TEST(t.tokens.size() == n);
+  BOOST_TEST_INFO("CPU seconds: " << cpu_s);
+  BOOST_TEST(cpu_s < 3.0);
+
+  std::string dup = kHead + "\n";
+  for (int i = 0; i < 6; ++i)
+    dup += std::string(i ? "," : "") +
+           (i == 4 ? R"({"ids": [3, 1], "weights": [0.6, 0.4], "ids": [3, 1]})" : kGood) + "\n";
+  dup += "]}\n";
+  // Token 4 is on line 6 (the header is line 1).
+  BOOST_TEST(load_error(dup).find("bad.json:6: key 'ids' appears twice in one object") !=
+             std::string::npos);
+}
+
+// The generator refuses, before any work, a trace whose pairs or sampling steps pass its limits
+// (E = k = 2^20 was 2^41 steps, hours of work; 2^32 - 1 tokens ran out of memory).
+BOOST_AUTO_TEST_CASE(generator_refuses_work_past_its_limits) {
+  auto gen_error = [](unsigned e, unsigned k, unsigned tokens) {
+    workload::TraceGenOptions o;
+    o.experts = e;
+    o.top_k = k;
+    o.tokens = tokens;
+    try {
+      workload::generate_route_trace(o);
+    } catch (const UsageError& x) {
+      return std::string(x.what());
+    }
+    return std::string();
+  };
+  BOOST_TEST(gen_error(1u << 20, 1u << 20, 1).find("sampling steps") != std::string::npos);
+  BOOST_TEST(gen_error(8, 1, 4294967295u).find("routed pairs") != std::string::npos);
+  BOOST_TEST(gen_error(128, 8, 1024) == "");
 }
 
 BOOST_AUTO_TEST_CASE(generator_is_seeded_skewed_and_round_trips) {

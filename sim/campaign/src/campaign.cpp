@@ -284,33 +284,44 @@ int run_campaign(const CampaignOptions& o, const std::vector<Run>& runs, Executo
   for (const Run& r : runs)
     plan["runs"].push_back({{"id", r.id}, {"command", command_of(r, o.moesim)}});
 
-  if (o.resume) {
-    if (!fs::exists(state))
-      throw UsageError("--resume: " + out.string() + " holds no campaign (no campaign.json)");
-    nlohmann::json old;
-    try {
-      old = nlohmann::json::parse(slurp(state));
-    } catch (const nlohmann::json::exception& e) {
-      throw UsageError("--resume: " + state.string() + ": " + e.what());
+  // The campaign folder and every run's folder are made before any run starts; a folder that
+  // cannot be made (a file in the way, no permission, a name too long) is bad input naming --out.
+  try {
+    if (o.resume) {
+      if (!fs::exists(state))
+        throw UsageError("--resume: " + out.string() + " holds no campaign (no campaign.json)");
+      nlohmann::json old;
+      try {
+        old = nlohmann::json::parse(slurp(state));
+      } catch (const nlohmann::json::exception& e) {
+        throw UsageError("--resume: " + state.string() + ": " + e.what());
+      }
+      if (old.value("runs", nlohmann::json()) != plan["runs"])
+        throw UsageError("--resume: " + o.spec_path +
+                         " does not give the runs of the campaign in " + out.string() +
+                         " (its runs or their commands differ; use another --out)");
+    } else {
+      if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out)))
+        throw UsageError("--out " + out.string() +
+                         " exists and is not empty (--resume completes the campaign in it)");
+      fs::create_directories(out / "runs");
+      write_atomic(state, plan.dump(2) + "\n");
     }
-    if (old.value("runs", nlohmann::json()) != plan["runs"])
-      throw UsageError("--resume: " + o.spec_path + " does not give the runs of the campaign in " +
-                       out.string() + " (its runs or their commands differ; use another --out)");
-  } else {
-    if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out)))
-      throw UsageError("--out " + out.string() +
-                       " exists and is not empty (--resume completes the campaign in it)");
-    fs::create_directories(out / "runs");
-    write_atomic(state, plan.dump(2) + "\n");
+    for (const Run& r : runs) {
+      const fs::path d = out / "runs" / r.id;
+      fs::create_directories(d);
+      if (!fs::exists(d / "run.sh") || !fs::exists(d / "command.txt"))
+        write_task(d, "moesim campaign run " + r.id + " (" + r.where + ")", command_of(r, o.moesim),
+                   "--report report.json", {"report.json"});
+    }
+  } catch (const UsageError&) {
+    throw;
+  } catch (const fs::filesystem_error& e) {
+    throw UsageError("--out " + out.string() + ": " + e.path1().string() + ": " +
+                     e.code().message());
+  } catch (const std::runtime_error& e) {
+    throw UsageError("--out " + out.string() + ": " + e.what());
   }
-  for (const Run& r : runs) {
-    const fs::path d = out / "runs" / r.id;
-    fs::create_directories(d);
-    if (!fs::exists(d / "run.sh") || !fs::exists(d / "command.txt"))
-      write_task(d, "moesim campaign run " + r.id + " (" + r.where + ")", command_of(r, o.moesim),
-                 "--report report.json", {"report.json"});
-  }
-
   executor.settle();
   std::vector<Task> todo;
   for (const Run& r : runs) {

@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -52,6 +53,11 @@ class Reader : public isa::YamlReader {
     return out;
   }
 };
+
+/// a * b, or UINT64_MAX when it does not fit.
+uint64_t saturating_mul(uint64_t a, uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
 
 std::string id_part(const std::string& s) {
   std::string out;
@@ -133,6 +139,26 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
   };
   std::vector<Run> out;
   std::map<std::string, std::string> seen;  // id -> where
+  // Refuses, before they are made, runs that would take the campaign past kMaxCampaignRuns.
+  auto check_runs = [&](const YAML::Node& at, uint64_t more, const std::string& how) {
+    if (more > kMaxCampaignRuns - std::min<uint64_t>(out.size(), kMaxCampaignRuns))
+      r.fail(at.Mark(),
+             "this entry gives " +
+                 (more == UINT64_MAX ? std::string("more than 2^64") : std::to_string(more)) +
+                 " runs (" + how + ")" +
+                 (out.empty()
+                      ? std::string()
+                      : " after the " + std::to_string(out.size()) + " runs of the entries above") +
+                 ", more than a campaign's limit of " + std::to_string(kMaxCampaignRuns));
+  };
+  // A run's folder is named by its id.
+  auto check_id = [&](const YAML::Node& at, const Run& run) {
+    if (run.id.size() > kMaxRunIdBytes)
+      r.fail(at.Mark(),
+             "run id " + run.id.substr(0, 60) + "... is " + std::to_string(run.id.size()) +
+                 " bytes, more than a folder name holds (" + std::to_string(kMaxRunIdBytes) +
+                 "); shorten the config.json name or the flip_bit");
+  };
   // Seed ranges of random batches per machine: first -> (last, where), to refuse overlaps.
   std::map<std::string, std::map<uint64_t, std::pair<uint64_t, std::string>>> random_seeds;
   for (const YAML::Node& entry : runs) {
@@ -141,6 +167,7 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
     Run proto;
     proto.where = r.where(entry);
     YAML::Node random;  // the `random` mapping
+    YAML::Node flip_node;
     bool has_random = false;
     uint64_t random_first = 1, random_count = 0, random_batch = 100;
     for (const auto& kv : entry) {
@@ -156,7 +183,7 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
         continue;
       }
       if (k == "windows") {
-        proto.windows = r.count(kv.second, k, 1, 1u << 20);
+        proto.windows = r.count(kv.second, k, 1, options.max_windows);
         if (proto.windows > 1 && !options.windows_supported)
           r.fail(kv.second.Mark(), "'windows: " + std::to_string(proto.windows) +
                                        "': this moesim's cosim has no --windows (windowed "
@@ -165,6 +192,7 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
         proto.reference = r.scalar<bool>(kv.second, k, "true or false");
       } else if (k == "flip_bit") {
         proto.flip_bit = r.scalar<std::string>(kv.second, k, "ENGINE:SPACE:BYTE:BIT");
+        flip_node = kv.second;
       } else if (k == "random") {
         random = kv.second;
         has_random = true;
@@ -219,6 +247,10 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
         machines.push_back(m);
       }
       if (machines.empty()) machines.push_back("default");
+      const uint64_t batches = random_count / random_batch + (random_count % random_batch != 0);
+      check_runs(random, saturating_mul(batches, machines.size()),
+                 std::to_string(batches) + " batches of at most " + std::to_string(random_batch) +
+                     " programs on " + std::to_string(machines.size()) + " machines");
       const uint64_t last = random_first + (random_count - 1);
       for (const std::string& mach : machines) {
         auto& ranges = random_seeds[mach];
@@ -241,6 +273,7 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
           run.random_count = std::min(random_batch, random_count - done);
           run.id = mach + ".random.s" + std::to_string(run.seed) + "-" +
                    std::to_string(run.seed + run.random_count - 1);
+          check_id(entry, run);
           seen.emplace(run.id, run.where);
           out.push_back(std::move(run));
         }
@@ -314,6 +347,25 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
     const auto tokens = numbers("tokens", 1, UINT32_MAX);
     const auto hidden = numbers("hidden", 1, UINT32_MAX);
     const auto inter = numbers("intermediate", 1, UINT32_MAX);
+    {
+      const std::vector<std::pair<const char*, uint64_t>> sizes = {
+          {"models", models.size()},       {"machines", machines.size()},
+          {"lowerings", lowerings.size()}, {"shared", shareds.size()},
+          {"seeds", seeds.size()},         {"tokens", tokens.size()},
+          {"hidden", hidden.size()},       {"intermediate", inter.size()}};
+      uint64_t product = 1;
+      std::string how;
+      for (const auto& [key, n] : sizes) {
+        product = saturating_mul(product, n);
+        if (n > 1) how += (how.empty() ? "" : " x ") + std::to_string(n) + " " + key;
+      }
+      check_runs(entry, product, how);
+    }
+    // A flip_bit `moesim cosim` would refuse on a machine of the entry, refused here.
+    if (!proto.flip_bit.empty() && options.check_flip_bit)
+      for (const std::string& mach : machines)
+        if (const std::string why = options.check_flip_bit(proto.flip_bit, mach); !why.empty())
+          r.fail(flip_node.Mark(), "'flip_bit': " + why + " (machine " + mach + ")");
 
     for (const Model& m : models)
       for (const std::string& mach : machines)
@@ -341,6 +393,7 @@ std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
                     if (run.windows > 1) run.id += ".w" + std::to_string(run.windows);
                     if (run.reference) run.id += ".ref";
                     if (!run.flip_bit.empty()) run.id += ".flip-" + id_part(run.flip_bit);
+                    check_id(entry, run);
                     const auto [it, fresh] = seen.emplace(run.id, run.where);
                     if (!fresh)
                       r.fail(entry.Mark(), "run " + run.id + " is also given by the entry at " +

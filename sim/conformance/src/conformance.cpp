@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include "moesim/isa/image_file.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/usage_error.hpp"
+#include "moesim/isa/yaml_reader.hpp"
 
 namespace moesim::conformance {
 namespace {
@@ -334,14 +336,10 @@ std::vector<Waiver> load_waivers(const isa::Spec& spec, const fs::path& suite) {
   const fs::path path = suite / "waivers.yaml";
   std::vector<Waiver> out;
   if (!fs::exists(path)) return out;
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path.string());
-  } catch (const YAML::Exception& e) {
-    throw UsageError(path.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
+  const YAML::Node root = isa::load_yaml_file(path.string());
   if (!root.IsSequence()) throw UsageError(path.string() + ": expected a list of {item, reason}");
   const std::set<std::string> items = coverage(spec, {}, {}).names();
+  std::map<std::string, size_t> first;  // item -> index of its waiver
   for (size_t i = 0; i < root.size(); ++i) {
     const std::string k = path.string() + ": [" + std::to_string(i) + "]";
     const YAML::Node w = root[i];
@@ -351,6 +349,9 @@ std::vector<Waiver> load_waivers(const isa::Spec& spec, const fs::path& suite) {
     if (items.count(v.item) == 0)
       throw UsageError(k + ".item: '" + v.item + "' is not a coverage item of isa.yaml");
     if (v.reason.empty()) throw UsageError(k + ".reason: empty");
+    if (const auto [it, fresh] = first.emplace(v.item, i); !fresh)
+      throw UsageError(k + ".item: '" + v.item + "' is waived twice (also by [" +
+                       std::to_string(it->second) + "])");
     out.push_back(std::move(v));
   }
   return out;

@@ -565,6 +565,8 @@ void finish_sinks(const CosimOptions& options, uint64_t end_time) {
   for (TimelineSink* sink : options.sinks) {
     try {
       sink->finish(end_time);
+    } catch (const UsageError&) {
+      throw;  // names its output already
     } catch (const std::runtime_error& e) {
       throw UsageError(std::string("timeline output: ") + e.what());
     }
@@ -616,112 +618,178 @@ bool CosimResult::profiles_match() const {
                      [](const StageRow& r) { return r.match() && r.hbm_match(); });
 }
 
-CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
-                      const CosimOptions& options) {
-  const std::array<isa::Engine*, 2> eng{&a, &b};
+struct Lockstep::Impl {
+  Impl(const isa::Spec& spec, isa::Engine& a, isa::Engine& b, const CosimOptions& options)
+      : spec(spec),
+        options(options),
+        eng{&a, &b},
+        table(spec),
+        units(spec),
+        base{a.retired(), b.retired()} {
+    res.engines = {a.name(), b.name()};
+  }
+  const isa::Spec& spec;
+  const CosimOptions& options;
+  const std::array<isa::Engine*, 2> eng;
   CosimResult res;
-  res.engines = {a.name(), b.name()};
-  StageTable table(spec);
-  UnitTable units(spec);
+  StageTable table;
+  UnitTable units;
   std::array<std::deque<isa::RetireRecord>, 2> history;
   std::array<WriteMap, 2> writers;   // last writer per memory unit, per engine
   std::array<ShadowRegs, 2> shadow;  // registers as the records left them, per engine
   // Retire indices before this run (a window or focused run starts from a checkpoint).
-  const std::array<uint64_t, 2> base{a.retired(), b.retired()};
-  for (;;) {
-    std::array<isa::RetireRecord, 2> rec;
-    std::array<bool, 2> got{};
-    for (size_t s = 0; s < 2; ++s) {
-      got[s] = eng[s]->step(rec[s]);
-      if (got[s]) {
-        fill_digests(*eng[s], rec[s]);
-        table.add(s, rec[s]);
-        feed(spec, options, units, s, *eng[s], rec[s]);
-      }
-    }
-    if (!got[0] && !got[1]) {
-      res.completed = true;
-      break;
-    }
-    std::vector<std::string> fields;
-    if (got[0] && got[1]) {
-      fields = differing_fields(rec[0], rec[1]);
-    } else {
-      fields = {"retired"};
-    }
-    if (!fields.empty()) {
-      Divergence d;
-      d.reach = res.compared;
-      d.index = res.compared;
-      for (size_t s = 0; s < 2; ++s)  // a transfer: its DMA instruction's retire, in this run
-        if (got[s] && rec[s].kind == isa::RecordKind::Transfer && rec[s].index >= base[s])
-          d.index = std::min(d.index, rec[s].index - base[s]);
-      d.fields = fields;
-      for (size_t s = 0; s < 2; ++s) {
-        if (got[s]) d.records[s] = rec[s];
-        d.history[s].assign(history[s].begin(), history[s].end());
-      }
-      for (size_t s = 0; s < 2; ++s) {
-        if (!got[s]) continue;
-        d.operands[s] = operand_values(spec, shadow[s], rec[s]);
-        d.work[s] = work_item(options.work, *eng[s], rec[s]);
-      }
-      if (got[0] && got[1]) {
-        d.details = explain(spec, eng, rec[0], rec[1]);
-        d.mem_diffs = mem_diffs(eng, writers, options.mlen, rec[0], rec[1]);
-      } else {
-        const size_t stopped = got[0] ? 1 : 0;
-        d.details.push_back(eng[stopped]->name() + " stopped after " +
-                            std::to_string(eng[stopped]->retired()) + " instructions; " +
-                            eng[1 - stopped]->name() + " retired pc " +
-                            std::to_string(rec[1 - stopped].pc));
-      }
-      uint64_t t = UINT64_MAX;
-      for (size_t s = 0; s < 2; ++s)
-        if (got[s]) t = std::min(t, rec[s].start_cycle);
-      for (TimelineSink* sink : options.sinks) sink->mismatch(t);
-      res.divergence = std::move(d);
-      for (size_t s = 0; s < 2; ++s)
-        if (got[s]) writers[s].write(rec[s]);  // the final comparison sees these writes too
-      break;
-    }
-    if (!res.hbm_difference &&
-        (rec[0].hbm_read != rec[1].hbm_read || rec[0].hbm_written != rec[1].hbm_written))
-      res.hbm_difference = HbmDifference{
-          rec[0], {rec[0].hbm_read, rec[1].hbm_read}, {rec[0].hbm_written, rec[1].hbm_written}};
-    if (rec[0].trap) res.trap = rec[0].trap;
-    for (size_t s = 0; s < 2; ++s) {
-      writers[s].write(rec[s]);
-      shadow[s].retire(rec[s]);
-      history[s].push_back(std::move(rec[s]));
-      if (history[s].size() > options.history) history[s].pop_front();
-    }
-    // Instructions count their retire records; a transfer record is part of its DMA instruction.
-    if (rec[0].kind == isa::RecordKind::Transfer) continue;
-    const uint64_t compared = ++res.compared;
-    if (options.progress && options.progress_every != 0 && compared % options.progress_every == 0)
-      options.progress(compared, a.cycles());
-    if (options.max_instructions != 0 && compared >= options.max_instructions) {
-      // The limit is reached only if an instruction is left: a program that ends with exactly
-      // max_instructions retired has ended (the extra step of a halted engine returns false).
-      isa::RetireRecord extra[2];
-      const bool more_a = a.step(extra[0]), more_b = b.step(extra[1]);
-      res.limit_reached = more_a || more_b;
-      res.completed = !res.limit_reached;
-      break;
-    }
-  }
-  for (size_t s = 0; s < 2; ++s) table.finish(s);
-  res.stages = table.rows(spec);
-  res.units = units.rows();
+  const std::array<uint64_t, 2> base;
+  std::array<isa::RetireRecord, 2> rec;
+  std::array<const isa::RetireRecord*, 2> last{};  // the records of the last next()
+  std::vector<std::string> fields;                 // and how they differ
+  bool done = false, finished = false;
+};
+
+Lockstep::Lockstep(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
+                   const CosimOptions& options)
+    : impl_(std::make_unique<Impl>(spec, a, b, options)) {}
+
+Lockstep::~Lockstep() = default;
+
+bool Lockstep::done() const { return impl_->done; }
+
+const std::array<const isa::RetireRecord*, 2>& Lockstep::records() const { return impl_->last; }
+
+const std::vector<std::string>& Lockstep::fields() const { return impl_->fields; }
+
+bool Lockstep::next() {
+  Impl& m = *impl_;
+  if (m.done) return false;
+  const CosimOptions& options = m.options;
+  const std::array<isa::Engine*, 2>& eng = m.eng;
+  CosimResult& res = m.res;
+  std::array<isa::RetireRecord, 2>& rec = m.rec;
+  m.last = {};
+  std::array<bool, 2> got{};
   for (size_t s = 0; s < 2; ++s) {
-    res.total_cycles[s] = eng[s]->cycles();
-    res.retired[s] = eng[s]->retired();
+    rec[s] = isa::RetireRecord{};  // each step fills a fresh record, as run_cosim always did
+    got[s] = eng[s]->step(rec[s]);
+    if (got[s]) {
+      fill_digests(*eng[s], rec[s]);
+      m.table.add(s, rec[s]);
+      feed(m.spec, options, m.units, s, *eng[s], rec[s]);
+    }
   }
-  compare_regs(a.regs(), b.regs(), res.reg_diffs);
-  for (isa::Space sp : isa::kAllSpaces) res.spaces.push_back(compare_space(a, b, sp, writers));
-  finish_sinks(options, std::max(res.total_cycles[0], res.total_cycles[1]));
-  return res;
+  if (!got[0] && !got[1]) {
+    res.completed = true;
+    m.fields.clear();
+    m.done = true;
+    return false;
+  }
+  if (got[0] && got[1]) {
+    m.fields = differing_fields(rec[0], rec[1]);
+  } else {
+    m.fields = {"retired"};
+  }
+  if (!m.fields.empty()) {
+    Divergence d;
+    d.reach = res.compared;
+    d.index = res.compared;
+    for (size_t s = 0; s < 2; ++s)  // a transfer: its DMA instruction's retire, in this run
+      if (got[s] && rec[s].kind == isa::RecordKind::Transfer && rec[s].index >= m.base[s])
+        d.index = std::min(d.index, rec[s].index - m.base[s]);
+    d.fields = m.fields;
+    for (size_t s = 0; s < 2; ++s) {
+      if (got[s]) d.records[s] = rec[s];
+      d.history[s].assign(m.history[s].begin(), m.history[s].end());
+    }
+    for (size_t s = 0; s < 2; ++s) {
+      if (!got[s]) continue;
+      d.operands[s] = operand_values(m.spec, m.shadow[s], rec[s]);
+      d.work[s] = work_item(options.work, *eng[s], rec[s]);
+    }
+    if (got[0] && got[1]) {
+      d.details = explain(m.spec, eng, rec[0], rec[1]);
+      d.mem_diffs = mem_diffs(eng, m.writers, options.mlen, rec[0], rec[1]);
+    } else {
+      const size_t stopped = got[0] ? 1 : 0;
+      d.details.push_back(eng[stopped]->name() + " stopped after " +
+                          std::to_string(eng[stopped]->retired()) + " instructions; " +
+                          eng[1 - stopped]->name() + " retired pc " +
+                          std::to_string(rec[1 - stopped].pc));
+    }
+    uint64_t t = UINT64_MAX;
+    for (size_t s = 0; s < 2; ++s)
+      if (got[s]) t = std::min(t, rec[s].start_cycle);
+    for (TimelineSink* sink : options.sinks) sink->mismatch(t);
+    res.divergence = std::move(d);
+    for (size_t s = 0; s < 2; ++s) {
+      if (!got[s]) continue;
+      m.writers[s].write(rec[s]);  // the final comparison sees these writes too
+      m.last[s] = &*res.divergence->records[s];
+    }
+    m.done = true;
+    return true;
+  }
+  if (!res.hbm_difference &&
+      (rec[0].hbm_read != rec[1].hbm_read || rec[0].hbm_written != rec[1].hbm_written))
+    res.hbm_difference = HbmDifference{
+        rec[0], {rec[0].hbm_read, rec[1].hbm_read}, {rec[0].hbm_written, rec[1].hbm_written}};
+  if (rec[0].trap) res.trap = rec[0].trap;
+  const bool transfer = rec[0].kind == isa::RecordKind::Transfer;
+  for (size_t s = 0; s < 2; ++s) {
+    m.writers[s].write(rec[s]);
+    m.shadow[s].retire(rec[s]);
+    // The records stay readable (records()) until the next call: in the history, or in rec
+    // when no history is kept.
+    if (options.history == 0) {
+      m.history[s].clear();
+      m.last[s] = &rec[s];
+      continue;
+    }
+    m.history[s].push_back(std::move(rec[s]));
+    if (m.history[s].size() > options.history) m.history[s].pop_front();
+    m.last[s] = &m.history[s].back();
+  }
+  // Instructions count their retire records; a transfer record is part of its DMA instruction.
+  if (transfer) return true;
+  const uint64_t compared = ++res.compared;
+  if (options.progress && options.progress_every != 0 && compared % options.progress_every == 0)
+    options.progress(compared, eng[0]->cycles());
+  if (options.max_instructions != 0 && compared >= options.max_instructions) {
+    // The limit is reached only if an instruction is left: a program that ends with exactly
+    // max_instructions retired has ended (the extra step of a halted engine returns false).
+    isa::RetireRecord extra[2];
+    const bool more_a = eng[0]->step(extra[0]), more_b = eng[1]->step(extra[1]);
+    res.limit_reached = more_a || more_b;
+    res.completed = !res.limit_reached;
+    m.done = true;
+  }
+  return true;
+}
+
+CosimResult Lockstep::finish() {
+  Impl& m = *impl_;
+  if (m.finished) throw std::logic_error("cosim::Lockstep::finish() called twice");
+  m.finished = true;
+  m.done = true;
+  m.last = {};
+  CosimResult& res = m.res;
+  for (size_t s = 0; s < 2; ++s) m.table.finish(s);
+  res.stages = m.table.rows(m.spec);
+  res.units = m.units.rows();
+  for (size_t s = 0; s < 2; ++s) {
+    res.total_cycles[s] = m.eng[s]->cycles();
+    res.retired[s] = m.eng[s]->retired();
+  }
+  compare_regs(m.eng[0]->regs(), m.eng[1]->regs(), res.reg_diffs);
+  for (isa::Space sp : isa::kAllSpaces)
+    res.spaces.push_back(compare_space(*m.eng[0], *m.eng[1], sp, m.writers));
+  finish_sinks(m.options, std::max(res.total_cycles[0], res.total_cycles[1]));
+  return std::move(res);
+}
+
+CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
+                      const CosimOptions& options) {
+  Lockstep run(spec, a, b, options);
+  while (run.next()) {
+  }
+  return run.finish();
 }
 
 RunResult run_single(const isa::Spec& spec, isa::Engine& engine, const CosimOptions& options) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "moesim/isa/usage_error.hpp"
+#include "moesim/isa/yaml_reader.hpp"
 #include "moesim/random/random_program.hpp"
 
 namespace moesim::rnd {
@@ -178,16 +179,13 @@ RandomProgram shrink(const RandomProgram& start,
 }
 
 Mix load_mix(const isa::Spec& spec, const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw UsageError("--mix " + path.string() + ": " +
-                     (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   YAML::Node root;
-  try {
-    root = YAML::LoadFile(path.string());
-  } catch (const YAML::Exception& e) {
-    throw UsageError("--mix " + path.string() + ":" + std::to_string(e.mark.line + 1) + ": " +
-                     e.msg);
+  try {  // a regular file, no alias, bounded (yaml_reader.hpp); keys twice are refused below
+    isa::YamlLoadOptions o;
+    o.refuse_duplicate_keys = false;
+    root = isa::load_yaml_file(path.string(), o);
+  } catch (const UsageError& e) {
+    throw UsageError("--mix " + std::string(e.what()));
   }
   const std::string f = "--mix " + path.string() + ": ";
   if (!root.IsMap()) throw UsageError(f + "expected a map of mix keys");

@@ -50,6 +50,7 @@ TraceJsonSink::TraceJsonSink(const isa::Spec& spec, const std::filesystem::path&
       write(metadata("thread_sort_index", pid, tid, {{"sort_index", u + 1}}));
     }
   }
+  out_.flush();  // a file that takes no bytes (/dev/full) fails here, before the run
   if (!out_) throw std::runtime_error(path_.string() + ": write failed");
 }
 

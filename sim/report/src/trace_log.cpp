@@ -100,6 +100,13 @@ TraceLogSink::TraceLogSink(const isa::Spec& spec, const std::vector<fs::path>& p
     for (const std::string& h : header) std::fprintf(f.f, "# %s\n", h.c_str());
     std::fprintf(f.f, "#%s\n", kColumns + 1);
     files_.push_back(f);
+    // A file that takes no bytes (/dev/full) fails here, before the run.
+    if (std::fflush(f.f) != 0 || std::ferror(f.f) != 0) {
+      const std::string why = std::strerror(errno);
+      for (File& g : files_) std::fclose(g.f);
+      files_.clear();
+      throw std::runtime_error(p.string() + ": write error (" + why + ")");
+    }
   }
 }
 

@@ -41,6 +41,13 @@ std::string fusion_refusal(const ModelPreset& m) {
 std::string split_refusal(const Deployment& d) {
   const unsigned p = d.model.experts + d.redundant;
   if (d.ep == 0) return "ep must be >= 1";
+  const uint64_t shared = d.fuse_shared ? d.model.shared_experts : 0;
+  const uint64_t entries = uint64_t{d.ep} * (uint64_t{p} + shared + 1);
+  if (entries > kMaxDeploymentMaskEntries)
+    return "ep " + std::to_string(d.ep) + " ranks x " + std::to_string(uint64_t{p} + shared + 1) +
+           " expert-mask entries (" + std::to_string(p) + " physical + " + std::to_string(shared) +
+           " fused shared + 1) = " + std::to_string(entries) + ", more than the limit of " +
+           std::to_string(kMaxDeploymentMaskEntries);
   if (p % d.ep != 0)
     return std::to_string(p) + " physical experts (" + std::to_string(d.model.experts) +
            " routed + " + std::to_string(d.redundant) + " redundant) do not split over ep " +

@@ -2,68 +2,116 @@
 #include "moesim/workload/json_file.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <filesystem>
-#include <fstream>
 #include <iterator>
-#include <set>
+#include <unordered_set>
 #include <vector>
 
+#include "moesim/isa/input_file.hpp"
 #include "moesim/isa/usage_error.hpp"
 
 namespace moesim::workload {
 
 namespace {
 
-/// The 1-based line of the second `"key":` in `text`, 0 when not found.
-size_t line_of_second_key(const std::string& text, const std::string& key) {
-  const std::string quoted = "\"" + key + "\"";
-  size_t seen = 0;
-  for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + 1)) {
-    size_t after = at + quoted.size();
-    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
-    if (after < text.size() && text[after] == ':' && ++seen == 2)
-      return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+using Json = nlohmann::json;
+
+/// A character iterator over the text that records the furthest position the parser has read,
+/// so that a SAX event can be given its line (the lexer reads a key up to its closing quote and
+/// then calls key()).
+struct Cursor {
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+  const char* p = nullptr;
+  const char** read_to = nullptr;
+  reference operator*() const { return *p; }
+  Cursor& operator++() {
+    *read_to = ++p;
+    return *this;
   }
-  return 0;
-}
+  Cursor operator++(int) {
+    Cursor c = *this;
+    ++*this;
+    return c;
+  }
+  bool operator==(const Cursor& o) const { return p == o.p; }
+  bool operator!=(const Cursor& o) const { return p != o.p; }
+};
+
+/// The SAX handler: nlohmann's DOM builder, plus one key set per open object, so that a key
+/// written twice in one object is refused as it is read (linear in the text; nlohmann's callback
+/// parser, used before, scanned the parent array at every object end: quadratic in the tokens of
+/// a route trace).
+class NoDuplicateKeys {
+ public:
+  NoDuplicateKeys(Json& result, const std::string& who, const std::string& text,
+                  const char* const& read_to)
+      : dom_(result, true), who_(who), text_(text), read_to_(read_to) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(Json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(Json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(Json::number_float_t v, const Json::string_t& s) {
+    return dom_.number_float(v, s);
+  }
+  bool string(Json::string_t& v) { return dom_.string(v); }
+  bool binary(Json::binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    keys_.emplace_back();
+    return dom_.start_object(n);
+  }
+  bool key(Json::string_t& k) {
+    if (!keys_.back().insert(k).second) {
+      const auto at = static_cast<size_t>(read_to_ - text_.data());
+      const auto line = 1 + std::count(text_.begin(), text_.begin() + static_cast<long>(at), '\n');
+      throw UsageError(who_ + ":" + std::to_string(line) + ": key '" + k +
+                       "' appears twice in one object");
+    }
+    return dom_.key(k);
+  }
+  bool end_object() {
+    keys_.pop_back();
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) { return dom_.start_array(n); }
+  bool end_array() { return dom_.end_array(); }
+  template <class Exception>
+  bool parse_error(std::size_t pos, const std::string& token, const Exception& e) {
+    return dom_.parse_error(pos, token, e);
+  }
+
+ private:
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  std::vector<std::unordered_set<std::string>> keys_;
+  const std::string& who_;
+  const std::string& text_;
+  const char* const& read_to_;
+};
 
 }  // namespace
 
-nlohmann::json read_json_file(const std::string& path, const std::string& who) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto st = fs::status(path, ec);
-  if (fs::is_directory(st)) throw UsageError(who + ": is a directory");
-  // A device (/dev/zero, a terminal) may never end: refuse it rather than read forever.
-  if (fs::is_character_file(st) || fs::is_block_file(st) || fs::is_socket(st))
-    throw UsageError(who + ": is a device, not a file");
-  std::ifstream in(path);
-  if (!in) throw UsageError(who + ": cannot open");
+nlohmann::json read_json_file(const std::string& path, const std::string& who, uint64_t max_bytes) {
   std::string text;
-  try {  // libstdc++'s filebuf throws on a read error
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::exception& e) {
-    throw UsageError(who + ": read error (" + e.what() + ")");
+  try {  // a regular file of at most max_bytes (a device might never end)
+    text = isa::read_input_file(path, max_bytes);
+  } catch (const UsageError& e) {
+    std::string m = e.what();
+    if (m.rfind(path + ": ", 0) == 0) m = m.substr(path.size() + 2);
+    throw UsageError(who + ": " + m);
   }
-  if (in.bad()) throw UsageError(who + ": read error");
-  std::vector<std::set<std::string>> keys;  // per open object
-  const nlohmann::json::parser_callback_t no_duplicates =
-      [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-        using E = nlohmann::json::parse_event_t;
-        if (event == E::object_start) keys.emplace_back();
-        if (event == E::object_end) keys.pop_back();
-        if (event == E::key && !keys.back().insert(parsed.get<std::string>()).second)
-          throw UsageError(who + ":" +
-                           std::to_string(line_of_second_key(text, parsed.get<std::string>())) +
-                           ": key '" + parsed.get<std::string>() + "' appears twice in one object");
-        return true;
-      };
+  const char* read_to = text.data();
+  const Cursor first{text.data(), &read_to}, last{text.data() + text.size(), &read_to};
+  Json j;
+  NoDuplicateKeys sax(j, who, text, read_to);
   try {
-    return nlohmann::json::parse(text, no_duplicates);
+    Json::sax_parse(first, last, &sax);
   } catch (const nlohmann::json::exception& e) {  // syntax, or a number beyond double (1e999)
     throw UsageError(who + ": not valid JSON: " + e.what());
   }
+  return j;
 }
 
 }  // namespace moesim::workload

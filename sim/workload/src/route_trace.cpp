@@ -44,7 +44,7 @@ double normal(std::mt19937_64& rng) {
 }  // namespace
 
 RouteTrace load_route_trace(const std::string& path) {
-  const Json root = read_json_file(path, path);
+  const Json root = read_json_file(path, path, kRouteTraceMaxBytes);
   if (!root.is_object()) fail(path, "expected a JSON object with 'format', 'version', 'tokens'");
   static const std::set<std::string> known = {"format", "version", "experts", "top_k",
                                               "model",  "source",  "tokens"};
@@ -156,6 +156,18 @@ RouteTrace generate_route_trace(const TraceGenOptions& o) {
     throw UsageError("route-trace gen: --top-k " + std::to_string(o.top_k) + ": must be in 1.." +
                      std::to_string(o.experts) + " (the experts)");
   if (o.tokens == 0) throw UsageError("route-trace gen: --tokens must be at least 1");
+  const uint64_t pairs = uint64_t{o.tokens} * o.top_k;
+  if (pairs > kRouteTraceGenMaxPairs)
+    throw UsageError("route-trace gen: --tokens " + std::to_string(o.tokens) + " x --top-k " +
+                     std::to_string(o.top_k) + " = " + std::to_string(pairs) +
+                     " routed pairs, more than the generator's limit of " +
+                     std::to_string(kRouteTraceGenMaxPairs));
+  // Each of the pairs is drawn by a walk over the E experts.
+  if (pairs > kRouteTraceGenMaxSteps / o.experts)
+    throw UsageError("route-trace gen: --tokens " + std::to_string(o.tokens) + " x --top-k " +
+                     std::to_string(o.top_k) + " x --experts " + std::to_string(o.experts) +
+                     " sampling steps, more than the generator's limit of " +
+                     std::to_string(kRouteTraceGenMaxSteps) + " (2^32)");
   if (!std::isfinite(o.zipf_s) || o.zipf_s < 0)
     throw UsageError("route-trace gen: --zipf must be a finite number >= 0");
   std::mt19937_64 rng(o.seed);

@@ -106,21 +106,29 @@ class CheckpointError : public std::runtime_error {
 /// The file's bytes (docs/checkpoints.md). `initial` is the run's initial memory image (the one
 /// c.id.image names): each memory is stored as the pages that differ from it.
 std::string encode_checkpoint(const Checkpoint& c, const MemoryImage& initial);
+/// The largest memory space a checkpoint may hold when no machine preset bounds it (4 GiB; the
+/// largest space of machine.yaml, `bench`'s HBM, is 1 GiB).
+constexpr uint64_t kMaxCheckpointSpaceBytes = uint64_t{1} << 32;
+
 /// Parses bytes of a checkpoint file named `name` in messages; its memories are `initial` with
 /// the stored pages over it. Throws CheckpointError for bad magic, another version, a truncated
-/// file, a checksum mismatch or a malformed section; with `expected`, also if the preset,
-/// isa.yaml, machine.yaml, program or image differ, naming which (with both values), and
-/// `initial` must be the image expected->image names; without it, if `initial` is not the image
-/// the file was made from.
+/// file, a checksum mismatch or a malformed section (bytes after a section's fields included);
+/// with `expected`, also if the preset, isa.yaml, machine.yaml, program or image differ, naming
+/// which (with both values), and `initial` must be the image expected->image names; without it,
+/// if `initial` is not the image the file was made from. With `preset`, every size the file
+/// states (accumulator words, space bytes, active loops) must be the preset's, checked before
+/// anything of that size is allocated; without it, a space is at most kMaxCheckpointSpaceBytes.
 Checkpoint decode_checkpoint(const std::string& bytes, const std::string& name,
-                             const MemoryImage& initial, const CheckpointId* expected = nullptr);
+                             const MemoryImage& initial, const CheckpointId* expected = nullptr,
+                             const MachinePreset* preset = nullptr);
 
 /// Writes `c` to `path` (write_file: a failed write throws std::runtime_error naming the path).
 void write_checkpoint(const Checkpoint& c, const MemoryImage& initial,
                       const std::filesystem::path& path);
-/// Reads and verifies the file (decode_checkpoint); with `preset`, also throws if the state's
-/// sizes do not fit it (check_state_shape); with `program`, if the position cannot be one of its
-/// runs (check_state_position).
+/// Reads and verifies the file (decode_checkpoint): a regular file no larger than a checkpoint
+/// of `preset` can be (anything else throws CheckpointError "PATH: ..." before it is read); with
+/// `preset`, also throws if the state's sizes do not fit it (check_state_shape); with `program`,
+/// if the position cannot be one of its runs (check_state_position).
 Checkpoint read_checkpoint(const std::filesystem::path& path, const MemoryImage& initial,
                            const CheckpointId* expected = nullptr,
                            const MachinePreset* preset = nullptr, const Program* program = nullptr);

@@ -1,6 +1,18 @@
-// Reading a user's YAML file with the house error style: every error is a UsageError
-// "FILE:LINE:COL: message" naming the key (moesim exits 2 with it). Used by the campaign spec
-// (sim/campaign/src/spec.cpp) and the deployments file (sim/workload/src/deployment.cpp).
+// Loading a user's YAML file, and reading it with the house error style.
+//
+// load_yaml_file is the one path every YAML input of moesim takes (isa.yaml, machine.yaml,
+// stages.yaml, conformance cases and waivers, images, campaign specs, deployments files, mix
+// files): the file is read through read_input_file (a regular file of at most
+// kMaxYamlInputBytes), then a first pass over the parser's events, before any node is built or
+// walked, counts the nodes a walk of the document visits, an alias (`*name`) counting every node
+// of what it names (yaml-cpp shares the anchored node, so a few hundred bytes of nested aliases
+// are billions of nodes to any walk), and refuses more than kMaxYamlNodes; on request it also
+// refuses a key written twice in one mapping (yaml-cpp keeps both). Every error is a UsageError
+// "FILE:LINE:COL: message".
+//
+// YamlReader: every error a UsageError "FILE:LINE:COL: message" naming the key (moesim exits 2
+// with it). Used by the campaign spec (sim/campaign/src/spec.cpp) and the deployments file
+// (sim/workload/src/deployment.cpp).
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -15,46 +27,36 @@
 
 namespace moesim::isa {
 
+/// The most nodes (scalars, sequences, mappings, nulls) a walk of one YAML input may visit,
+/// the nodes an alias names counted at every alias.
+constexpr uint64_t kMaxYamlNodes = 1000000;
+
+struct YamlLoadOptions {
+  /// Refuse a key written twice in one mapping: "FILE:LINE:COL: 'KEY' written twice (first at
+  /// line N)", at its second place.
+  bool refuse_duplicate_keys = true;
+};
+
+/// Parses the first document of the YAML file `path` (see the top of this file). An empty file
+/// (or one of comments only) gives a null node.
+YAML::Node load_yaml_file(const std::string& path, const YamlLoadOptions& options = {});
+
+/// The same for YAML text already in memory; `name` names it in messages.
+YAML::Node load_yaml_text(const std::string& text, const std::string& name,
+                          const YamlLoadOptions& options = {});
+
 class YamlReader {
  public:
   explicit YamlReader(std::string file) : file_(std::move(file)) {}
 
   const std::string& file() const { return file_; }
 
-  /// Parses the file; a YAML syntax error is FILE:LINE:COL, a missing file names `what`, so does
-  /// an empty file (or one of comments only), and a key written twice in one mapping (yaml-cpp
-  /// keeps both) is refused at its second place.
+  /// Parses the file (load_yaml_file: a YAML syntax error, an alias or a key written twice in
+  /// one mapping is FILE:LINE:COL); an empty file (or one of comments only) names `what`.
   YAML::Node load(const std::string& what) const {
-    if (!std::filesystem::is_regular_file(file_))
-      throw UsageError(file_ + ": cannot read the " + what);
-    YAML::Node root;
-    try {
-      root = YAML::LoadFile(file_);
-    } catch (const YAML::ParserException& e) {
-      fail(e.mark, e.msg);
-    } catch (const YAML::Exception& e) {
-      throw UsageError(file_ + ": " + e.what());
-    }
+    const YAML::Node root = load_yaml_file(file_);
     if (root.IsNull()) throw UsageError(file_ + ":1:1: the " + what + " is empty");
-    refuse_duplicate_keys(root);
     return root;
-  }
-
-  void refuse_duplicate_keys(const YAML::Node& n) const {
-    if (n.IsMap()) {
-      std::map<std::string, int> line;  // key -> line of its first place
-      for (const auto& kv : n) {
-        if (kv.first.IsScalar()) {
-          const auto [it, fresh] = line.emplace(kv.first.Scalar(), kv.first.Mark().line + 1);
-          if (!fresh)
-            fail(kv.first.Mark(), "'" + kv.first.Scalar() + "' written twice (first at line " +
-                                      std::to_string(it->second) + ")");
-        }
-        refuse_duplicate_keys(kv.second);
-      }
-    } else if (n.IsSequence()) {
-      for (const auto& e : n) refuse_duplicate_keys(e);
-    }
   }
 
   [[noreturn]] void fail(const YAML::Mark& m, const std::string& what) const {

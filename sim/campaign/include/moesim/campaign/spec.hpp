@@ -3,7 +3,9 @@
 // (or, from a `random` entry, a `moesim random --cosim` batch of random programs).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,13 +38,25 @@ struct Run {
   std::vector<std::string> cosim_args() const;
 };
 
+/// The most runs one campaign expands to (a cross product, or the batches of `random` entries,
+/// summed over the entries); a spec that gives more is refused before any run is made.
+constexpr uint64_t kMaxCampaignRuns = 100000;
+/// The longest run id: a run's folder is named by it (NAME_MAX of Linux file systems).
+constexpr size_t kMaxRunIdBytes = 255;
+
 struct SpecOptions {
   bool windows_supported = false;  ///< `moesim cosim` has --windows
+  uint64_t max_windows = 100000;   ///< the largest --windows `moesim cosim` takes
+  /// Checks a `flip_bit` value as `moesim cosim --flip-bit` would on `machine`: returns why it
+  /// is refused, or "" (none set: syntax is left to the child).
+  std::function<std::string(const std::string& flip_bit, const std::string& machine)>
+      check_flip_bit;
 };
 
 /// Reads and expands `path`. Bad input (unreadable file, YAML error, unknown key, a value of the
-/// wrong type, an empty cross product, an unknown model or machine preset, two entries giving the
-/// same run) throws UsageError "FILE:LINE:COL: ...".
+/// wrong type or one `moesim cosim` would refuse, an empty cross product, an unknown model or
+/// machine preset, two entries giving the same run, more than kMaxCampaignRuns runs, a run id
+/// longer than kMaxRunIdBytes) throws UsageError "FILE:LINE:COL: ...".
 std::vector<Run> load_spec(const std::string& path, const isa::Spec& spec,
                            const SpecOptions& options = {});
 

@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -218,8 +219,40 @@ struct CosimOptions {
 };
 
 /// Runs two loaded engines in lockstep (see the file comment). Engine exceptions propagate.
+/// A loop over Lockstep::next(), then Lockstep::finish().
 CosimResult run_cosim(const isa::Spec& spec, isa::Engine& a, isa::Engine& b,
                       const CosimOptions& options);
+
+/// run_cosim one pair of records at a time, for a caller that looks at each pair as it comes
+/// (the Python module's lockstep iterator). `a`, `b` and `options` must outlive it.
+class Lockstep {
+ public:
+  Lockstep(const isa::Spec& spec, isa::Engine& a, isa::Engine& b, const CosimOptions& options);
+  ~Lockstep();
+  Lockstep(const Lockstep&) = delete;
+  Lockstep& operator=(const Lockstep&) = delete;
+
+  /// Steps both engines once and compares their records as run_cosim does. Returns false,
+  /// with no records, once both engines have stopped, and from then on; after a divergence or
+  /// at CosimOptions::max_instructions the pair that ends the run is returned (true), and the
+  /// next call returns false.
+  bool next();
+  /// The records of the last next() that returned true, [0] engine a, [1] engine b (nullptr:
+  /// that engine had stopped); valid until the next call.
+  const std::array<const isa::RetireRecord*, 2>& records() const;
+  /// The fields in which they differ (differing_fields; {"retired"} when one had stopped);
+  /// empty when equal.
+  const std::vector<std::string>& fields() const;
+  /// The run has ended (next() returns false from now on).
+  bool done() const;
+  /// Compares the final state of the engines where they are (an unfinished run: as far as it
+  /// went) and returns the result. Call once.
+  CosimResult finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// Result of running one engine alone (moesim run).
 struct RunResult {

@@ -15,6 +15,10 @@
 
 namespace moesim::workload {
 
+/// The most expert-mask entries a deployment's ranks hold in all, EP x (P + S + 1): derive_shape
+/// makes one mask per rank, so a deployment beyond it is refused before any is made.
+constexpr uint64_t kMaxDeploymentMaskEntries = uint64_t{1} << 22;
+
 /// How a token that selected a logical expert with replicas picks one physical copy.
 enum class ReplicaDispatch {
   round_robin,  ///< token t takes copy t mod (number of copies), copies in physical id order
@@ -68,7 +72,8 @@ DeploymentShape derive_shape(const Deployment& d);
 /// Reads and validates a deployments file (docs/deployments.md). Every error is a UsageError
 /// "FILE:LINE:COL: 'key': ..." : unknown or missing keys, experts that do not split over EP,
 /// fusing a model without (fusable) shared experts, a replica listed twice or out of range, a
-/// model that does not load, a name given twice.
+/// model that does not load, a name given twice, more than kMaxDeploymentMaskEntries mask
+/// entries.
 std::vector<Deployment> load_deployments(const std::string& path);
 
 /// The deployments file shipped with moesim (sim/workload/deployments/deployments.yaml).

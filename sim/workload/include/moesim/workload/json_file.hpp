@@ -2,15 +2,20 @@
 // moesim shares.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "moesim/isa/input_file.hpp"
+
 namespace moesim::workload {
 
-/// Parses the JSON file `path`. Every refusal is a UsageError starting with `who` (the flag and
-/// path, or the path alone): a directory or a device (which might never end), a file that cannot
-/// be read, a key given twice in one object (nlohmann would keep the last silently; the message
-/// names the key and the line of its second appearance), and text that is not JSON.
-nlohmann::json read_json_file(const std::string& path, const std::string& who);
+/// Parses the JSON file `path` in one linear pass. Every refusal is a UsageError starting with
+/// `who` (the flag and path, or the path alone): anything but a regular file (a device or a FIFO
+/// might never end), a file over `max_bytes`, a file that cannot be read, a key given twice in
+/// one object (nlohmann would keep the last silently; the message names the key and the line of
+/// its second appearance), and text that is not JSON.
+nlohmann::json read_json_file(const std::string& path, const std::string& who,
+                              uint64_t max_bytes = isa::kMaxJsonInputBytes);
 
 }  // namespace moesim::workload

@@ -14,6 +14,13 @@ constexpr const char* kRouteTraceFormat = "moesim-route-trace";
 constexpr unsigned kRouteTraceVersion = 1;
 /// The most experts a route trace may name (its validator and generator refuse more).
 constexpr unsigned kRouteTraceMaxExperts = 1u << 20;
+/// The largest route trace file the validator reads (about a million tokens of top-8 with
+/// weights written to full precision).
+constexpr uint64_t kRouteTraceMaxBytes = uint64_t{128} << 20;
+/// The generator's bounds: tokens x top_k (the pairs it writes, a file under
+/// kRouteTraceMaxBytes) and tokens x top_k x experts (its sampling steps, seconds of work).
+constexpr uint64_t kRouteTraceGenMaxPairs = uint64_t{1} << 22;
+constexpr uint64_t kRouteTraceGenMaxSteps = uint64_t{1} << 32;
 
 struct RouteToken {
   std::vector<uint32_t> ids;    ///< k expert ids in rank order (distinct, < experts)
@@ -42,7 +49,8 @@ std::string route_trace_json(const RouteTrace& t);
 /// with exponent `zipf_s` over a seeded random permutation of the E experts; each token draws k
 /// distinct experts by sequential weighted sampling without replacement; its weights are the
 /// softmax of k standard normal draws (sorted, largest first). std::mt19937_64 with the
-/// uniform and normal draws written out here (identical on every standard library).
+/// uniform and normal draws written out here (identical on every standard library). Refuses,
+/// before any work, more than kRouteTraceGenMaxPairs pairs or kRouteTraceGenMaxSteps steps.
 struct TraceGenOptions {
   unsigned experts = 128, top_k = 8, tokens = 1024;
   double zipf_s = 1.0;

@@ -1,0 +1,89 @@
+"""No leaked engines: loops of engine creation, load and run hold the process's resident set
+flat (after a warm-up that lets the allocator settle)."""
+import gc
+import os
+
+import numpy as np
+
+import moesim
+
+PROGRAM = """\
+S_ADDI_INT gp1, gp0, 64
+S_ADDI_INT gp2, gp0, 128
+S_ADDI_INT gp3, gp0, 640
+C_LOOP_START gp4, 50
+V_ADD_VV gp3, gp1, gp2
+C_LOOP_END gp4
+"""
+MB = 1 << 20
+
+
+def rss():
+    gc.collect()
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+IMAGE = moesim.Image().add("vram", 1, np.full((2, 64), 0x3F80, np.uint16))
+
+
+def cycle_rtl():
+    # An RTL engine holds HBM_BYTES (64 MB on `default`) of backing store: a leaked one shows.
+    e = moesim.Rtl("default")
+    e.load(PROGRAM, IMAGE)
+    e.run()
+    e.read("hbm")  # a 64 MB array
+    e.close()
+
+
+def cycle_golden():
+    with moesim.Golden("default") as g:
+        g.load(PROGRAM, IMAGE)
+        g.run()
+        g.write("vram", 0, np.zeros((1, 64), np.uint16))  # a checkpoint of every memory
+        g.read("hbm")
+
+
+def test_engine_cycles_hold_rss_flat():
+    for f in (cycle_rtl, cycle_golden):
+        for _ in range(2):
+            f()
+        before = rss()
+        for _ in range(6):
+            f()
+        grew = rss() - before
+        print(f"{f.__name__}: RSS {before / MB:.0f} MB, {grew / MB:+.1f} MB after 6 more cycles")
+        assert grew < 16 * MB, f"{f.__name__}: RSS grew {grew / MB:.1f} MB in 6 cycles"
+
+
+def test_abandoned_engines_are_freed():
+    # Engines dropped without close() (garbage collected) free their models too.
+    def drop():
+        e = moesim.Rtl("default")
+        e.load(PROGRAM)
+        e.step()
+    for _ in range(2):
+        drop()
+    before = rss()
+    for _ in range(6):
+        drop()
+    grew = rss() - before
+    print(f"dropped Rtl engines: RSS {before / MB:.0f} MB, {grew / MB:+.1f} MB after 6 more")
+    assert grew < 16 * MB
+    # And a dropped Golden hands the golden model back.
+    g = moesim.Golden("default")
+    del g
+    gc.collect()
+    moesim.Golden("default").close()
+
+
+def test_cosim_runs_hold_rss_flat():
+    layer = moesim.build_layer(model="gpt-oss-20b", tokens=4, hidden=64, intermediate=64)
+    for _ in range(3):
+        moesim.cosim(layer, max_instructions=3000)
+    before = rss()
+    for _ in range(6):
+        assert moesim.cosim(layer, max_instructions=3000)["verdict"] == "STOPPED"
+    grew = rss() - before
+    print(f"cosim runs: RSS {before / MB:.0f} MB, {grew / MB:+.1f} MB after 6 more")
+    assert grew < 16 * MB

@@ -7,7 +7,9 @@ logical line at a time (a trailing backslash continues a line; a here-document r
 that opens it), with `bash -o pipefail -c`, in a scratch directory per markdown file
 (BUILD/doc_test/<file>/) where `build` is a link to the build directory and `scripts`,
 `testbenches`, `isa_spec` and `docs` link to the source tree, and with BUILD/bin first on PATH
-(so `moesim` and `build/bin/moesim` both work). A command must exit 0, or N when its comment says
+(so `moesim` and `build/bin/moesim` both work) and, before it, a `python3` that is the interpreter
+running the doc test (CMake's Python3_EXECUTABLE, the one the moesim Python module is built for,
+docs/python.md). A command must exit 0, or N when its comment says
 `exits N`. A block is skipped when the line before its fence is
 `<!-- doc-test: skip REASON -->`; the reason is printed. Exit 0 when every command passed, 1 when
 one failed, 2 for bad usage.
@@ -92,7 +94,15 @@ def main():
     files = a.files or ["README.md"] + sorted(
         os.path.join("docs", f) for f in os.listdir(os.path.join(src, "docs")) if f.endswith(".md"))
     env = dict(os.environ)
-    env["PATH"] = os.path.join(build, "bin") + os.pathsep + env.get("PATH", "")
+    # `python3` in a command is this interpreter (a python3 earlier on PATH may be another one,
+    # without the packages the module is built for).
+    pybin = os.path.join(build, "doc_test", "python_bin")
+    os.makedirs(pybin, exist_ok=True)
+    link = os.path.join(pybin, "python3")
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(sys.executable, link)
+    env["PATH"] = os.pathsep.join([pybin, os.path.join(build, "bin"), env.get("PATH", "")])
     passed = failed = skipped = 0
     t0 = time.monotonic()
     for rel in files:

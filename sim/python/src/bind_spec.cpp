@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cli_output.hpp"
 #include "common.hpp"
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/format.hpp"
@@ -34,15 +35,10 @@ Machine to_machine(const pyb::handle& obj, const SpecPtr& spec) {
     throw pyb::type_error("machine: expected a preset name or a moesim.Machine, got " +
                           std::string(pyb::str(obj.get_type().attr("__name__"))));
   const std::string name = obj.is_none() ? "default" : obj.cast<std::string>();
-  const auto it = spec->presets().find(name);
-  if (it == spec->presets().end()) {
-    // The CLI's text (cli_output.hpp, machine_preset).
-    std::string known;
-    for (const auto& [n, p] : spec->presets()) known += (known.empty() ? "" : ", ") + n;
-    throw UsageError("unknown --machine '" + name + "' (machine.yaml presets: " + known + ")");
-  }
+  // The CLI's lookup and its refusal ("unknown --machine 'X' (machine.yaml presets: ...)").
+  const isa::MachinePreset& p = cli::machine_preset(*spec, name);
   // The preset lives in the spec, which the Machine holds.
-  return Machine{spec, std::shared_ptr<const isa::MachinePreset>(spec, &it->second)};
+  return Machine{spec, std::shared_ptr<const isa::MachinePreset>(spec, &p)};
 }
 
 Machine with_dma_queue(const Machine& m, uint64_t depth) {

@@ -62,6 +62,18 @@ cosim::RunResult bench_engine(const isa::Spec& spec, isa::Engine& engine, const 
   return r;
 }
 
+/// make_workload for one token count: the builder names the token count --tokens; bench's flag
+/// is --token-counts.
+Workload bench_workload(const isa::Spec& spec, const ProgramFlags& p) {
+  try {
+    return make_workload(spec, p);
+  } catch (const UsageError& e) {
+    const std::string m = e.what();
+    if (m.rfind("--tokens ", 0) == 0) throw UsageError("--token-counts " + m.substr(9));
+    throw;
+  }
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
@@ -99,16 +111,7 @@ int cmd_bench(const isa::Spec& spec, BenchFlags f) {
   for (unsigned tokens : f.tokens) {
     f.program.tokens = tokens;
     const auto t_build = Clock::now();
-    // The builder names the token count --tokens; bench's flag is --token-counts.
-    Workload w = [&] {
-      try {
-        return make_workload(spec, f.program);
-      } catch (const UsageError& e) {
-        const std::string m = e.what();
-        if (m.rfind("--tokens ", 0) == 0) throw UsageError("--token-counts " + m.substr(9));
-        throw;
-      }
-    }();
+    Workload w = bench_workload(spec, f.program);
     const double build_s = seconds_since(t_build);
     std::cout << "moesim bench: " << describe(w, f.program) << "\n  program built in " << build_s
               << " s; HBM image " << w.built->layout.hbm_input_end << " bytes of HBM_BYTES "

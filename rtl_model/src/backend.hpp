@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "moesim/isa/engine.hpp"
@@ -18,6 +19,19 @@
 
 namespace moesim::rtl {
 
+/// The coverage counters of every model of one preset Verilated with coverage
+/// (MOESIM_RTL_COVERAGE, docs/coverage.md), over the whole process: the models destroyed so far
+/// and the live ones.
+class CoverageSink {
+ public:
+  virtual ~CoverageSink() = default;
+  /// Models of this preset created in this process so far.
+  virtual uint64_t models() const = 0;
+  /// Writes the summed counts of every model created so far as a Verilator coverage file
+  /// (`path` is written whole or not at all).
+  virtual void write(const std::string& path) = 0;
+};
+
 struct Variant {
   const char* preset;
   std::unique_ptr<isa::Engine> (*make)(const isa::Spec& spec, const isa::MachinePreset& preset,
@@ -25,6 +39,8 @@ struct Variant {
   /// True when `preset` has the Verilator parameters this model was built with (its run-time
   /// parameters, machine.yaml `runtime`, may differ: they are ports).
   bool (*runs)(const isa::Spec& spec, const isa::MachinePreset& preset);
+  /// The process's coverage of this model, or nullptr when it was Verilated without coverage.
+  CoverageSink* (*coverage)();
 };
 
 /// Every Verilated model of this build, in MOESIM_RTL_PRESETS order (generated variants.cpp).

@@ -3,8 +3,14 @@
 // Verilated model: they read and write the HBM backing store of the model being clocked.
 #include "moesim/rtl/model.hpp"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "backend.hpp"
 
@@ -62,6 +68,38 @@ std::vector<std::string> runnable_presets(const isa::Spec& spec) {
     if (runs) out.push_back(name);
   }
   return out;
+}
+
+std::vector<std::string> coverage_presets() {
+  std::vector<std::string> out;
+  for (const Variant& v : variants())
+    if (v.coverage() != nullptr) out.emplace_back(v.preset);
+  return out;
+}
+
+std::vector<std::string> write_coverage(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw std::runtime_error("cannot create the coverage directory " + dir +
+                             (ec ? ": " + ec.message() : std::string()));
+  static std::atomic<uint64_t> calls{0};
+  const uint64_t n = calls++;
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  std::vector<std::string> written;
+  for (const Variant& v : variants()) {
+    CoverageSink* sink = v.coverage();
+    if (sink == nullptr || sink->models() == 0) continue;
+    const std::string path =
+        (std::filesystem::path(dir) / (std::string(v.preset) + "-" + std::to_string(::getpid()) +
+                                       "-" + std::to_string(ns) + "-" + std::to_string(n) + ".dat"))
+            .string();
+    sink->write(path);
+    written.push_back(path);
+  }
+  return written;
 }
 
 }  // namespace moesim::rtl

@@ -27,8 +27,11 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "backend.hpp"
@@ -305,6 +308,68 @@ struct Impl {
   bool cycle_once();
 };
 
+#if VM_COVERAGE
+/// The coverage of this preset's models (backend.hpp CoverageSink). A model's counters live in
+/// its symbol table (__Vcoverage, one per point, in the order its constructor registers them
+/// with its VerilatedContext, which is the same for every model of this preset): a model adds
+/// them to the totals when it is destroyed, and write() sums the totals and the live models'
+/// counters into a fresh model of its own, whose context writes them with their keys.
+class Coverage final : public CoverageSink {
+ public:
+  static Coverage& get() {
+    static Coverage c;
+    return c;
+  }
+  void attach(const cfg::VSyms* syms) {
+    std::lock_guard<std::mutex> lock(mu_);
+    live_.insert(syms);
+    ++models_;
+  }
+  void detach(const cfg::VSyms* syms) {
+    std::lock_guard<std::mutex> lock(mu_);
+    add(totals_, *syms);
+    live_.erase(syms);
+  }
+  uint64_t models() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return models_;
+  }
+  void write(const std::string& path) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<uint64_t> sum = totals_;
+    for (const cfg::VSyms* s : live_) add(sum, *s);
+    VerilatedContext ctx;
+    ctx.fatalOnError(false);
+    auto top = std::make_unique<cfg::VTop>(&ctx, "TOP");
+    auto& counters = top->rootp->vlSymsp->__Vcoverage;
+    // A point's counter is 32 bits wide: a sum past that saturates (only hit or not matters).
+    for (size_t i = 0; i < std::size(counters); ++i)
+      counters[i] = static_cast<uint32_t>(std::min<uint64_t>(sum[i], UINT32_MAX));
+    // Per instance: Verilator otherwise sums the points of one source line over the instances
+    // of a module and over the iterations of a generate loop (g_occ[1..3] would be one point).
+    ctx.coveragep()->forcePerInstance(true);
+    const std::string tmp = path + ".tmp";
+    ctx.coveragep()->write(tmp.c_str());
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("cannot write the RTL coverage file " + path);
+    }
+  }
+
+ private:
+  static constexpr size_t kPoints =
+      std::extent_v<decltype(std::declval<cfg::VSyms&>().__Vcoverage)>;
+  static void add(std::vector<uint64_t>& to, const cfg::VSyms& syms) {
+    for (size_t i = 0; i < kPoints; ++i) to[i] += syms.__Vcoverage[i].load();
+  }
+  Coverage() : totals_(kPoints, 0) {}
+  mutable std::mutex mu_;
+  std::vector<uint64_t> totals_;
+  std::set<const cfg::VSyms*> live_;
+  uint64_t models_ = 0;
+};
+#endif
+
 /// This Verilated model behind the engine interface (moesim/isa/engine.hpp documents the calls).
 class Model final : public isa::Engine {
  public:
@@ -401,6 +466,10 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   m.top->clk_i = 0;
   m.top->rst_ni = 0;
   m.top->eval();
+#if VM_COVERAGE
+  // Last: a constructor that throws leaves no pointer to its model behind.
+  Coverage::get().attach(m.top->rootp->vlSymsp);
+#endif
 }
 
 void Model::set_instruction_budget(uint64_t budget) {
@@ -417,6 +486,9 @@ void Model::set_dma_queue(uint64_t depth) {
 Model::~Model() {
   if (!impl_ || !impl_->top) return;
   impl_->top->final();
+#if VM_COVERAGE
+  Coverage::get().detach(impl_->top->rootp->vlSymsp);
+#endif
 #if VM_TRACE_FST
   if (impl_->fst) impl_->fst->close();
 #endif
@@ -761,6 +833,14 @@ std::unique_ptr<isa::Engine> make(const isa::Spec& spec, const isa::MachinePrese
 
 bool runs(const isa::Spec& spec, const isa::MachinePreset& preset) {
   return differences(spec, preset).empty();
+}
+
+CoverageSink* coverage() {
+#if VM_COVERAGE
+  return &Coverage::get();
+#else
+  return nullptr;
+#endif
 }
 
 }  // namespace moesim::rtl::MOESIM_RTL_NS

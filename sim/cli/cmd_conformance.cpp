@@ -16,6 +16,7 @@
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/file_output.hpp"
 #include "moesim/workload/presets.hpp"
+#include "rtl_coverage_flag.hpp"
 
 namespace moesim::cli {
 namespace {
@@ -273,7 +274,11 @@ Subcommand add_conformance(CLI::App& app) {
                   "a coverage item (as printed) whose absence does not fail the run; repeatable")
       ->allow_extra_args(false);
   sub->add_flag("--quiet", kf.quiet, "print failures and the summary only");
-  return {sub, [flags](const isa::Spec& spec) { return cmd_conformance(spec, *flags); }};
+  auto rtl_cov = std::make_shared<std::string>();
+  add_rtl_coverage_flag(sub, *rtl_cov);
+  return {sub, [flags, rtl_cov](const isa::Spec& spec) {
+            return with_rtl_coverage(*rtl_cov, [&] { return cmd_conformance(spec, *flags); });
+          }};
 }
 
 }  // namespace moesim::cli

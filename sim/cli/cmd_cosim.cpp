@@ -22,6 +22,7 @@
 #include "moesim/workload/deployment.hpp"
 #include "output_flags.hpp"
 #include "program_flags.hpp"
+#include "rtl_coverage_flag.hpp"
 
 namespace moesim::cli {
 
@@ -308,7 +309,11 @@ Subcommand add_cosim(CLI::App& app) {
   sub->add_flag("--quiet", cf.quiet, "print only the verdict line");
   add_window_flags(sub, cf.windows);
   add_deploy_flags(sub, cf.deploy);
-  return {sub, [flags](const isa::Spec& spec) { return cmd_cosim(spec, *flags); }};
+  auto rtl_cov = std::make_shared<std::string>();
+  add_rtl_coverage_flag(sub, *rtl_cov);
+  return {sub, [flags, rtl_cov](const isa::Spec& spec) {
+            return with_rtl_coverage(*rtl_cov, [&] { return cmd_cosim(spec, *flags); });
+          }};
 }
 
 }  // namespace moesim::cli

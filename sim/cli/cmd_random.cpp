@@ -24,6 +24,7 @@
 #include "moesim/report/report.hpp"
 #include "path_guard.hpp"
 #include "random_run.hpp"
+#include "rtl_coverage_flag.hpp"
 
 namespace moesim::cli {
 
@@ -412,7 +413,11 @@ Subcommand add_random(CLI::App& app) {
       ->capture_default_str()
       ->check(kNotNegative);
   sub->add_flag("--quiet", f.quiet, "print only mismatches and the summary");
-  return {sub, [flags](const isa::Spec& spec) { return cmd_random(spec, *flags); }};
+  auto rtl_cov = std::make_shared<std::string>();
+  add_rtl_coverage_flag(sub, *rtl_cov);
+  return {sub, [flags, rtl_cov](const isa::Spec& spec) {
+            return with_rtl_coverage(*rtl_cov, [&] { return cmd_random(spec, *flags); });
+          }};
 }
 
 /// The random program of `seed` (cosim/run --random-seed).

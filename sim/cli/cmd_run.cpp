@@ -19,6 +19,7 @@
 #include "moesim/workload/reference.hpp"
 #include "output_flags.hpp"
 #include "program_flags.hpp"
+#include "rtl_coverage_flag.hpp"
 
 namespace moesim::cli {
 
@@ -142,7 +143,11 @@ Subcommand add_run(CLI::App& app) {
                   "--program every memory space as raw bytes (docs/images.md)");
   add_output_flags(sub, rf, false);
   sub->add_flag("--quiet", rf.quiet, "do not print the stage table");
-  return {sub, [flags](const isa::Spec& spec) { return cmd_run(spec, *flags); }};
+  auto rtl_cov = std::make_shared<std::string>();
+  add_rtl_coverage_flag(sub, *rtl_cov);
+  return {sub, [flags, rtl_cov](const isa::Spec& spec) {
+            return with_rtl_coverage(*rtl_cov, [&] { return cmd_run(spec, *flags); });
+          }};
 }
 
 }  // namespace moesim::cli

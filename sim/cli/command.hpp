@@ -72,5 +72,6 @@ Subcommand add_campaign(CLI::App& app);     ///< cmd_campaign.cpp
 Subcommand add_deploy(CLI::App& app);       ///< cmd_deploy.cpp
 Subcommand add_route_trace(CLI::App& app);  ///< cmd_route_trace.cpp
 Subcommand add_checkpoint(CLI::App& app);   ///< cmd_checkpoint.cpp
+Subcommand add_coverage(CLI::App& app);     ///< cmd_coverage.cpp
 
 }  // namespace moesim::cli

@@ -8,6 +8,8 @@
 // moesim asm IN.asm [-o OUT.hex]   (writes OUT.stages beside)
 // moesim disasm IN.hex             (reads IN.stages beside if present)
 // moesim campaign SPEC.yaml --executor local|slurm [--jobs J] --out DIR [--resume]
+// moesim coverage DIR... [--waivers F] [--json F] [--html F] [--min-line P ...] (RTL coverage)
+// cosim, run, conformance, random: --rtl-coverage DIR (a build with MOESIM_RTL_COVERAGE)
 // Program flags: --model NAME|config.json --tokens --hidden --intermediate --shared
 // --shared-intermediate --topk-policy --seed --asm-out (the generated MoE layer) or --program FILE
 // (a .hex or assembly) with --image F.yaml, --image-bin SPACE=F[@OFF], --random-image SEED
@@ -52,9 +54,9 @@ int cli_main(int argc, char** argv) {
   app.footer("Exit codes: 0 equal/success, 1 mismatch or failed run, 2 bad input or usage.");
 
   const std::vector<Subcommand> commands = {
-      add_cosim(app),  add_run(app),         add_bench(app),     add_conformance(app),
-      add_asm(app),    add_disasm(app),      add_random(app),    add_campaign(app),
-      add_deploy(app), add_route_trace(app), add_checkpoint(app)};
+      add_cosim(app),  add_run(app),         add_bench(app),      add_conformance(app),
+      add_asm(app),    add_disasm(app),      add_random(app),     add_campaign(app),
+      add_deploy(app), add_route_trace(app), add_checkpoint(app), add_coverage(app)};
 
   if (argc > 1 && argv[1][0] != '-') {
     try {
@@ -62,7 +64,7 @@ int cli_main(int argc, char** argv) {
     } catch (const CLI::OptionNotFound&) {
       std::cerr << "moesim: error: unknown command '" << printable(argv[1])
                 << "' (commands: cosim, run, bench, conformance, asm, disasm, random, campaign, "
-                   "deploy, route-trace, checkpoint; "
+                   "deploy, route-trace, checkpoint, coverage; "
                    "see moesim "
                    "--help)\n";
       return kExitUsage;

@@ -29,4 +29,10 @@ std::vector<std::string> rtl_runnable_presets(const isa::Spec& spec) {
   return rtl::runnable_presets(spec);
 }
 
+std::vector<std::string> rtl_coverage_presets() { return rtl::coverage_presets(); }
+
+std::vector<std::string> write_rtl_coverage(const std::string& dir) {
+  return rtl::write_coverage(dir);
+}
+
 }  // namespace moesim::cosim

@@ -40,4 +40,15 @@ std::vector<std::string> built_presets();
 /// parameters of one of built_presets() (run-time parameters may differ).
 std::vector<std::string> runnable_presets(const isa::Spec& spec);
 
+/// Presets whose model this build Verilated with coverage (CMake option MOESIM_RTL_COVERAGE,
+/// docs/coverage.md); empty in a normal build.
+std::vector<std::string> coverage_presets();
+
+/// Writes the RTL coverage this process has collected: for each instrumented preset one of whose
+/// models it created, the counts of all of them (destroyed and alive, summed) as one Verilator
+/// coverage file `dir`/<preset>-<pid>-<nanoseconds>-<n>.dat, a name no other process
+/// writes. Creates `dir` if missing. Returns the files written: none when no instrumented model
+/// ran. Throws std::runtime_error when `dir` cannot be created or a file cannot be written.
+std::vector<std::string> write_coverage(const std::string& dir);
+
 }  // namespace moesim::rtl

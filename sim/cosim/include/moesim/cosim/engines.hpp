@@ -1,5 +1,6 @@
-// The two engines behind the engine interface (moesim/isa/engine.hpp). Only sim/cosim/src/engines.cpp
-// sees both models' headers; everything above the cosim layer creates engines here.
+// The two engines behind the engine interface (moesim/isa/engine.hpp). Only
+// sim/cosim/src/engines.cpp sees both models' headers; everything above the cosim layer creates
+// engines here.
 #pragma once
 
 #include <cstdint>
@@ -40,5 +41,15 @@ std::vector<std::string> rtl_built_presets();
 /// Machine presets of `spec` the RTL of this build runs: the built ones and those that differ
 /// from one only in run-time parameters (machine.yaml `runtime`).
 std::vector<std::string> rtl_runnable_presets(const isa::Spec& spec);
+
+/// Machine presets whose RTL model this build Verilated with coverage (CMake option
+/// MOESIM_RTL_COVERAGE, docs/coverage.md); empty in a normal build.
+std::vector<std::string> rtl_coverage_presets();
+
+/// Writes the RTL coverage the models of this process collected into `dir`, one Verilator
+/// coverage file per instrumented preset that ran, under a name no other process uses; returns
+/// the files written (none when no instrumented model ran). Throws std::runtime_error when `dir`
+/// cannot be created or written.
+std::vector<std::string> write_rtl_coverage(const std::string& dir);
 
 }  // namespace moesim::cosim

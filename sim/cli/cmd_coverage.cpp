@@ -2,12 +2,14 @@
 // [--min-line P] [--min-branch P] [--min-toggle P] [--min-cover P]`: merges the RTL coverage
 // files that `--rtl-coverage DIR` runs wrote, applies the waivers and judges each kind against its
 // threshold (moesim/coverage/coverage.hpp, docs/coverage.md).
+#include <filesystem>
 #include <iostream>
 
 #include "cli_output.hpp"
 #include "command.hpp"
 #include "moesim/coverage/coverage.hpp"
 #include "moesim/isa/file_output.hpp"
+#include "path_guard.hpp"
 
 namespace moesim::cli {
 namespace {
@@ -28,6 +30,14 @@ int cmd_coverage(const CoverageFlags& f) {
   check_output_path("--json", f.json);
   check_output_path("--html", f.html);
   check_output_path("--merged", f.merged);
+  PathGuard guard;
+  for (const std::string& in : f.inputs)
+    if (!std::filesystem::is_directory(in)) guard.input("", in);
+  guard.input("--waivers", f.waivers);
+  guard.output("--json " + f.json, f.json);
+  guard.output("--html " + f.html, f.html);
+  guard.output("--merged " + f.merged, f.merged);
+  guard.check();
   cov::Data data;
   std::vector<cov::Waiver> waivers;
   try {

@@ -233,23 +233,22 @@ module moe_dma_unit
   assign rsp_row_last_beat = (32'(rsp_beat_q) == RowBeats - 1);
   assign rsp_last_row      = (rsp_row_q == rows_q - RowCntW'(1));
 
-  // Merge the response beat into the row buffer at its byte position.
-  logic [WideBytes-1:0]   beat_en;
-  logic [8*WideBytes-1:0] beat_bits;
+  // Merge the response beat into the row buffer at its byte position: beat_mask has the bits
+  // of the beat's beat_len bytes set, from byte beat_pos on (whole-vector masks rather than a
+  // select per byte, which Verilator evaluates as one shift and compare per byte).
+  logic [8*WideBytes-1:0] beat_bits, beat_mask;
   always_comb begin
-    logic [BPC-1:0] len_en;
-    for (int b = 0; b < int'(BPC); b++) len_en[b] = (b < int'(beat_len(rsp_beat_q)));
-    beat_en   = WideBytes'(len_en) << beat_pos(rsp_beat_q);
+    logic [8*BPC-1:0] len_bits;
+    len_bits  = {(8*BPC){1'b1}} >> (8 * (BPC - 32'(beat_len(rsp_beat_q))));
+    beat_mask = (8*WideBytes)'(len_bits) << (8 * 32'(beat_pos(rsp_beat_q)));
     beat_bits = (8*WideBytes)'(hbm_rsp_rdata_i) << (8 * 32'(beat_pos(rsp_beat_q)));
-    for (int p = 0; p < int'(RowBytes); p++) begin
-      row_view[8*p +: 8] = beat_en[p] ? beat_bits[8*p +: 8] : rowbuf_q[8*p +: 8];
-    end
+    row_view  = RowW'((beat_bits & beat_mask) | ((8*WideBytes)'(rowbuf_q) & ~beat_mask));
   end
 
   // A beat wider than the row (BPC > RowBytes) never reaches past the row's last byte.
   if (WideBytes > RowBytes) begin : g_wide_beat
     logic unused_beat;
-    assign unused_beat = ^{beat_en[WideBytes-1:RowBytes], beat_bits[8*WideBytes-1:RowW]};
+    assign unused_beat = ^{beat_mask[8*WideBytes-1:RowW], beat_bits[8*WideBytes-1:RowW]};
   end
 
   logic row_done;

@@ -118,12 +118,10 @@ module moe_matrix_unit
   logic [31:0]       wo_col_q, wo_col_d;
   logic [31:0]       wo_stride_q, wo_stride_d;
 
+  // Operand registers: written in load cycles only, on clk_ld (operand_regs).
   logic [MLEN*8-1:0]  w_codes_q  [BLEN];
-  logic [MLEN*8-1:0]  w_codes_d  [BLEN];
   logic [ScaleW-1:0]  w_scales_q [BLEN];
-  logic [ScaleW-1:0]  w_scales_d [BLEN];
   logic [VLEN*16-1:0] act_q      [BLEN];
-  logic [VLEN*16-1:0] act_d      [BLEN];
   // The accumulator is readable by harnesses (unit bench, debug), like the architectural memories.
   logic [31:0]        acc_q      [BLEN][BLEN] /*verilator public_flat_rd*/;
   logic [31:0]        acc_d      [BLEN][BLEN];
@@ -131,9 +129,42 @@ module moe_matrix_unit
   logic [31:0]        vacc_d     [BLEN];
   // M_TMV / M_TMM operands: tile row k's codes and scales of columns col+j (j at bits [8*j +: 8]).
   logic [BLEN*8-1:0]  t_codes_q  [MLEN];
-  logic [BLEN*8-1:0]  t_codes_d  [MLEN];
   logic [BLEN*8-1:0]  t_scales_q [MLEN];
-  logic [BLEN*8-1:0]  t_scales_d [MLEN];
+
+  // Datapath clocks. clk_i ticks in every busy cycle; each datapath reads operand registers
+  // and a copy of cnt_q on clocks gated to the cycles that use it (moe_clock_gate), so that the
+  // simulation evaluates the block dots only in M_MM / M_MV MAC cycles, the transposed dots in
+  // M_TMV / M_TMM ones and the head dot in M_B* ones, plus the load cycles that change their
+  // operands (docs/performance.md). In a MAC cycle of its datapath the copy equals cnt_q.
+  logic             clk_ld, clk_dot, clk_t, clk_h, clk_hop;
+  logic             en_dot, en_t, en_h, en_hop;
+  logic [CntW-1:0]  dot_cnt_q, t_cnt_q, h_cnt_q;
+
+  moe_clock_gate u_cg_ld  (.clk_i, .en_i(state_q == StLoad), .clk_o(clk_ld));
+  moe_clock_gate u_cg_dot (.clk_i, .en_i(en_dot), .clk_o(clk_dot));
+  moe_clock_gate u_cg_t   (.clk_i, .en_i(en_t),   .clk_o(clk_t));
+  moe_clock_gate u_cg_h   (.clk_i, .en_i(en_h),   .clk_o(clk_h));
+  moe_clock_gate u_cg_hop (.clk_i, .en_i(en_hop), .clk_o(clk_hop));
+
+  // The next cycle is a MAC cycle of the datapath (is_*_q hold from the load to the last MAC).
+  assign en_dot = (state_d == StMac) && !is_t_q && !is_h_q;
+  assign en_t   = (state_d == StMac) && is_t_q && !is_h_q;
+  assign en_h   = (state_d == StMac) && is_h_q;
+
+  always_ff @(posedge clk_dot or negedge rst_ni) begin : dot_cnt_reg
+    if (!rst_ni) dot_cnt_q <= '0;
+    else dot_cnt_q <= cnt_d;
+  end
+
+  always_ff @(posedge clk_t or negedge rst_ni) begin : t_cnt_reg
+    if (!rst_ni) t_cnt_q <= '0;
+    else t_cnt_q <= cnt_d;
+  end
+
+  always_ff @(posedge clk_h or negedge rst_ni) begin : h_cnt_reg
+    if (!rst_ni) h_cnt_q <= '0;
+    else h_cnt_q <= cnt_d;
+  end
 
   //////////////////
   // Datapath     //
@@ -148,14 +179,15 @@ module moe_matrix_unit
   logic [31:0]            acc_sum   [BLEN][BLEN];
 
   for (genvar r = 0; r < BLEN; r++) begin : g_blk_sel
-    assign act_blk[r]   = act_q[r][32'(cnt_q) * MX_BLOCK * 16 +: MX_BLOCK * 16];
-    assign w_blk[r]     = w_codes_q[r][32'(cnt_q) * MX_BLOCK * 8 +: MX_BLOCK * 8];
-    assign scale_blk[r] = w_scales_q[r][32'(cnt_q) * 8 +: 8];
+    assign act_blk[r]   = act_q[r][32'(dot_cnt_q) * MX_BLOCK * 16 +: MX_BLOCK * 16];
+    assign w_blk[r]     = w_codes_q[r][32'(dot_cnt_q) * MX_BLOCK * 8 +: MX_BLOCK * 8];
+    assign scale_blk[r] = w_scales_q[r][32'(dot_cnt_q) * 8 +: 8];
   end
 
   // M_TMV / M_TMM: block b = t_blk is tile rows MX_BLOCK*b .. MX_BLOCK*(b+1)-1 of column col+j,
   // times activation row t_row's block b (M_TMV: row 0, b = cnt_q).
-  logic [CntW-1:0]        t_blk, t_row;
+  logic [CntW-1:0]        t_row;           // of cnt_q (control)
+  logic [CntW-1:0]        tt_blk, tt_row;  // of t_cnt_q (operand selection)
   logic [MX_BLOCK*16-1:0] tact_blk;
   logic [31:0]            tacc      [BLEN];
   logic [MX_BLOCK*8-1:0]  tw_blk    [BLEN];
@@ -163,16 +195,17 @@ module moe_matrix_unit
   logic [31:0]            tdot      [BLEN];
   logic [31:0]            vacc_sum  [BLEN];
 
-  assign t_blk = CntW'(32'(cnt_q) % NumBlocks);
-  assign t_row = CntW'(32'(cnt_q) / NumBlocks);
+  assign t_row  = CntW'(32'(cnt_q) / NumBlocks);
+  assign tt_blk = CntW'(32'(t_cnt_q) % NumBlocks);
+  assign tt_row = CntW'(32'(t_cnt_q) / NumBlocks);
 
-  assign tact_blk = act_q[row_sel(t_row)][32'(t_blk) * MX_BLOCK * 16 +: MX_BLOCK * 16];
+  assign tact_blk = act_q[row_sel(tt_row)][32'(tt_blk) * MX_BLOCK * 16 +: MX_BLOCK * 16];
   assign tacc     = is_mm_q ? acc_q[row_sel(t_row)] : vacc_q;
 
   for (genvar j = 0; j < BLEN; j++) begin : g_tcol
     for (genvar t = 0; t < MX_BLOCK; t++) begin : g_trow
-      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(t_blk) * MX_BLOCK + t][8*j +: 8];
-      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(t_blk) * MX_BLOCK + t][8*j +: 8];
+      assign tw_blk[j][8*t +: 8] = t_codes_q[32'(tt_blk) * MX_BLOCK + t][8*j +: 8];
+      assign ts_blk[j][8*t +: 8] = t_scales_q[32'(tt_blk) * MX_BLOCK + t][8*j +: 8];
     end
     moe_mx_dot #(
       .N             (MX_BLOCK),
@@ -215,8 +248,8 @@ module moe_matrix_unit
   logic [HLEN*16-1:0] h_act_q    [Heads];  // head b's activation d at [16*d +: 16]
   logic [31:0]        hv_q       [HeadMacs] /*verilator public_flat_rd*/;  // hv[b][c] at b*MLEN+c
   logic [31:0]        h_dot, h_scaled, h_sum;
-  logic [ColW-1:0]    h_col;
-  logic [HeadW-1:0]   h_head;
+  logic [ColW-1:0]    h_col, hh_col;    // hh_*: the same of h_cnt_q, the operand selection
+  logic [HeadW-1:0]   h_head, hh_head;
   logic [HvW-1:0]     h_idx;
 
   // M_BMM / M_BTMM: MAC cycle n = (m * B + b) * MLEN + c accumulates into hm[b*MLEN + m][c].
@@ -232,17 +265,19 @@ module moe_matrix_unit
   assign hm_idx  = HmW'(32'(hm_row) * MLEN + 32'(h_col));
   assign hm_old  = hm_live_q[hm_row] ? hm_q[hm_idx] : 32'd0;
 
-  assign h_col  = ColW'(32'(cnt_q) % MLEN);
-  assign h_head = HeadW'((32'(cnt_q) / MLEN) % Heads);
-  assign h_idx  = HvW'(cnt_q);
+  assign h_col   = ColW'(32'(cnt_q) % MLEN);
+  assign h_head  = HeadW'((32'(cnt_q) / MLEN) % Heads);
+  assign h_idx   = HvW'(cnt_q);
+  assign hh_col  = ColW'(32'(h_cnt_q) % MLEN);
+  assign hh_head = HeadW'((32'(h_cnt_q) / MLEN) % Heads);
 
   moe_mx_dot #(
     .N             (HLEN),
     .PER_ELEM_SCALE(1'b1)
   ) u_hdot (
-    .a_i    (h_act_q[h_head]),
-    .w_i    (h_codes_q[h_col]),
-    .scale_i(h_scales_q[h_col]),
+    .a_i    (h_act_q[hh_head]),
+    .w_i    (h_codes_q[hh_col]),
+    .scale_i(h_scales_q[hh_col]),
     .y_o    (h_dot)
   );
   moe_fp32_mul u_hscale (
@@ -310,9 +345,6 @@ module moe_matrix_unit
     wo_row_d    = wo_row_q;
     wo_col_d    = wo_col_q;
     wo_stride_d = wo_stride_q;
-    w_codes_d   = w_codes_q;
-    w_scales_d  = w_scales_q;
-    act_d       = act_q;
     acc_d       = acc_q;
     vacc_d      = vacc_q;
     is_mm_d     = is_mm_q;
@@ -323,8 +355,6 @@ module moe_matrix_unit
     is_hm_d     = is_hm_q;
     is_hmwo_d   = is_hmwo_q;
     mat_col_d   = mat_col_q;
-    t_codes_d   = t_codes_q;
-    t_scales_d  = t_scales_q;
 
     done_o      = 1'b0;
     mram_re_o   = 1'b0;
@@ -401,31 +431,9 @@ module moe_matrix_unit
       end
 
       StLoad: begin
-        // Load: capture operand row cnt_q-1 (read last cycle), read row cnt_q while < BLEN
-        // (M_MM, M_MV) or < MLEN (M_TMV, M_TMM). M_MM and M_TMM read BLEN activation rows, in
-        // cycles 0 .. BLEN-1; M_MV and M_TMV one.
-        for (int unsigned r = 0; r < BLEN; r++) begin
-          if (32'(cnt_q) == r + 1 && (is_mm_q || r == 0)) begin
-            act_d[r] = vram_rdata_i;
-          end
-        end
-        if (is_t_q) begin
-          for (int unsigned k = 0; k < MLEN; k++) begin
-            if (32'(cnt_q) == k + 1) begin
-              for (int unsigned j = 0; j < BLEN; j++) begin
-                t_codes_d[k][8*j +: 8]  = mram_codes_i[8 * (mat_col_q + j) +: 8];
-                t_scales_d[k][8*j +: 8] = mram_scales_i[8 * ((mat_col_q + j) / MX_BLOCK) +: 8];
-              end
-            end
-          end
-        end else begin
-          for (int unsigned r = 0; r < BLEN; r++) begin
-            if (32'(cnt_q) == r + 1) begin
-              w_codes_d[r]  = mram_codes_i;
-              w_scales_d[r] = mram_scales_i;
-            end
-          end
-        end
+        // Load: operand row cnt_q-1 (read last cycle) is captured in operand_regs; read row
+        // cnt_q while < BLEN (M_MM, M_MV) or < MLEN (M_TMV, M_TMM). M_MM and M_TMM read BLEN
+        // activation rows, in cycles 0 .. BLEN-1; M_MV and M_TMV one.
         if (32'(cnt_q) < (is_h_q ? (is_ht_q ? MLEN : HLEN) : (is_t_q ? MLEN : BLEN))) begin
           mram_re_o = 1'b1;
           vram_re_o = is_mm_q && (32'(cnt_q) < BLEN);
@@ -512,11 +520,6 @@ module moe_matrix_unit
       is_hmwo_q   <= 1'b0;
       mat_col_q   <= '0;
       vacc_q      <= '{default: 32'd0};
-      t_codes_q   <= '{default: '0};
-      t_scales_q  <= '{default: '0};
-      w_codes_q   <= '{default: '0};
-      w_scales_q  <= '{default: '0};
-      act_q       <= '{default: '0};
       acc_q       <= '{default: '{default: 32'd0}};
     end else begin
       state_q     <= state_d;
@@ -535,12 +538,41 @@ module moe_matrix_unit
       is_hmwo_q   <= is_hmwo_d;
       mat_col_q   <= mat_col_d;
       vacc_q      <= vacc_d;
-      t_codes_q   <= t_codes_d;
-      t_scales_q  <= t_scales_d;
-      w_codes_q   <= w_codes_d;
-      w_scales_q  <= w_scales_d;
-      act_q       <= act_d;
       acc_q       <= acc_d;
+    end
+  end
+
+  // Operand registers, on clk_ld (load cycles): operand row cnt_q-1, read in the last cycle.
+  always_ff @(posedge clk_ld or negedge rst_ni) begin : operand_regs
+    if (!rst_ni) begin
+      t_codes_q  <= '{default: '0};
+      t_scales_q <= '{default: '0};
+      w_codes_q  <= '{default: '0};
+      w_scales_q <= '{default: '0};
+      act_q      <= '{default: '0};
+    end else begin
+      for (int unsigned r = 0; r < BLEN; r++) begin
+        if (32'(cnt_q) == r + 1 && (is_mm_q || r == 0)) begin
+          act_q[r] <= vram_rdata_i;
+        end
+      end
+      if (is_t_q) begin
+        for (int unsigned k = 0; k < MLEN; k++) begin
+          if (32'(cnt_q) == k + 1) begin
+            for (int unsigned j = 0; j < BLEN; j++) begin
+              t_codes_q[k][8*j +: 8]  <= mram_codes_i[8 * (mat_col_q + j) +: 8];
+              t_scales_q[k][8*j +: 8] <= mram_scales_i[8 * ((mat_col_q + j) / MX_BLOCK) +: 8];
+            end
+          end
+        end
+      end else begin
+        for (int unsigned r = 0; r < BLEN; r++) begin
+          if (32'(cnt_q) == r + 1) begin
+            w_codes_q[r]  <= mram_codes_i;
+            w_scales_q[r] <= mram_scales_i;
+          end
+        end
+      end
     end
   end
 
@@ -556,31 +588,37 @@ module moe_matrix_unit
   assign h_act_next = h_mac && is_hm_q && (32'(cnt_q) % HeadMacs) == HeadMacs - 1 &&
                       h_act_m < MLEN - 1;
 
+  // The head operands, on clk_hop: the cycles that write them.
+  assign en_hop = h_load || h_act_next;
+
+  always_ff @(posedge clk_hop) begin : h_operands
+    if ((h_load && cnt_q == CntW'(1)) || h_act_next) begin
+      for (int unsigned b = 0; b < Heads; b++) begin
+        for (int unsigned d = 0; d < HLEN; d++) begin
+          h_act_q[b][16*d +: 16] <= is_ht_q ? vram_rdata_i[16*(b*HLEN + d) +: 16]
+                                            : vram_rdata_i[16*(d*Heads + b) +: 16];
+        end
+      end
+    end
+    if (h_load && !is_ht_q && cnt_q != '0 && 32'(cnt_q) <= HLEN) begin
+      for (int unsigned c = 0; c < MLEN; c++) begin
+        h_codes_q[c][8*(32'(cnt_q) - 1) +: 8]  <= mram_codes_i[8*c +: 8];
+        h_scales_q[c][8*(32'(cnt_q) - 1) +: 8] <= mram_scales_i[8*(c / MX_BLOCK) +: 8];
+      end
+    end
+    if (h_load && is_ht_q && cnt_q != '0) begin
+      h_codes_q[32'(cnt_q) - 1] <= mram_codes_i[8*mat_col_q +: HLEN*8];
+      for (int unsigned d = 0; d < HLEN; d++) begin
+        h_scales_q[32'(cnt_q) - 1][8*d +: 8] <= mram_scales_i[8*((mat_col_q + d) / MX_BLOCK) +: 8];
+      end
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : h_state
     if (!rst_ni) begin
       hv_q      <= '{default: 32'd0};
       hm_live_q <= '0;
     end else begin
-      if ((h_load && cnt_q == CntW'(1)) || h_act_next) begin
-        for (int unsigned b = 0; b < Heads; b++) begin
-          for (int unsigned d = 0; d < HLEN; d++) begin
-            h_act_q[b][16*d +: 16] <= is_ht_q ? vram_rdata_i[16*(b*HLEN + d) +: 16]
-                                              : vram_rdata_i[16*(d*Heads + b) +: 16];
-          end
-        end
-      end
-      if (h_load && !is_ht_q && cnt_q != '0 && 32'(cnt_q) <= HLEN) begin
-        for (int unsigned c = 0; c < MLEN; c++) begin
-          h_codes_q[c][8*(32'(cnt_q) - 1) +: 8]  <= mram_codes_i[8*c +: 8];
-          h_scales_q[c][8*(32'(cnt_q) - 1) +: 8] <= mram_scales_i[8*(c / MX_BLOCK) +: 8];
-        end
-      end
-      if (h_load && is_ht_q && cnt_q != '0) begin
-        h_codes_q[32'(cnt_q) - 1] <= mram_codes_i[8*mat_col_q +: HLEN*8];
-        for (int unsigned d = 0; d < HLEN; d++) begin
-          h_scales_q[32'(cnt_q) - 1][8*d +: 8] <= mram_scales_i[8*((mat_col_q + d) / MX_BLOCK) +: 8];
-        end
-      end
       if (h_mac && !is_hm_q) begin
         hv_q[h_idx] <= h_sum;
       end

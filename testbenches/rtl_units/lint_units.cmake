@@ -50,7 +50,8 @@ foreach(preset IN LISTS PRESETS)
   endforeach()
   lint(moe_matrix_unit -GMLEN=${MLEN} -GVLEN=${VLEN} -GBLEN=${BLEN} -GHLEN=${HLEN}
        -GMX_BLOCK=${MX_BLOCK} ${GEN_DIR}/rtl/moesim_isa_pkg.sv ${RTL_DIR}/moe_pkg.sv
-       ${RTL_DIR}/moe_matrix_unit.sv ${RTL_DIR}/moe_mx_dot.sv ${fp})
+       ${RTL_DIR}/moe_matrix_unit.sv ${RTL_DIR}/moe_clock_gate.sv ${RTL_DIR}/moe_mx_dot.sv
+       ${fp})
   lint(moe_topk_unit -GVLEN=${VLEN} -GMAX_E=${MAX_TOPK_EXPERTS} ${RTL_DIR}/moe_topk_unit.sv ${fp})
   lint(moe_topk_tb_top -GVLEN=${VLEN} -GMAX_E=${MAX_TOPK_EXPERTS} ${TB_DIR}/moe_topk_tb_top.sv
        ${RTL_DIR}/moe_topk_unit.sv ${RTL_DIR}/moe_bf16_rom.sv ${fp})

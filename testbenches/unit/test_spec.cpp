@@ -556,6 +556,29 @@ BOOST_AUTO_TEST_CASE(loader_errors_control_registers) {
               "isa.yaml: control_regs: unknown key");
 }
 
+BOOST_AUTO_TEST_CASE(loader_errors_stall_causes) {
+  // Stall codes are the values of the RTL's stall_e and of the records' stall field: the loader
+  // holds them to 1, 2, ... in file order (0 is "none"), with identifier names used once.
+  const std::string raw = "{name: raw, code: 2,";
+  CHECK_ERROR(BadSpec("isa.yaml", raw, "{name: raw, code: 3,"),
+              "isa.yaml: stall_causes[1].code: stall cause codes are 1, 2, ... in file order "
+              "(expected 2)");
+  CHECK_ERROR(BadSpec("isa.yaml", raw, "{name: raw, code: 0,"),
+              "isa.yaml: stall_causes[1].code: value 0 outside [1, 7]");
+  CHECK_ERROR(BadSpec("isa.yaml", raw, "{name: none, code: 2,"),
+              "isa.yaml: stall_causes[1].name: 'none' is reserved for code 0");
+  CHECK_ERROR(BadSpec("isa.yaml", raw, "{name: queue_full, code: 2,"),
+              "isa.yaml: stall_causes[1].name: duplicate stall cause 'queue_full'");
+  CHECK_ERROR(BadSpec("isa.yaml", raw, "{name: 2raw, code: 2,"),
+              "isa.yaml: stall_causes[1].name: stall cause name must be an identifier");
+  CHECK_ERROR(BadSpec("isa.yaml", raw, "{name: raw, code: 2, width: 1,"),
+              "isa.yaml: stall_causes[1].width: unknown key");
+  CHECK_ERROR(BadSpec("isa.yaml", "{name: raw, code: 2,", "{code: 2,"),
+              "isa.yaml: stall_causes[1].name: missing required key");
+  CHECK_ERROR(BadSpec("isa.yaml", "\nstall_causes:", "\nstall_cause:"),
+              "isa.yaml: stall_cause: unknown key");
+}
+
 BOOST_AUTO_TEST_CASE(instruction_budget_range_is_the_runtime_port) {
   const Spec& s = Spec::builtin();
   const auto max = static_cast<uint64_t>(s.runtime_max("INSTRUCTION_BUDGET"));

@@ -78,15 +78,16 @@ int cmd_disasm(const isa::Spec& spec, const std::string& in) {
 Subcommand add_asm(CLI::App& app) {
   auto in = std::make_shared<std::string>(), out = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("asm", "assemble IN.asm to OUT.hex and OUT.stages");
-  sub->add_option("input", *in, "assembly file")->required();
-  sub->add_option("-o,--output", *out, "output .hex (default: input with .hex)");
+  reads(sub->add_option("input", *in, "assembly file")->required());
+  writes(sub->add_option("-o,--output", *out, "output .hex (default: input with .hex)"));
   return {sub, [in, out](const isa::Spec& spec) { return cmd_asm(spec, *in, *out); }};
 }
 
 Subcommand add_disasm(CLI::App& app) {
   auto in = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("disasm", "print re-assemblable text with stage markers");
-  sub->add_option("input", *in, ".hex program (its .stages beside is used if present)")->required();
+  reads(sub->add_option("input", *in, ".hex program (its .stages beside is used if present)")
+            ->required());
   return {sub, [in](const isa::Spec& spec) { return cmd_disasm(spec, *in); }};
 }
 

@@ -245,7 +245,9 @@ Subcommand add_bench(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "bench",
       "time each engine alone on a full-size layer (not a test; prints the stage profile)");
-  sub->add_option("--model", bf.program.model, "model preset")->capture_default_str();
+  reads(sub->add_option("--model", bf.program.model, "model preset or a Hugging Face config.json")
+            ->capture_default_str(),
+        "NAME|FILE");
   sub->add_option("--machine", bf.program.machine, "machine preset of machine.yaml")
       ->capture_default_str();
   bf.program.hidden_opt =
@@ -271,10 +273,11 @@ Subcommand add_bench(CLI::App& app) {
   sub->add_option("--engine", bf.engine, "golden, rtl or both")
       ->capture_default_str()
       ->check(CLI::IsMember({"golden", "rtl", "both"}));
-  sub->add_option("--report", bf.report,
-                  "also print and write the figures as JSON: runs[] of {tokens, build_seconds, "
-                  "peak_rss_bytes, golden/rtl {sim_seconds, instructions, cycles, "
-                  "cycles_per_second}, cosim {sim_seconds, verdict, overhead} with --engine both}");
+  writes(sub->add_option("--report", bf.report,
+                         "also print and write the figures as JSON: runs[] of {tokens, "
+                         "build_seconds, peak_rss_bytes, golden/rtl {sim_seconds, instructions, "
+                         "cycles, cycles_per_second}, cosim {sim_seconds, verdict, overhead} with "
+                         "--engine both}"));
   sub->add_option("--repeat", bf.repeat,
                   "run golden, rtl and cosim N times alternating; report the medians")
       ->capture_default_str()

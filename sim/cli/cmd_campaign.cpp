@@ -13,6 +13,7 @@
 #include "moesim/campaign/campaign.hpp"
 #include "moesim/cosim/fault.hpp"
 #include "moesim/isa/geometry.hpp"
+#include "path_guard.hpp"
 
 namespace moesim::cli {
 
@@ -28,6 +29,13 @@ struct CampaignFlags {
 
 int cmd_campaign(const isa::Spec& spec, CampaignFlags& f, CLI::App& root) {
   check_executor_flags(f.exec);
+  {  // the campaign folder is never made over the spec or the executable the runs call
+    PathGuard guard;
+    guard.input("", f.spec);
+    guard.input("--moesim", f.moesim);
+    guard.output_dir("--out " + f.out, f.out);
+    guard.check();
+  }
   campaign::SpecOptions so;
   try {
     so.windows_supported =
@@ -80,16 +88,17 @@ Subcommand add_campaign(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "campaign",
       "run a campaign of co-simulations (a YAML spec of cross products; docs/campaigns.md)");
-  sub->add_option("spec", f.spec, "the campaign spec (YAML)")->required();
-  sub->add_option("--out", f.out, "campaign folder: summary.json, junit.xml, runs/<run>/")
-      ->required();
+  reads(sub->add_option("spec", f.spec, "the campaign spec (YAML)")->required());
+  writes(sub->add_option("--out", f.out, "campaign folder: summary.json, junit.xml, runs/<run>/")
+             ->required(),
+         "DIR");
   add_executor_flags(sub, f.exec,
                      "runs at a time (local: processes; slurm: the array's %J throttle)");
   sub->add_flag("--resume", f.resume,
                 "complete the campaign in --out: run only what failed or never finished");
-  sub->add_option("--moesim", f.moesim,
-                  "the moesim executable the runs call (default: this one; on a cluster it must "
-                  "be reachable from every node)");
+  reads(sub->add_option("--moesim", f.moesim,
+                        "the moesim executable the runs call (default: this one; on a cluster it "
+                        "must be reachable from every node)"));
   return {sub, [flags, &app](const isa::Spec& spec) { return cmd_campaign(spec, *flags, app); }};
 }
 

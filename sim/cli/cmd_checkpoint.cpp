@@ -43,25 +43,23 @@ void print_state(const isa::ArchState& s, const isa::MemoryImage& initial) {
 }
 
 int cmd_checkpoint(const isa::Spec& spec, const CheckpointFlags& f) {
+  // Every file it names first: an output over an input is named as that.
+  PathGuard guard;
+  check_outputs(OutputFlags{}, f.program, guard);  // --asm-out, and the program's inputs
+  check_output_path("--save", f.save);
+  guard.output("--save " + f.save, f.save);
+  guard.input("--load", f.load);
+  guard.check();
   if (f.save.empty() == f.load.empty())
     throw UsageError("moesim checkpoint: give one of --save FILE and --load FILE");
   if (!f.load.empty() && f.at_opt && *f.at_opt)
     throw UsageError("--at-retire applies to --save (a loaded checkpoint is where it was made)");
-  PathGuard guard;
-  check_outputs(OutputFlags{}, f.program, guard);  // --asm-out, and the program's inputs
-  if (!f.save.empty()) {
-    check_output_path("--save", f.save);
-    if (fs::exists(f.save))
-      throw UsageError("--save " + f.save + ": exists (a checkpoint is never written over a file)");
-    guard.output("--save " + f.save, f.save);
-    guard.check();
-  } else {
-    guard.input("--load", f.load);
-    guard.check();
-    // A regular file (no such file, a directory, a device: named as what it is), before the
-    // program is built.
+  if (!f.save.empty() && fs::exists(f.save))
+    throw UsageError("--save " + f.save + ": exists (a checkpoint is never written over a file)");
+  // A regular file (no such file, a directory, a device: named as what it is), before the
+  // program is built.
+  if (!f.load.empty())
     bad_input_of<UsageError>("--load ", [&] { isa::check_input_file(f.load, UINT64_MAX); });
-  }
   const auto t0 = Clock::now();
   Workload w = make_workload(spec, f.program);
   const isa::MachinePreset& preset = *w.preset;
@@ -140,15 +138,15 @@ Subcommand add_checkpoint(CLI::App& app) {
       "an engine (--load); prints its size and the time of each step (docs/checkpoints.md)");
   add_program_flags(sub, cf.program);
   add_dma_queue_flag(sub, cf.program);
-  sub->add_option("--save", cf.save,
-                  "run the golden model to --at-retire and write its state to FILE (new)");
+  writes(sub->add_option("--save", cf.save,
+                         "run the golden model to --at-retire and write its state to FILE (new)"));
   cf.at_opt = sub->add_option("--at-retire", cf.at_retire,
                               "with --save: the instruction boundary (retires so far)")
                   ->capture_default_str()
                   ->check(kNotNegative);
-  sub->add_option("--load", cf.load,
-                  "read FILE (held to this run's program, image, preset and YAML) and restore it "
-                  "into --restore");
+  reads(sub->add_option("--load", cf.load,
+                        "read FILE (held to this run's program, image, preset and YAML) and "
+                        "restore it into --restore"));
   sub->add_option("--restore", cf.restore, "with --load: the engine(s) to restore into")
       ->capture_default_str()
       ->check(CLI::IsMember({"golden", "rtl", "both"}));

@@ -16,6 +16,7 @@
 #include "moesim/isa/engine.hpp"
 #include "moesim/isa/file_output.hpp"
 #include "moesim/workload/presets.hpp"
+#include "path_guard.hpp"
 #include "rtl_coverage_flag.hpp"
 
 namespace moesim::cli {
@@ -136,7 +137,8 @@ void write_junit(const std::string& path, const std::vector<conf::Case>& cases,
 /// Exit code 0 when every selected case passes on every engine run and (without --filter) the
 /// suite covers everything isa.yaml declares but the waived items, and no waiver is stale; 1
 /// otherwise. Bad input throws UsageError.
-int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
+int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f,
+                    const std::string& rtl_coverage) {
   check_output_path("--junit", f.junit);
   const isa::MachinePreset& preset = machine_preset(spec, f.machine);
   const std::filesystem::path suite =
@@ -147,15 +149,14 @@ int cmd_conformance(const isa::Spec& spec, const ConformanceFlags& f) {
             ? "the built-in suite " + suite.string() +
                   " is not a directory (the source tree moved?); give one with --suite DIR"
             : "--suite " + f.suite + ": not a directory");
-  // Outputs never overwrite inputs: the JUnit file may not lie inside the suite.
-  if (!f.junit.empty()) {
-    const std::filesystem::path root = std::filesystem::weakly_canonical(suite);
-    for (std::filesystem::path p = std::filesystem::weakly_canonical(f.junit);
-         p.has_relative_path(); p = p.parent_path())
-      if (p == root)
-        throw UsageError("--junit " + f.junit + ": lies inside the suite " + suite.string() +
-                         " (an output never overwrites the suite's files)");
-  }
+  // Outputs never overwrite inputs: the JUnit file and the coverage folder may not lie inside
+  // the suite (a file there would be read as part of it).
+  PathGuard guard;
+  guard.input_dir(f.suite.empty() ? "the built-in suite" : "--suite", suite);
+  guard.output("--junit " + f.junit, f.junit);
+  guard_rtl_coverage(rtl_coverage, guard);
+  guard.check();
+  check_rtl_coverage_build(rtl_coverage);
   // Documented gaps (waivers.yaml) and --waive items, checked against isa.yaml before running.
   std::map<std::string, std::string> waived;
   for (const conf::Waiver& w : conf::load_waivers(spec, suite)) waived[w.item] = w.reason;
@@ -265,11 +266,12 @@ Subcommand add_conformance(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"golden", "rtl", "both"}));
   sub->add_option("--filter", kf.filter, "only cases whose MNEMONIC/case matches this regex");
-  sub->add_option("--suite", kf.suite,
-                  "suite directory (default: " + conformance::default_suite().string() + ")");
+  reads(sub->add_option("--suite", kf.suite,
+                        "suite directory (default: " + conformance::default_suite().string() + ")"),
+        "DIR");
   sub->add_option("--machine", kf.machine, "run the cases written for this machine preset")
       ->capture_default_str();
-  sub->add_option("--junit", kf.junit, "write JUnit XML to FILE");
+  writes(sub->add_option("--junit", kf.junit, "write JUnit XML to FILE"));
   sub->add_option("--waive", kf.waive,
                   "a coverage item (as printed) whose absence does not fail the run; repeatable")
       ->allow_extra_args(false);
@@ -277,7 +279,8 @@ Subcommand add_conformance(CLI::App& app) {
   auto rtl_cov = std::make_shared<std::string>();
   add_rtl_coverage_flag(sub, *rtl_cov);
   return {sub, [flags, rtl_cov](const isa::Spec& spec) {
-            return with_rtl_coverage(*rtl_cov, [&] { return cmd_conformance(spec, *flags); });
+            return with_rtl_coverage(*rtl_cov,
+                                     [&] { return cmd_conformance(spec, *flags, *rtl_cov); });
           }};
 }
 

@@ -40,7 +40,7 @@ struct CosimFlags : OutputFlags {
   DeployFlags deploy;   ///< --deployment, --rank, --all-ranks (cosim_deploy.hpp)
 };
 
-int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
+int cmd_cosim(const isa::Spec& spec, const CosimFlags& f, const std::string& rtl_coverage) {
   const auto t0 = Clock::now();
   std::optional<cosim::BitFlip> flip;
   if (!f.flip_bit.empty()) flip = cosim::parse_bit_flip(f.flip_bit);
@@ -53,7 +53,11 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f) {
     guard.input("--deployments", f.deploy.deployments.empty() ? workload::default_deployments_file()
                                                               : f.deploy.deployments);
   check_dump(f.dump, f.program, {"golden", "rtl"}, guard);
+  guard.output_dir("--checkpoint-dir " + f.windows.checkpoint_dir, f.windows.checkpoint_dir);
+  guard_rtl_coverage(rtl_coverage, guard);
   guard.check();
+  check_dump_dir(f.dump);
+  check_rtl_coverage_build(rtl_coverage);
   check_window_flags(f.windows, f);
   if (f.deploy.all_ranks) return run_deployment_ranks(spec, f.program, f.deploy, f, f.quiet);
   Workload w = f.deploy.active() ? make_deployment_workload(spec, f.program, f.deploy)
@@ -302,17 +306,18 @@ Subcommand add_cosim(CLI::App& app) {
   sub->add_option("--flip-bit", cf.flip_bit,
                   "plant a fault: ENGINE:SPACE:BYTE:BIT flips one bit of that engine's initial "
                   "image (SPACE vram|mram|fp_sram|int_sram|hbm)");
-  sub->add_option("--dump", cf.dump,
-                  "write each engine's outputs to DIR/golden and DIR/rtl: the layer's "
-                  "accumulator and HBM output, or with --program every memory space as raw "
-                  "bytes (docs/images.md)");
+  writes(sub->add_option("--dump", cf.dump,
+                         "write each engine's outputs to DIR/golden and DIR/rtl: the layer's "
+                         "accumulator and HBM output, or with --program every memory space as "
+                         "raw bytes (docs/images.md)"),
+         "DIR");
   sub->add_flag("--quiet", cf.quiet, "print only the verdict line");
   add_window_flags(sub, cf.windows);
   add_deploy_flags(sub, cf.deploy);
   auto rtl_cov = std::make_shared<std::string>();
   add_rtl_coverage_flag(sub, *rtl_cov);
   return {sub, [flags, rtl_cov](const isa::Spec& spec) {
-            return with_rtl_coverage(*rtl_cov, [&] { return cmd_cosim(spec, *flags); });
+            return with_rtl_coverage(*rtl_cov, [&] { return cmd_cosim(spec, *flags, *rtl_cov); });
           }};
 }
 

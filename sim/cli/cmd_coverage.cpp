@@ -71,15 +71,19 @@ Subcommand add_coverage(CLI::App& app) {
       "coverage",
       "merge the RTL coverage files of --rtl-coverage runs and report line, branch, toggle and "
       "cover-property coverage (docs/coverage.md)");
-  sub->add_option("inputs", f.inputs, "folders of .dat files (each run's) or .dat files")
-      ->required();
-  sub->add_option("--waivers", f.waivers,
-                  "YAML list of {point, reason}: points (or * patterns) that may stay uncovered; "
-                  "a waiver that matches no uncovered point is stale and fails the report");
-  sub->add_option("--json", f.json, "write the report as JSON to FILE");
-  sub->add_option("--html", f.html, "write the report as a self-contained HTML page to FILE");
-  sub->add_option("--merged", f.merged,
-                  "write the merged counts as one coverage file (verilator_coverage reads it)");
+  reads(sub->add_option("inputs", f.inputs, "folders of .dat files (each run's) or .dat files")
+            ->required(),
+        "DIR|FILE");
+  reads(sub->add_option("--waivers", f.waivers,
+                        "YAML list of {point, reason}: points (or * patterns) that may stay "
+                        "uncovered; a waiver that matches no uncovered point is stale and fails "
+                        "the report"));
+  writes(sub->add_option("--json", f.json, "write the report as JSON to FILE"));
+  writes(
+      sub->add_option("--html", f.html, "write the report as a self-contained HTML page to FILE"));
+  writes(sub->add_option(
+      "--merged", f.merged,
+      "write the merged counts as one coverage file (verilator_coverage reads it)"));
   const auto percent = CLI::Range(0.0, 100.0);
   sub->add_option("--min-line", f.thresholds.min[0], "minimum line coverage, percent")
       ->capture_default_str()

@@ -45,9 +45,9 @@ Subcommand add_deploy(CLI::App& app) {
   CLI::App* list = sub->add_subcommand(
       "list", "Print what a deployments file expands to per deployment and rank");
   auto file = std::make_shared<std::string>();
-  list->add_option("FILE", *file,
-                   "deployments.yaml (default: the file shipped with moesim, " +
-                       workload::default_deployments_file() + ")");
+  reads(list->add_option("FILE", *file,
+                         "deployments.yaml (default: the file shipped with moesim, " +
+                             workload::default_deployments_file() + ")"));
   return {sub, [list, file](const isa::Spec&) {
             (void)list;
             const std::string path = file->empty() ? workload::default_deployments_file() : *file;

@@ -163,7 +163,7 @@ void write_case(const fs::path& dir, const std::string& stem, const isa::Machine
   });
 }
 
-int cmd_random(const isa::Spec& spec, RandomFlags f) {
+int cmd_random(const isa::Spec& spec, RandomFlags f, const std::string& rtl_coverage) {
   const auto t0 = Clock::now();
   const isa::MachinePreset& preset = machine_preset(spec, f.machine);
   const rnd::Mix mix = f.mix.empty() ? rnd::Mix{} : rnd::load_mix(spec, f.mix);
@@ -175,8 +175,6 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
   if (f.seed > UINT64_MAX - (f.count - 1))
     throw UsageError("--seed " + std::to_string(f.seed) + " --count " + std::to_string(f.count) +
                      ": the seeds run past 2^64 - 1");
-  if (!f.out.empty() && fs::exists(f.out) && !fs::is_directory(f.out))
-    throw UsageError("-o " + f.out + ": not a directory");
   check_output_path("--coverage", f.coverage);
   check_output_path("--report", f.report);
   if (!f.report.empty() && fs::path(f.report).extension() != ".json")
@@ -184,10 +182,15 @@ int cmd_random(const isa::Spec& spec, RandomFlags f) {
   {
     PathGuard guard;
     guard.input("--mix", f.mix);
+    guard.output_dir("-o " + f.out, f.out);
     guard.output("--coverage " + f.coverage, f.coverage);
     guard.output("--report " + f.report, f.report);
+    guard_rtl_coverage(rtl_coverage, guard);
     guard.check();
   }
+  if (!f.out.empty() && fs::exists(f.out) && !fs::is_directory(f.out))
+    throw UsageError("-o " + f.out + ": not a directory");
+  check_rtl_coverage_build(rtl_coverage);
   if (!f.out.empty()) {
     std::error_code ec;
     fs::create_directories(f.out, ec);
@@ -388,10 +391,11 @@ Subcommand add_random(CLI::App& app) {
       ->check(kNotNegative);
   sub->add_option("--count", f.count, "programs")->capture_default_str()->check(kNotNegative);
   sub->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
-  sub->add_option("--mix", f.mix, "generator knobs (docs/random.md, Mix file)");
-  sub->add_option("-o,--out", f.out,
-                  "directory for the programs (random_SEED.asm + .yaml); with --cosim only the "
-                  "failing ones and their reproducers");
+  reads(sub->add_option("--mix", f.mix, "generator knobs (docs/random.md, Mix file)"));
+  writes(sub->add_option("-o,--out", f.out,
+                         "directory for the programs (random_SEED.asm + .yaml); with --cosim "
+                         "only the failing ones and their reproducers"),
+         "DIR");
   sub->add_flag("--cosim", f.cosim,
                 "co-simulate each program golden vs RTL (exit 1 on a mismatch)");
   sub->add_flag("--shrink", f.shrink,
@@ -400,10 +404,10 @@ Subcommand add_random(CLI::App& app) {
   sub->add_option("--max-shrink", f.max_shrink, "shrink at most N failing programs")
       ->capture_default_str()
       ->check(kNotNegative);
-  sub->add_option("--coverage", f.coverage, "write the functional coverage as JSON");
-  sub->add_option("--report", f.report,
-                  "write the coverage JSON with the verdict, instructions and total_cycles (what "
-                  "a campaign reads; docs/campaigns.md)");
+  writes(sub->add_option("--coverage", f.coverage, "write the functional coverage as JSON"));
+  writes(sub->add_option("--report", f.report,
+                         "write the coverage JSON with the verdict, instructions and total_cycles "
+                         "(what a campaign reads; docs/campaigns.md)"));
   sub->add_option("--plant-divergence", f.plant,
                   "test the shrinker: the RTL engine reports every register write of MNEMONIC "
                   "with bit 0 flipped");
@@ -416,7 +420,7 @@ Subcommand add_random(CLI::App& app) {
   auto rtl_cov = std::make_shared<std::string>();
   add_rtl_coverage_flag(sub, *rtl_cov);
   return {sub, [flags, rtl_cov](const isa::Spec& spec) {
-            return with_rtl_coverage(*rtl_cov, [&] { return cmd_random(spec, *flags); });
+            return with_rtl_coverage(*rtl_cov, [&] { return cmd_random(spec, *flags, *rtl_cov); });
           }};
 }
 

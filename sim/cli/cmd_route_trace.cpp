@@ -245,12 +245,13 @@ int cmd_replay(const isa::Spec& spec, const ReplayFlags& f, const CLI::App& app)
     PathGuard guard;
     guard.input("", f.trace);
     if (model_file) guard.input("--model", f.model);
+    guard.output_dir("--work " + f.work, f.work);
     guard.output(what, path);
     if (what.rfind("--report ", 0) != 0) guard.output("--report " + f.report, f.report);
     guard.check();
   };
   if (!f.report.empty()) check_output_path("--report", f.report);
-  if (!f.report.empty()) check_output("--report " + f.report, f.report);
+  check_output("--report " + f.report, f.report);
   if (!f.work.empty() && fs::exists(f.work) && !fs::is_directory(f.work))
     throw UsageError("--work " + f.work + ": exists and is not a directory");
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
@@ -427,8 +428,9 @@ Subcommand add_route_trace(CLI::App& app) {
   auto g = std::make_shared<GenFlags>();
   CLI::App* gen = sub->add_subcommand(
       "gen", "write a synthetic skewed route trace (Zipf expert popularity, seeded)");
-  gen->add_option("-o", g->out, "the trace to write (JSON)")->required();
-  gen->add_option("--model", g->model, "take E and k from a model preset or config.json");
+  writes(gen->add_option("-o", g->out, "the trace to write (JSON)")->required());
+  reads(gen->add_option("--model", g->model, "take E and k from a model preset or config.json"),
+        "NAME|FILE");
   gen->add_option("--experts", g->experts, "E")->capture_default_str()->check(kNotNegative);
   gen->add_option("--top-k", g->top_k, "k")->capture_default_str()->check(kNotNegative);
   gen->add_option("--tokens", g->tokens, "tokens")->capture_default_str()->check(kNotNegative);
@@ -440,15 +442,16 @@ Subcommand add_route_trace(CLI::App& app) {
   auto c = std::make_shared<std::string>();
   CLI::App* check =
       sub->add_subcommand("check", "validate a route trace and print its expert load");
-  check->add_option("FILE", *c, "the route trace")->required();
+  reads(check->add_option("FILE", *c, "the route trace")->required());
   auto r = std::make_shared<ReplayFlags>();
   CLI::App* replay = sub->add_subcommand(
       "replay",
       "replay a whole trace on golden in layers of --batch tokens, co-simulate a stratified "
       "subset on both engines and report how well it predicts the full run");
-  replay->add_option("FILE", r->trace, "the route trace")->required();
-  replay->add_option("--model", r->model, "model preset or config.json (E, k as the trace's)")
-      ->required();
+  reads(replay->add_option("FILE", r->trace, "the route trace")->required());
+  reads(replay->add_option("--model", r->model, "model preset or config.json (E, k as the trace's)")
+            ->required(),
+        "NAME|FILE");
   replay->add_option("--machine", r->machine, "machine preset");
   replay->add_option("--hidden", r->hidden, "H")->check(kNotNegative);
   replay->add_option("--intermediate", r->intermediate, "I")->check(kNotNegative);
@@ -462,8 +465,10 @@ Subcommand add_route_trace(CLI::App& app) {
   replay->add_option("--subset", r->subset, "tokens of the co-simulated stratified subset")
       ->capture_default_str()
       ->check(kNotNegative);
-  replay->add_option("--report", r->report, "write the per-trace report (JSON)");
-  replay->add_option("--work", r->work, "keep the children's reports and the subset trace in DIR");
+  writes(replay->add_option("--report", r->report, "write the per-trace report (JSON)"));
+  writes(replay->add_option("--work", r->work,
+                            "keep the children's reports and the subset trace in DIR"),
+         "DIR");
   return {sub, [sub, gen, check, replay, g, c, r](const isa::Spec& spec) {
             (void)sub;
             if (*gen) return cmd_gen(*g, *gen);

@@ -33,7 +33,7 @@ struct RunFlags : OutputFlags {
   bool quiet = false;
 };
 
-int cmd_run(const isa::Spec& spec, const RunFlags& f) {
+int cmd_run(const isa::Spec& spec, const RunFlags& f, const std::string& rtl_coverage) {
   const auto t0 = Clock::now();
   // Every output of the run (derived files and the dump included) against every input and
   // every other output, before anything is written.
@@ -42,7 +42,10 @@ int cmd_run(const isa::Spec& spec, const RunFlags& f) {
   if (!f.trace_rtl.empty() && f.engine != "rtl")
     throw UsageError("--trace-rtl needs --engine rtl (it writes the RTL's signals)");
   check_dump(f.dump, f.program, {""}, guard);
+  guard_rtl_coverage(rtl_coverage, guard);
   guard.check();
+  check_dump_dir(f.dump);
+  check_rtl_coverage_build(rtl_coverage);
   Workload w = make_workload(spec, f.program);
   if (f.engine != "golden") cli::check_rtl_preset(spec, w.preset->name);
   const std::string head = "moesim run: " + describe(w, f.program) + ", engine " + f.engine;
@@ -138,15 +141,16 @@ Subcommand add_run(CLI::App& app) {
   sub->add_option("--engine", rf.engine, "golden or rtl")
       ->required()
       ->check(CLI::IsMember({"golden", "rtl"}));
-  sub->add_option("--dump", rf.dump,
-                  "write the outputs to DIR: the layer's accumulator and HBM output, or with "
-                  "--program every memory space as raw bytes (docs/images.md)");
+  writes(sub->add_option("--dump", rf.dump,
+                         "write the outputs to DIR: the layer's accumulator and HBM output, or "
+                         "with --program every memory space as raw bytes (docs/images.md)"),
+         "DIR");
   add_output_flags(sub, rf, false);
   sub->add_flag("--quiet", rf.quiet, "do not print the stage table");
   auto rtl_cov = std::make_shared<std::string>();
   add_rtl_coverage_flag(sub, *rtl_cov);
   return {sub, [flags, rtl_cov](const isa::Spec& spec) {
-            return with_rtl_coverage(*rtl_cov, [&] { return cmd_run(spec, *flags); });
+            return with_rtl_coverage(*rtl_cov, [&] { return cmd_run(spec, *flags, *rtl_cov); });
           }};
 }
 

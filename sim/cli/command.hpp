@@ -50,6 +50,27 @@ inline const CLI::Validator kNotNegative(
     },
     "");
 
+/// The --help groups of the flags (and positional arguments) that name files: "Input files" are
+/// read, "Output files" written. Every such flag is put in its group with reads() or writes(),
+/// and the command registers its paths in its PathGuard (path_guard.hpp). The hidden command
+/// `moesim help-files` lists the groups for scripts: the bad-input corpus generates an output
+/// guard case for every pair of them (docs/fuzzing.md, The bad-input corpus).
+inline constexpr const char* kInputFiles = "Input files";
+inline constexpr const char* kOutputFiles = "Output files";
+
+/// Puts `o` in the "Input files" group, its value named `type` in --help: FILE, DIR, or the
+/// syntax of a value that holds a path (NAME|FILE: a preset name or a file; DIR|FILE;
+/// SPACE=FILE[@OFFSET]). A type without FILE names a directory.
+inline CLI::Option* reads(CLI::Option* o, const std::string& type = "FILE") {
+  return o->group(kInputFiles)->type_name(type);
+}
+
+/// Puts `o` in the "Output files" group, its value named `type` (FILE, or DIR for a directory
+/// the command writes files into).
+inline CLI::Option* writes(CLI::Option* o, const std::string& type = "FILE") {
+  return o->group(kOutputFiles)->type_name(type);
+}
+
 /// A subcommand registered on the CLI11 app: `run` executes it once the command line has parsed
 /// and `app` names it. Its flags live in the closure.
 struct Subcommand {

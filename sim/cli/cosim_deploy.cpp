@@ -114,9 +114,10 @@ void add_deploy_flags(CLI::App* sub, DeployFlags& d) {
       "--deployment", d.deployment,
       "co-simulate the per-rank programs of deployment NAME of the deployments file "
       "(docs/deployments.md); with --rank R or --all-ranks");
-  sub->add_option("--deployments", d.deployments,
-                  "with --deployment: the deployments file (default: the one shipped with moesim)")
-      ->needs(dep);
+  reads(sub->add_option("--deployments", d.deployments,
+                        "with --deployment: the deployments file (default: the one shipped with "
+                        "moesim)")
+            ->needs(dep));
   d.rank_opt = sub->add_option("--rank", d.rank, "with --deployment: co-simulate rank R only")
                    ->check(kNotNegative)
                    ->needs(dep);

@@ -175,9 +175,10 @@ void add_window_flags(CLI::App* sub, WindowFlags& wf) {
   add_executor_flags(sub, wf.exec,
                      "windows at a time (with --windows; local: processes, slurm: the array's %J "
                      "throttle)");
-  sub->add_option("--checkpoint-dir", wf.checkpoint_dir,
-                  "keep the checkpoints (and window results and logs) of --windows or "
-                  "--from-retire in DIR (default: a temporary directory, removed)");
+  writes(sub->add_option("--checkpoint-dir", wf.checkpoint_dir,
+                         "keep the checkpoints (and window results and logs) of --windows or "
+                         "--from-retire in DIR (default: a temporary directory, removed)"),
+         "DIR");
   wf.from_opt = sub->add_option("--from-retire", wf.from_retire,
                                 "co-simulate only from retire A on: the golden model runs to A "
                                 "alone and both engines start from its checkpoint")
@@ -185,9 +186,9 @@ void add_window_flags(CLI::App* sub, WindowFlags& wf) {
   wf.to_opt = sub->add_option("--to-retire", wf.to_retire,
                               "co-simulate only until B instructions have retired")
                   ->check(kNotNegative);
-  sub->add_option("--from-checkpoint", wf.from_checkpoint,
-                  "start both engines from checkpoint FILE (made for this program, image, "
-                  "preset and YAML) instead of retire 0");
+  reads(sub->add_option("--from-checkpoint", wf.from_checkpoint,
+                        "start both engines from checkpoint FILE (made for this program, image, "
+                        "preset and YAML) instead of retire 0"));
   // Internal: the window processes of --windows.
   sub->add_option("--to-checkpoint", wf.to_checkpoint)->group("");
   sub->add_option("--window-result", wf.window_result)->group("");

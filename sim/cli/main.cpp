@@ -15,10 +15,14 @@
 // (a .hex or assembly) with --image F.yaml, --image-bin SPACE=F[@OFF], --random-image SEED
 // (docs/images.md); --machine. --trace-log F, --progress auto|always|never.
 //
+// moesim help-files (hidden): the "Input files" and "Output files" flags of every command, as
+// JSON for scripts (command.hpp; the bad-input corpus generates its output guard cases from it).
+//
 // Exit codes: 0 equal / success, 1 mismatch or failed run, 2 bad input or usage.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <vector>
 
@@ -47,6 +51,36 @@ void set_command_line(int argc, char** argv) {
 
 namespace {
 
+/// The flags of `o`'s command that name files (command.hpp), per command and its subcommands:
+/// [{"command": "route-trace gen", "reads": [...], "writes": [...]}], each flag {"flag", "names",
+/// "type", "kind": "file"|"dir", "positional"}. "flag" is the name the command's messages use
+/// (the short name when there is one, a positional argument's name).
+void list_file_flags(const CLI::App& app, const std::string& prefix, nlohmann::json& out) {
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_group().empty()) continue;  // hidden (help-files itself)
+    const std::string name = prefix + sub->get_name();
+    nlohmann::json reads = nlohmann::json::array(), writes = nlohmann::json::array();
+    for (const CLI::Option* o : sub->get_options()) {
+      const std::string& group = o->get_group();
+      if (group != kInputFiles && group != kOutputFiles) continue;
+      std::vector<std::string> names;
+      for (const std::string& n : o->get_snames()) names.push_back("-" + n);
+      for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+      const bool positional = names.empty();
+      if (positional) names.push_back(o->get_name(true));
+      const std::string type = o->get_type_name();
+      nlohmann::json f = {{"flag", names.front()},
+                          {"names", names},
+                          {"type", type},
+                          {"kind", type.find("FILE") != std::string::npos ? "file" : "dir"},
+                          {"positional", positional}};
+      (group == kInputFiles ? reads : writes).push_back(f);
+    }
+    out.push_back({{"command", name}, {"reads", reads}, {"writes", writes}});
+    list_file_flags(*sub, name + " ", out);
+  }
+}
+
 int cli_main(int argc, char** argv) {
   set_command_line(argc, argv);
   CLI::App app{"moesim: golden model vs RTL co-simulation of a PLENA-family MoE accelerator"};
@@ -57,6 +91,9 @@ int cli_main(int argc, char** argv) {
       add_cosim(app),  add_run(app),         add_bench(app),      add_conformance(app),
       add_asm(app),    add_disasm(app),      add_random(app),     add_campaign(app),
       add_deploy(app), add_route_trace(app), add_checkpoint(app), add_coverage(app)};
+  CLI::App* help_files = app.add_subcommand(
+      "help-files", "print the flags that name files read and written, per command, as JSON");
+  help_files->group("");
 
   if (argc > 1 && argv[1][0] != '-') {
     try {
@@ -91,6 +128,12 @@ int cli_main(int argc, char** argv) {
           std::cerr << "moesim: error: " << o->get_name() << ": empty value\n";
           return kExitUsage;
         }
+  }
+  if (*help_files) {
+    nlohmann::json out = nlohmann::json::array();
+    list_file_flags(app, "", out);
+    std::cout << out.dump(1) << '\n';
+    return kExitEqual;
   }
   try {
     const isa::Spec& spec = isa::Spec::builtin();

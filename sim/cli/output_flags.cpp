@@ -133,27 +133,30 @@ void dump_outputs(const fs::path& dir, const isa::Engine& e, const Workload& w) 
 
 void add_output_flags(CLI::App* app, OutputFlags& o, bool both) {
   o.both = both;
-  app->add_option("--trace-log", o.trace_log,
-                  both ? "write a trace log, one line per retire, per engine: FILE with .golden "
-                         "and .rtl before its extension (docs/trace_log.md)"
-                       : "write a trace log, one line per retire, to FILE (docs/trace_log.md)");
-  app->add_option("--report", o.report, "write the report to FILE (.json, or .yaml/.yml)");
-  app->add_option("--html", o.html, "write a self-contained HTML report to FILE");
-  app->add_option("--trace-json", o.trace_json,
-                  "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE");
-  app->add_option("--vcd", o.vcd, "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)");
-  app->add_option("--trace-rtl", o.trace_rtl,
-                  both ? "write Verilator's FST of every RTL signal for the same run to FILE"
-                       : "with --engine rtl: write Verilator's FST of every RTL signal to FILE");
+  writes(app->add_option(
+      "--trace-log", o.trace_log,
+      both ? "write a trace log, one line per retire, per engine: FILE with .golden "
+             "and .rtl before its extension (docs/trace_log.md)"
+           : "write a trace log, one line per retire, to FILE (docs/trace_log.md)"));
+  writes(app->add_option("--report", o.report, "write the report to FILE (.json, or .yaml/.yml)"));
+  writes(app->add_option("--html", o.html, "write a self-contained HTML report to FILE"));
+  writes(app->add_option("--trace-json", o.trace_json,
+                         "write a Perfetto / Chrome trace JSON (ui.perfetto.dev) to FILE"));
+  writes(app->add_option("--vcd", o.vcd,
+                         "write the stage timeline VCD to FILE (+ .stages.filter, .gtkw)"));
+  writes(app->add_option(
+      "--trace-rtl", o.trace_rtl,
+      both ? "write Verilator's FST of every RTL signal for the same run to FILE"
+           : "with --engine rtl: write Verilator's FST of every RTL signal to FILE"));
   app->add_option("--trace-window", o.trace_window,
                   "with --trace-rtl: record only cycles A:B ([A, B)) or retire:A:B (the cycles of "
                   "retired instructions A..B-1)");
-  app->add_option(
+  writes(app->add_option(
       "--profile", o.profile,
       std::string(both ? "write both engines' stage profiles"
                        : "write the engine's stage profile") +
           " (per stage instructions, cycles, HBM bytes; shared/routed/plumbing split) to "
-          "FILE.json");
+          "FILE.json"));
   app->add_flag("--reference", o.reference,
                 std::string("also compare ") + (both ? "both engines' outputs" : "the output") +
                     " with the independent reference (bit for bit) and print the error table "
@@ -226,7 +229,7 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g) {
 void check_dump(const std::string& dir, const ProgramFlags& p,
                 const std::vector<std::string>& engines, PathGuard& g) {
   if (dir.empty()) return;
-  check_dump_dir(dir);
+  g.output_dir("--dump " + dir, dir);
   const bool layer =
       p.program_file.empty() && (p.random_seed_opt == nullptr || p.random_seed_opt->count() == 0);
   for (const std::string& e : engines)

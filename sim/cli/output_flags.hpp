@@ -51,8 +51,9 @@ void add_output_flags(CLI::App* app, OutputFlags& o, bool both);
 /// g.check() before anything is written.
 void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g);
 
-/// --dump DIR: refuses a DIR that is a file and adds the files the dump will write to `g`, in
-/// DIR/ENGINE/ for each of `engines` ("" : DIR itself).
+/// --dump DIR: adds DIR and the files the dump will write to `g`, in DIR/ENGINE/ for each of
+/// `engines` ("" : DIR itself). The caller refuses a DIR that is a file (check_dump_dir) after
+/// g.check(), which names the input or output a DIR over a file collides with.
 void check_dump(const std::string& dir, const ProgramFlags& p,
                 const std::vector<std::string>& engines, PathGuard& g);
 

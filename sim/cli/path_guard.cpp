@@ -49,11 +49,19 @@ bool same_file(const fs::path& a, const fs::path& b) {
 }
 
 void PathGuard::input(const std::string& flag, const fs::path& path) {
-  if (!path.empty()) inputs_.push_back({flag, path, ""});
+  if (!path.empty()) inputs_.push_back({flag, path, "", false});
+}
+
+void PathGuard::input_dir(const std::string& flag, const fs::path& path) {
+  if (!path.empty()) inputs_.push_back({flag, path, "", true});
 }
 
 void PathGuard::output(const std::string& what, const fs::path& path, const std::string& shared) {
-  if (!path.empty()) outputs_.push_back({what, path, shared});
+  if (!path.empty()) outputs_.push_back({what, path, shared, false});
+}
+
+void PathGuard::output_dir(const std::string& what, const fs::path& path) {
+  if (!path.empty()) outputs_.push_back({what, path, "", true});
 }
 
 void PathGuard::check() const {
@@ -61,20 +69,35 @@ void PathGuard::check() const {
   // (linear in the names: a replay registers thousands of files).
   std::map<std::string, const Entry*> in_path, out_path;
   std::map<std::pair<uint64_t, uint64_t>, const Entry*> in_inode, out_inode;
+  std::vector<std::pair<std::string, const Entry*>> in_dirs;
   for (const Entry& i : inputs_) {
     const Identity id = identity(i.path);
+    if (i.dir) {
+      in_dirs.emplace_back(id.path, &i);
+      continue;
+    }
     in_path.emplace(id.path, &i);
     if (id.exists) in_inode.emplace(std::make_pair(id.dev, id.ino), &i);
   }
+  const auto named = [](const Entry& e) {
+    return (e.what.empty() ? "" : e.what + " ") + e.path.string();
+  };
   for (const Entry& o : outputs_) {
     const Identity id = identity(o.path);
+    for (const auto& [dir, in] : in_dirs) {
+      const fs::path rel = fs::path(id.path).lexically_relative(dir);
+      if (!rel.empty() && *rel.begin() != "..")
+        throw UsageError(o.what + ": lies inside the input " + named(*in));
+    }
     const Entry* in = nullptr;
     if (const auto it = in_path.find(id.path); it != in_path.end()) in = it->second;
     if (const auto it = in_inode.find({id.dev, id.ino}); !in && id.exists && it != in_inode.end())
       in = it->second;
     if (in != nullptr)
-      throw UsageError(o.what + ": would overwrite the input " +
-                       (in->what.empty() ? "" : in->what + " ") + in->path.string());
+      throw UsageError(
+          o.what +
+          (o.dir ? ": would make a directory over the input " : ": would overwrite the input ") +
+          named(*in));
     const Entry* other = nullptr;
     if (const auto it = out_path.find(id.path); it != out_path.end()) other = it->second;
     if (const auto it = out_inode.find({id.dev, id.ino});
@@ -82,6 +105,7 @@ void PathGuard::check() const {
       other = it->second;
     if (other != nullptr) {
       if (!o.shared.empty() && o.shared == other->shared) continue;
+      if (o.dir && other->dir) continue;  // one directory for two flags' files
       throw UsageError(other->what + " and " + o.what + " name the same file");
     }
     out_path.emplace(id.path, &o);

@@ -87,9 +87,10 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
   std::string models;
   for (const auto& m : workload::model_presets()) models += (models.empty() ? "" : ", ") + m.name;
   std::vector<CLI::Option*> generated = {
-      app->add_option("--model", f.model,
-                      "model preset (" + models + ") or a Hugging Face config.json")
-          ->capture_default_str(),
+      reads(app->add_option("--model", f.model,
+                            "model preset (" + models + ") or a Hugging Face config.json")
+                ->capture_default_str(),
+            "NAME|FILE"),
       f.tokens_opt =
           app->add_option("--tokens", f.tokens, "tokens T (padded to a multiple of HBM_V_ROWS)")
               ->capture_default_str()
@@ -124,7 +125,7 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
       app->add_option("--seed", f.seed, "seed of the std::mt19937_64 input generator")
           ->capture_default_str()
           ->check(kNotNegative),
-      app->add_option("--asm-out", f.asm_out, "write the generated assembly to FILE"),
+      writes(app->add_option("--asm-out", f.asm_out, "write the generated assembly to FILE")),
       app->add_option(
           "--plant-fault", f.plant_fault,
           "plant a lowering bug in the generated program, which both engines run "
@@ -136,10 +137,10 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
                 return n;
               }())};
   CLI::Option* trace =
-      app->add_option("--route-trace", f.route_trace,
-                      "replay recorded routing: the layer's tokens are the trace's tokens "
-                      "[--tokens-from, --tokens-to) and V_TOPK selects their recorded experts "
-                      "(docs/route_traces.md)");
+      reads(app->add_option("--route-trace", f.route_trace,
+                            "replay recorded routing: the layer's tokens are the trace's tokens "
+                            "[--tokens-from, --tokens-to) and V_TOPK selects their recorded "
+                            "experts (docs/route_traces.md)"));
   trace->excludes(f.tokens_opt);
   generated.push_back(trace);
   CLI::Option* from = app->add_option("--tokens-from", f.tokens_from,
@@ -161,29 +162,31 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
       ->check(kNotNegative);
   add_progress_flag(app, f);
   CLI::Option* program =
-      app->add_option("--program", f.program_file,
-                      "instead of the generated MoE layer, run FILE (.hex with its .stages "
-                      "beside, or assembly) on the memories of --image, --image-bin and "
-                      "--random-image (zero elsewhere)");
+      reads(app->add_option("--program", f.program_file,
+                            "instead of the generated MoE layer, run FILE (.hex with its .stages "
+                            "beside, or assembly) on the memories of --image, --image-bin and "
+                            "--random-image (zero elsewhere)"));
   for (CLI::Option* o : generated) program->excludes(o);
   f.random_seed_opt =
       app->add_option("--random-seed", f.random_seed,
                       "instead of the generated MoE layer, run the constrained-random program of "
                       "this seed (moesim random, docs/random.md)")
           ->check(kNotNegative);
-  CLI::Option* mix = app->add_option("--mix", f.random_mix, "generator knobs of --random-seed");
+  CLI::Option* mix =
+      reads(app->add_option("--mix", f.random_mix, "generator knobs of --random-seed"));
   mix->needs(f.random_seed_opt);
   f.random_seed_opt->excludes(program);
   for (CLI::Option* o : generated) f.random_seed_opt->excludes(o);
-  app->add_option("--image", f.images,
-                  "with --program: initial memories from FILE.yaml (the init: schema of "
-                  "conformance cases, docs/images.md); repeatable")
-      ->needs(program);
-  app->add_option("--image-bin", f.image_bins,
-                  "with --program: SPACE=FILE[@OFFSET] loads FILE's raw bytes into SPACE "
-                  "(vram|mram|fp_sram|int_sram|hbm) at byte OFFSET of its byte image "
-                  "(docs/images.md); repeatable, applied after --image")
-      ->needs(program);
+  reads(app->add_option("--image", f.images,
+                        "with --program: initial memories from FILE.yaml (the init: schema of "
+                        "conformance cases, docs/images.md); repeatable")
+            ->needs(program));
+  reads(app->add_option("--image-bin", f.image_bins,
+                        "with --program: SPACE=FILE[@OFFSET] loads FILE's raw bytes into SPACE "
+                        "(vram|mram|fp_sram|int_sram|hbm) at byte OFFSET of its byte image "
+                        "(docs/images.md); repeatable, applied after --image")
+            ->needs(program),
+        "SPACE=FILE[@OFFSET]");
   f.random_image_opt =
       app->add_option("--random-image", f.random_image,
                       "with --program: fill every space with seeded random contents first "

@@ -4,12 +4,16 @@
 cases() yields every generated case: a moesim command line, the files it reads and what the one
 `moesim: error:` line must name. The assembly cases are derived from isa_spec/isa.yaml (every
 instruction: a wrong mnemonic, operand count, operand kind, register, immediate, reserved value),
-so a new instruction gets its cases without an edit here. run_corpus.py runs them;
-`gen_cases.py --write DIR` writes them as .case files for reading.
+so a new instruction gets its cases without an edit here; the output guard collisions are
+derived from the CLI's own option tables (`moesim help-files`), so a new file flag gets its cases
+too. run_corpus.py runs them; `gen_cases.py --write DIR --moesim BIN` writes them as .case files
+for reading.
 """
 import collections
+import copy
 import json
 import os
+import subprocess
 import sys
 
 import yaml
@@ -963,19 +967,366 @@ def hostile_cases():
                ['--load', 'c.ckpt', 'CORE', 'trailing'])
 
 
-def cases():
+# ---------------------------------------------------------------- output guard collisions
+#
+# The flags that name files are not listed here: they come from the CLI's own option tables.
+# Every flag (or positional argument) that names a file read or written is in the "Input files" or
+# "Output files" group of its command's --help, its value named FILE or DIR (or a syntax holding
+# FILE), and `moesim help-files` prints those groups as JSON. For every command, collision_cases()
+# makes, for every (output, input) pair, a case whose output names the input's file, and for
+# every pair of outputs, a case where both name one file; each must be refused by the command's
+# output guard (sim/cli/path_guard.cpp) with exit 2, naming both, with the input unchanged and
+# nothing written. What is written by hand is how a case reaches each command's guard: the
+# command's cheapest valid command line (the guard refuses before any simulation) and how each of
+# its inputs is given. A file flag of a command without that, a value syntax the generator cannot
+# place a file in, or an entry here that names no flag of the CLI is a corpus error: a new flag
+# or command is never skipped without a word.
+
+
+class In:
+    """How a collision case gives one input of a command: a file of `content` named `c` + `ext`
+    (or the extension the output needs), passed as the flag's value (a positional argument: in
+    its `{NAME}` place in the command line), with the `context` arguments and `files` it needs.
+    `default`: what a case about another input gives instead (a required input): the arguments
+    (or, for a positional, the file name) and its content. `inside`: for a directory input, its
+    files and the one an output names (the directory is `value`)."""
+
+    def __init__(self, content=None, ext='', context=(), files=None, default=None, inside=None,
+                 value=None):
+        self.content, self.ext, self.context, self.files = content, ext, list(context), files or {}
+        self.default, self.inside, self.value = default, inside, value
+
+
+class Out:
+    """What an output flag needs of the name it is given: `ext`, the extension it insists on;
+    `infix`, for a flag that never writes its value itself but NAME`infix`EXT (cosim --trace-log
+    FILE writes FILE.golden and FILE.rtl): the file named is the one with the infix."""
+
+    def __init__(self, ext='', infix=''):
+        self.ext, self.infix = ext, infix
+
+
+_MIXTRAL = os.path.join(ROOT, 'testbenches', 'models', 'mixtral-8x7b.config.json')
+_DEPLOYMENTS = ('deployments:\n  - name: a\n    model: gpt-oss-20b\n    ep: 2\n'
+                '    max_tokens_per_rank: 8\n')
+_IMAGE = 'hbm: [{addr: 0, bytes: [1, 2]}]\n'
+_COVERAGE_DAT = ("# SystemC::Coverage-3\n"
+                 "C '\x01f\x02/src/m.sv\x01l\x023\x01n\x025\x01page\x02v_line/m\x01o\x02block"
+                 "\x01h\x02TOP.moe_top' 1\n")
+_SUITE = {'s/S_ADDI_INT/c.asm': CASE_ASM, 's/S_ADDI_INT/c.yaml': CASE_OK}
+
+
+def _program_inputs(mixtral):
+    """The inputs of the program flags (program_flags.cpp) of cosim, run and checkpoint."""
+    return {
+        '--model': In(mixtral, '.json', context=SHAPE),
+        '--program': In('S_ADDI_INT gp1, gp0, 1\n', '.asm'),
+        '--image': In(_IMAGE, '.yaml', context=['--program', P], files=PROGRAM),
+        '--image-bin': In(b'\x01\x02', '.bin', context=['--program', P], files=PROGRAM),
+        '--route-trace': In(TRACE, '.json', context=SHAPE),
+        '--mix': In(MIX, '.yaml', context=['--random-seed', '1']),
+    }
+
+
+def collision_commands():
+    """Per command of `moesim help-files`: its cheapest command line that reaches the output
+    guard, and how each of its inputs is given (In)."""
+    with open(_MIXTRAL) as f:
+        mixtral = f.read()
+    checkpoint_file = In(b'MOESIMCK', '.ckpt', context=SHAPE)  # of the generated layer
+    return {
+        'cosim': (['cosim', '--quiet'], dict(
+            _program_inputs(mixtral),
+            **{'--from-checkpoint': checkpoint_file,
+               '--deployments': In(_DEPLOYMENTS, '.yaml',
+                                   context=['--deployment', 'a', '--rank', '0'])})),
+        # --engine rtl: --trace-rtl needs it (with the guard in place nothing runs).
+        'run': (['run', '--engine', 'rtl', '--quiet'], _program_inputs(mixtral)),
+        'checkpoint': (['checkpoint'],
+                       dict(_program_inputs(mixtral), **{'--load': checkpoint_file})),
+        'bench': (['bench', '--engine', 'golden', '--token-counts', '1'] + SHAPE,
+                  {'--model': In(mixtral, '.json')}),
+        'random': (['random', '--count', '1', '--cosim'], {'--mix': In(MIX, '.yaml')}),
+        'conformance': (['conformance', '--engine', 'golden', '--quiet'],
+                        {'--suite': In(value='s', inside=(_SUITE, 's/S_ADDI_INT/c.yaml'),
+                                       default=(['--suite', 's'], _SUITE))}),
+        'asm': (['asm', '{input}'], {'input': In('S_ADDI_INT gp1, gp0, 1\n', '.asm',
+                                                 default=('p.asm', 'S_ADDI_INT gp1, gp0, 1\n'))}),
+        'campaign': (['campaign', '{spec}'],
+                     {'spec': In('runs:\n  - machines: [tiny]\n', '.yaml',
+                                 default=('s.yaml', 'runs:\n  - machines: [tiny]\n')),
+                      '--moesim': In('#!/bin/sh\nexit 1\n', '.sh')}),
+        'route-trace gen': (['route-trace', 'gen'], {'--model': In(mixtral, '.json')}),
+        'route-trace replay': (['route-trace', 'replay', '{FILE}'],
+                               {'FILE': In(TRACE, '.json', default=('t.json', TRACE)),
+                                '--model': In(mixtral, '.json',
+                                              default=(['--model', 'gpt-oss-20b'], {}))}),
+        'coverage': (['coverage', '{inputs}'],
+                     {'inputs': In(_COVERAGE_DAT, '.dat', default=('r.dat', _COVERAGE_DAT)),
+                      '--waivers': In('[]\n', '.yaml')}),
+    }
+
+
+# What an output flag needs of its name (all commands, or one command's flag).
+COLLISION_OUTPUTS = {
+    '--report': Out('.json'),  # cosim and run also take .yaml; bench, random and replay only .json
+    '--profile': Out('.json'),
+    ('cosim', '--trace-log'): Out(infix='.golden'),
+}
+
+# How a file name goes into a flag's value, per value syntax of the CLI's --help.
+COLLISION_VALUES = {
+    'FILE': '{}', 'DIR': '{}', 'NAME|FILE': '{}', 'DIR|FILE': '{}', 'SPACE=FILE[@OFFSET]': 'hbm={}',
+}
+
+# Pairs that are not collisions, each with its reason: (command or None for every command that
+# has both, flag, flag).
+COLLISION_EXCLUSIVE = {
+    (None, '--asm-out', '--program'): 'the CLI refuses --asm-out (the generated layer\'s '
+                                      'assembly) with --program, which runs another program',
+    (None, '--asm-out', '--image'): '--image needs --program, which --asm-out excludes',
+    (None, '--asm-out', '--image-bin'): '--image-bin needs --program, which --asm-out excludes',
+    (None, '--asm-out', '--mix'): '--mix needs --random-seed, which --asm-out excludes (a random '
+                                  'program is not the generated layer)',
+}
+COLLISION_ALLOWED = {
+    ('cosim', '--dump', '--checkpoint-dir'): 'one folder holds both: --dump writes golden/ and '
+                                             'rtl/, --checkpoint-dir retire_N.ckpt and window_K/',
+    ('cosim', '--dump', '--rtl-coverage'): 'one folder holds both: --dump writes golden/ and rtl/, '
+                                           '--rtl-coverage PRESET-PID-NS-N.dat files',
+    ('cosim', '--checkpoint-dir', '--rtl-coverage'): 'one folder holds both: retire_N.ckpt and '
+                                                     'window_K/, and PRESET-PID-NS-N.dat files',
+    ('run', '--dump', '--rtl-coverage'): 'one folder holds both: --dump writes SPACE.bin (or the '
+                                         'layer\'s outputs) and manifest.json, --rtl-coverage '
+                                         'PRESET-PID-NS-N.dat files',
+    ('random', '-o', '--rtl-coverage'): 'one folder holds both: -o writes random_SEED.asm/.yaml '
+                                        'and shrunk_SEED.asm/.yaml, --rtl-coverage '
+                                        'PRESET-PID-NS-N.dat files',
+}
+
+
+class CorpusError(Exception):
+    """The CLI lists a file flag the generator cannot give a case (or a table entry here names
+    no flag of the CLI)."""
+
+
+def file_flags(moesim):
+    """`moesim help-files`: [{command, reads, writes}] (sim/cli/main.cpp)."""
+    p = subprocess.run([moesim, 'help-files'], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       check=False)
+    if p.returncode != 0:
+        raise CorpusError(f'{moesim} help-files: exit {p.returncode}: {p.stderr.decode()[:500]}')
+    return json.loads(p.stdout)
+
+
+def _pair_entry(table, cmd, a, b):
+    for key in ((cmd, a, b), (cmd, b, a), (None, a, b), (None, b, a)):
+        if key in table:
+            return key
+    return None
+
+
+def collision_cases(moesim):
+    """The output guard cases of every command `moesim help-files` lists (see above); raises
+    CorpusError, before any case runs, for a file flag no case can be made for (and when the
+    generator would not: collision_self_check)."""
+    listing = file_flags(moesim)
+    collision_self_check(listing)
+    return _collisions(listing)
+
+
+def collision_self_check(listing):
+    """The generator refuses what it cannot cover: a listing with a new output flag on a command
+    without a command line here, a new input no case can give, a value syntax it cannot place a
+    file in, or without an input this file describes, each raises CorpusError naming the flag."""
+
+    def changed(cmd, side, flag=None, drop=None):
+        new = copy.deepcopy(listing)
+        for c in new:
+            if c['command'] == cmd:
+                if flag:
+                    c[side].append(dict({'names': [flag['flag']], 'positional': False}, **flag))
+                if drop:
+                    c[side] = [f for f in c[side] if f['flag'] != drop]
+        return new
+
+    trials = [
+        (changed('disasm', 'writes', {'flag': '--new-out', 'type': 'FILE', 'kind': 'file'}),
+         '--new-out'),
+        (changed('cosim', 'reads', {'flag': '--new-in', 'type': 'FILE', 'kind': 'file'}),
+         '--new-in'),
+        (changed('run', 'writes', {'flag': '--to-host', 'type': 'HOST:FILE', 'kind': 'file'}),
+         'HOST:FILE'),
+        (changed('cosim', 'reads', drop='--mix'), '--mix'),
+    ]
+    for trial, flag in trials:
+        try:
+            _collisions(trial)
+        except CorpusError as e:
+            if flag in str(e):
+                continue
+        raise CorpusError(f'self-check: a listing changed at {flag} gave no corpus error '
+                          f'naming it')
+
+
+def _collisions(listing):
+    commands = collision_commands()
+    used, problems, out = set(), [], []
+
+    def value_of(flag):
+        """The flag's value naming the file `{}`."""
+        if flag['type'] not in COLLISION_VALUES:
+            problems.append(f'{flag["flag"]}: value {flag["type"]!r}: no way to place a file in '
+                            f'it (gen_cases.py COLLISION_VALUES)')
+            return '{}'
+        return COLLISION_VALUES[flag['type']]
+
+    def out_rule(cmd, flag):
+        return COLLISION_OUTPUTS.get((cmd, flag), COLLISION_OUTPUTS.get(flag, Out()))
+
+    def command_line(cmd, reads, pair_input=None, name=None):
+        """The command's base command line with the input `pair_input` (a listing entry) given
+        the file `name`, and every other input that has a default given that."""
+        base, ins = commands[cmd]
+        args, files = list(base), {}
+        for f in reads:
+            spec, place = ins[f['flag']], '{' + f['flag'] + '}'
+            if f is pair_input:
+                if spec.inside is not None:
+                    files.update(spec.inside[0])
+                    val = spec.value
+                else:
+                    files[name] = spec.content
+                    val = value_of(f).format(name)
+                files.update(spec.files)
+                if f['positional']:
+                    args = [val if x == place else x for x in args]
+                else:
+                    args += [f['flag'], val] + spec.context
+            elif spec.default is not None:
+                dargs, dfiles = spec.default
+                if f['positional']:
+                    args = [dargs if x == place else x for x in args]
+                    files[dargs] = dfiles
+                else:
+                    args += dargs
+                    files.update(dfiles)
+        return args, files
+
+    def label(flag):
+        return flag.lstrip('-')
+
+    for c in listing:
+        cmd, reads, writes = c['command'], c['reads'], c['writes']
+        if not writes or len(writes) + len(reads) < 2:
+            continue  # no pair
+        if cmd not in commands:
+            problems.append(f'moesim {cmd} writes {", ".join(w["flag"] for w in writes)}: no '
+                            f'command line reaches its output guard (gen_cases.py '
+                            f'collision_commands)')
+            continue
+        ins = commands[cmd][1]
+        bad = False
+        for f in reads:
+            if f['flag'] not in ins:
+                problems.append(f'moesim {cmd} {f["flag"]}: an input no case can give '
+                                f'(gen_cases.py collision_commands)')
+                bad = True
+            elif (f['kind'] == 'dir') != (ins[f['flag']].inside is not None):
+                problems.append(f'moesim {cmd} {f["flag"]}: a {f["kind"]} in the CLI, not in '
+                                f'gen_cases.py collision_commands')
+                bad = True
+        for name in set(ins) - {f['flag'] for f in reads}:
+            problems.append(f'gen_cases.py collision_commands: moesim {cmd} lists no input '
+                            f'{name}')
+            bad = True
+        used.add(cmd)
+        if bad:
+            continue
+        tag = cmd.replace(' ', '-')
+        # An output over each input.
+        for o in writes:
+            rule = out_rule(cmd, o['flag'])
+            for i in reads:
+                key = _pair_entry(COLLISION_EXCLUSIVE, cmd, o['flag'], i['flag'])
+                if key:
+                    used.add(key)
+                    continue
+                spec = ins[i['flag']]
+                if spec.inside is not None:  # a directory input: a file in it
+                    value = target = spec.inside[1]
+                    if rule.ext and not target.endswith(rule.ext):
+                        problems.append(f'moesim {cmd} {o["flag"]} needs a {rule.ext} name; '
+                                        f'{i["flag"]} holds {target}')
+                        continue
+                    named = f'{i["flag"]} {spec.value}'
+                else:
+                    ext = rule.ext or spec.ext or '.in'
+                    target, value = 'c' + rule.infix + ext, 'c' + ext
+                    named = target if i['positional'] else f'{i["flag"]} {target}'
+                args, files = command_line(cmd, reads, i, target)
+                args += [o['flag'], value_of(o).format(value)]
+                out.append(Case(f'collisions/{tag}/{label(o["flag"])}.over.{label(i["flag"])}',
+                                args, files, [f'{o["flag"]} {value}', f'the input {named}'],
+                                {}, HOSTILE))
+        # Two outputs naming one file.
+        for k, a in enumerate(writes):
+            for b in writes[k + 1:]:
+                key = (_pair_entry(COLLISION_ALLOWED, cmd, a['flag'], b['flag'])
+                       or _pair_entry(COLLISION_EXCLUSIVE, cmd, a['flag'], b['flag']))
+                if key:
+                    used.add(key)
+                    continue
+                ra, rb = out_rule(cmd, a['flag']), out_rule(cmd, b['flag'])
+                if (ra.ext and rb.ext and ra.ext != rb.ext) or (ra.infix and rb.infix):
+                    problems.append(f'moesim {cmd} {a["flag"]} and {b["flag"]}: no one name '
+                                    f'both write (gen_cases.py COLLISION_OUTPUTS)')
+                    continue
+                ext = ra.ext or rb.ext or '.out'
+                target = 'c' + ra.infix + rb.infix + ext
+                args, files = command_line(cmd, reads)
+                where = ['name the same file']
+                for f, r in ((a, ra), (b, rb)):
+                    value = 'c' + ext if r.infix else target
+                    args += [f['flag'], value_of(f).format(value)]
+                    where.append(f'{f["flag"]} {value}')
+                out.append(Case(f'collisions/{tag}/{label(a["flag"])}.and.{label(b["flag"])}',
+                                args, files, where, {}, HOSTILE))
+    if not problems:  # (a command skipped above leaves its entries unused)
+        for k in list(COLLISION_EXCLUSIVE) + list(COLLISION_ALLOWED) + list(commands):
+            if k not in used:
+                problems.append(f'gen_cases.py: {k} names no command or pair of flags of '
+                                f'`moesim help-files`')
+    if problems:
+        raise CorpusError('output guard collisions:\n  ' + '\n  '.join(dict.fromkeys(problems)))
+    return out
+
+
+def cases(moesim=None):
+    """Every generated case; the output guard collisions need the moesim executable (its
+    `help-files`), and are left out without it."""
     for gen in (asm_cases, hex_cases, suite_cases, config_cases, flag_cases, output_cases,
                 input_cases, hostile_cases):
         yield from gen()
+    if moesim is not None:
+        yield from collision_cases(moesim)
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] != '--write':
-        print('usage: gen_cases.py --write DIR', file=sys.stderr)
+    argv = sys.argv[1:]
+    if (len(argv) not in (2, 4) or argv[0] != '--write'
+            or (len(argv) == 4 and argv[2] != '--moesim')):
+        print('usage: gen_cases.py --write DIR [--moesim BIN] (with BIN, the output guard '
+              'collisions too)', file=sys.stderr)
         return 2
-    out = sys.argv[2]
+    out = argv[1]
     n = 0
-    for c in cases():
+    try:
+        generated = list(cases(argv[3] if len(argv) == 4 else None))
+    except CorpusError as e:
+        print(f'gen_cases.py: {e}', file=sys.stderr)
+        return 1
+    for c in generated:
         p = os.path.join(out, c.name + '.case')
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, 'wb') as f:

@@ -10,10 +10,10 @@ hang or a blow-up fails the case instead of the machine:
   * prints exactly one line starting with `moesim: error:` (on stderr; none on stdout) and no
     `moesim: failed` line, and no control byte on stderr (a quoted input's are written \\xNN),
   * names the place of the error in that line (the case's `where`: file:line:col, a flag, a key),
-  * and neither changes a file it was given nor leaves a new one behind.
+  * and neither changes a file it was given nor leaves a new one (or a directory) behind.
 
-Cases come from gen_cases.py (templates, generated when the test runs) and from cases/*.case
-(hand-written). Usage: run_corpus.py --moesim BIN --work DIR [--shard I/N] [--list] [--filter RE]
+Cases come from gen_cases.py (templates, generated when the test runs; the output guard
+collisions from `moesim help-files`) and from cases/*.case (hand-written). Usage: run_corpus.py --moesim BIN --work DIR [--shard I/N] [--list] [--filter RE]
 """
 import argparse
 import hashlib
@@ -80,8 +80,11 @@ def parse_case_file(path):
     return gen_cases.Case('hand/' + name, args, files, where, env, limits)
 
 
-def all_cases():
-    cases = list(gen_cases.cases())
+def all_cases(moesim):
+    try:
+        cases = list(gen_cases.cases(moesim))
+    except gen_cases.CorpusError as e:
+        raise SystemExit(f'bad-input corpus: {e}')
     case_dir = os.path.join(HERE, 'cases')
     for fn in sorted(os.listdir(case_dir)):
         if fn.endswith('.case'):
@@ -94,14 +97,16 @@ def all_cases():
 
 
 def snapshot(d):
-    """Every entry under `d`: a link's target, a special file's type, a regular file's size and
-    SHA-256 (never opening a FIFO, which would block)."""
+    """Every entry under `d`: a link's target, a directory, a special file's type, a regular
+    file's size and SHA-256 (never opening a FIFO, which would block)."""
     out = {}
     for root, dirs, fns in os.walk(d):
-        for fn in fns + [x for x in dirs if os.path.islink(os.path.join(root, x))]:
+        for fn in fns + dirs:
             p = os.path.join(root, fn)
             st = os.lstat(p)
-            if stat.S_ISLNK(st.st_mode):
+            if stat.S_ISDIR(st.st_mode):
+                out[os.path.relpath(p, d)] = ('dir',)
+            elif stat.S_ISLNK(st.st_mode):
                 out[os.path.relpath(p, d)] = ('link', os.readlink(p))
             elif not stat.S_ISREG(st.st_mode):
                 out[os.path.relpath(p, d)] = ('special', stat.S_IFMT(st.st_mode))
@@ -223,7 +228,8 @@ def run_case(moesim, work, case, timeout, max_memory_mb):
         elif after[fname] != content:
             problems.append(f'input {fname} was changed')
     for fname in sorted(set(after) - set(before)):
-        problems.append(f'left a new file {fname}')
+        problems.append(f'left a new {"directory" if after[fname] == ("dir",) else "file"} '
+                        f'{fname}')
     if problems:
         problems.append('command: moesim ' + ' '.join(shlex.quote(a) for a in case.args))
         problems.append('stderr: ' + err.strip()[:2000])
@@ -246,7 +252,7 @@ def main():
     ap.add_argument('--list', action='store_true')
     a = ap.parse_args()
     a.moesim = os.path.abspath(a.moesim)
-    cases = all_cases()
+    cases = all_cases(a.moesim)
     if a.list:
         for c in cases:
             print(c.name, ' '.join(shlex.quote(x) for x in c.args))

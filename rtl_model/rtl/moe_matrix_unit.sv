@@ -123,10 +123,13 @@ module moe_matrix_unit
   logic [ScaleW-1:0]  w_scales_q [BLEN];
   logic [VLEN*16-1:0] act_q      [BLEN];
   // The accumulator is readable by harnesses (unit bench, debug), like the architectural memories.
+  // acc_q and vacc_q are written only in the cycles that change them (acc_we, vacc_we), so that a
+  // value a checkpoint restore writes between cycles is kept (moe_verilator.vlt).
   logic [31:0]        acc_q      [BLEN][BLEN] /*verilator public_flat_rd*/;
   logic [31:0]        acc_d      [BLEN][BLEN];
   logic [31:0]        vacc_q     [BLEN] /*verilator public_flat_rd*/;
   logic [31:0]        vacc_d     [BLEN];
+  logic               acc_we, vacc_we;
   // M_TMV / M_TMM operands: tile row k's codes and scales of columns col+j (j at bits [8*j +: 8]).
   logic [BLEN*8-1:0]  t_codes_q  [MLEN];
   logic [BLEN*8-1:0]  t_scales_q [MLEN];
@@ -347,6 +350,8 @@ module moe_matrix_unit
     wo_stride_d = wo_stride_q;
     acc_d       = acc_q;
     vacc_d      = vacc_q;
+    acc_we      = 1'b0;
+    vacc_we     = 1'b0;
     is_mm_d     = is_mm_q;
     is_t_d      = is_t_q;
     is_h_d      = is_h_q;
@@ -388,6 +393,7 @@ module moe_matrix_unit
           vram_we_o   = 1'b1;
           vram_wrow_o = wo_row_i;
           done_o      = 1'b1;
+          vacc_we     = 1'b1;
           vacc_d      = '{default: 32'd0};
         end else if (start_i && op_i == MM_BMV_WO) begin
           // Head rows 0 .. B-1 to consecutive VRAM rows; hv rows cleared in h_state.
@@ -423,6 +429,7 @@ module moe_matrix_unit
           is_hmwo_d   = 1'b0;
           if (BLEN == 1) begin
             done_o = 1'b1;
+            acc_we = 1'b1;
             acc_d  = '{default: '{default: 32'd0}};
           end else begin
             state_d = StWrite;
@@ -455,15 +462,18 @@ module moe_matrix_unit
             vram_row_o = act_row_q + h_act_m + 32'd1;
           end
         end else if (is_mm_q && !is_t_q) begin
-          acc_d = acc_sum;
+          acc_we = 1'b1;
+          acc_d  = acc_sum;
         end else if (is_mm_q) begin
+          acc_we = 1'b1;
           for (int unsigned r = 0; r < BLEN; r++) begin
             if (32'(t_row) == r) begin
               acc_d[r] = vacc_sum;
             end
           end
         end else begin
-          vacc_d = vacc_sum;
+          vacc_we = 1'b1;
+          vacc_d  = vacc_sum;
         end
         cnt_d = cnt_q + CntW'(1);
         if (32'(cnt_q) == (is_h_q ? (is_hm_q ? HmMacs : HeadMacs) :
@@ -483,7 +493,8 @@ module moe_matrix_unit
         if (32'(cnt_q) == (is_hmwo_q ? HeadMacs : is_hwo_q ? Heads : BLEN) - 1) begin
           done_o  = 1'b1;
           if (!is_hwo_q && !is_hmwo_q) begin
-            acc_d = '{default: '{default: 32'd0}};
+            acc_we = 1'b1;
+            acc_d  = '{default: '{default: 32'd0}};
           end
           cnt_d   = '0;
           state_d = StIdle;
@@ -537,8 +548,8 @@ module moe_matrix_unit
       is_hm_q     <= is_hm_d;
       is_hmwo_q   <= is_hmwo_d;
       mat_col_q   <= mat_col_d;
-      vacc_q      <= vacc_d;
-      acc_q       <= acc_d;
+      if (vacc_we) vacc_q <= vacc_d;
+      if (acc_we) acc_q <= acc_d;
     end
   end
 

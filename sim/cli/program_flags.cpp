@@ -235,43 +235,23 @@ nlohmann::json make_provenance(const isa::Spec& spec, const ProgramFlags& f, con
 
 namespace {
 
-/// --route-trace: loads the trace, checks it against the model and the token range, replaces
-/// the model's router by the recorded routing (a softmax router over the recorded logits,
-/// docs/route_traces.md) and sets the layer's tokens and recorded routes.
+/// --route-trace: loads the trace, replaces the model's router by the recorded routing
+/// (workload::replay_route_trace, docs/route_traces.md) and sets the layer's tokens and recorded
+/// routes.
 void replay_route_trace(const ProgramFlags& f, Workload& w, workload::BuildOptions& o) {
   workload::RouteTrace t = workload::load_route_trace(f.route_trace);
-  const workload::ModelPreset& m = *w.model;
-  if (t.experts != m.experts || t.top_k != m.top_k)
-    throw UsageError("--route-trace " + f.route_trace + ": 'experts' " + std::to_string(t.experts) +
-                     ", 'top_k' " + std::to_string(t.top_k) + " but model " + m.name +
-                     " has E = " + std::to_string(m.experts) + ", k = " + std::to_string(m.top_k));
-  const auto n = static_cast<unsigned>(t.tokens.size());
-  const unsigned to = f.tokens_to_opt->count() != 0 ? f.tokens_to : n;
-  if (to > n)
-    throw UsageError("--tokens-to " + std::to_string(to) + ": the trace has " + std::to_string(n) +
-                     " tokens");
-  if (f.tokens_from >= to)
-    throw UsageError("--tokens-from " + std::to_string(f.tokens_from) +
-                     ": must be below --tokens-to " + std::to_string(to));
-  workload::ModelPreset r = m;
-  r.scoring_func = "softmax";
-  r.norm_topk_prob = true;
-  r.router_bias = false;
-  r.routed_scaling_factor = 1.0;
-  r.n_group = r.topk_group = 1;
-  r.topk_method.clear();
-  r.correction_bias = false;
-  r.scores_scale_input = false;
-  r.routing = "recorded: V_TOPK over the recorded logits of " + f.route_trace + " tokens [" +
-              std::to_string(f.tokens_from) + ", " + std::to_string(to) + ")";
-  w.model = r;
+  std::optional<unsigned> to;
+  if (f.tokens_to_opt->count() != 0) to = f.tokens_to;
+  workload::RouteReplay r =
+      workload::replay_route_trace(t, f.route_trace, *w.model, f.tokens_from, to);
+  w.model = std::move(r.model);
   o.model = &*w.model;
-  o.tokens = to - f.tokens_from;
-  for (unsigned i = f.tokens_from; i < to; ++i)
-    o.recorded.push_back({t.tokens[i].ids, workload::recorded_logits_bf16(t.tokens[i])});
+  o.tokens = r.to - r.from;
+  o.recorded = std::move(r.recorded);
   w.trace = std::move(t);
-  w.trace_from = f.tokens_from;
-  w.trace_to = to;
+  w.trace_from = r.from;
+  w.trace_to = r.to;
+  w.trace_note = std::move(r.note);
 }
 
 }  // namespace
@@ -330,11 +310,7 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   std::optional<workload::ProgramFault> fault;  // a bad name is refused before the build
   if (!f.plant_fault.empty()) fault = workload::parse_program_fault(f.plant_fault);
   w.built = workload::build_moe_layer(spec, *w.preset, o);
-  if (w.trace)
-    w.built->notes.push_back("route trace " + f.route_trace + ": tokens [" +
-                             std::to_string(w.trace_from) + ", " + std::to_string(w.trace_to) +
-                             ") replayed; the model's router is replaced by the recorded routing "
-                             "(W_r = 0, recorded logits before V_TOPK; weights renormalised)");
+  if (w.trace) w.built->notes.push_back(w.trace_note);
   if (fault) workload::plant_program_fault(spec, *w.preset, *fault, *w.built);
   if (!w.ignored_config_keys.empty()) {
     std::string keys;

@@ -83,6 +83,7 @@ struct Workload {
   /// --route-trace: the trace and the tokens [trace_from, trace_to) the layer replays.
   std::optional<workload::RouteTrace> trace;
   unsigned trace_from = 0, trace_to = 0;
+  std::string trace_note;  ///< the note the built layer carries (workload::RouteReplay::note)
   isa::Program program;
   /// --program: the initial memories (--random-image, then --image, then --image-bin; the rest
   /// zero).

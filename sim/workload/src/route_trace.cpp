@@ -248,4 +248,41 @@ std::vector<uint64_t> expert_load(const RouteTrace& t, unsigned from, unsigned t
   return load;
 }
 
+RouteReplay replay_route_trace(const RouteTrace& t, const std::string& path, const ModelPreset& m,
+                               unsigned from, std::optional<unsigned> to_opt) {
+  if (t.experts != m.experts || t.top_k != m.top_k)
+    throw UsageError("--route-trace " + path + ": 'experts' " + std::to_string(t.experts) +
+                     ", 'top_k' " + std::to_string(t.top_k) + " but model " + m.name +
+                     " has E = " + std::to_string(m.experts) + ", k = " + std::to_string(m.top_k));
+  const auto n = static_cast<unsigned>(t.tokens.size());
+  const unsigned to = to_opt.value_or(n);
+  if (to > n)
+    throw UsageError("--tokens-to " + std::to_string(to) + ": the trace has " + std::to_string(n) +
+                     " tokens");
+  if (from >= to)
+    throw UsageError("--tokens-from " + std::to_string(from) + ": must be below --tokens-to " +
+                     std::to_string(to));
+  RouteReplay r;
+  r.model = m;
+  ModelPreset& x = r.model;
+  x.scoring_func = "softmax";
+  x.norm_topk_prob = true;
+  x.router_bias = false;
+  x.routed_scaling_factor = 1.0;
+  x.n_group = x.topk_group = 1;
+  x.topk_method.clear();
+  x.correction_bias = false;
+  x.scores_scale_input = false;
+  const std::string range = " tokens [" + std::to_string(from) + ", " + std::to_string(to) + ")";
+  x.routing = "recorded: V_TOPK over the recorded logits of " + path + range;
+  r.from = from;
+  r.to = to;
+  for (unsigned i = from; i < to; ++i)
+    r.recorded.push_back({t.tokens[i].ids, recorded_logits_bf16(t.tokens[i])});
+  r.note = "route trace " + path + ":" + range +
+           " replayed; the model's router is replaced by the recorded routing (W_r = 0, recorded "
+           "logits before V_TOPK; weights renormalised)";
+  return r;
+}
+
 }  // namespace moesim::workload

@@ -5,8 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "moesim/workload/builder.hpp"
+#include "moesim/workload/presets.hpp"
 
 namespace moesim::workload {
 
@@ -63,6 +67,24 @@ RouteTrace generate_route_trace(const TraceGenOptions& o);
 /// expert), each made at least one BF16 ulp below the previous rank's so V_TOPK returns the
 /// recorded rank order. A zero weight counts as the smallest positive weight / 2^16.
 std::vector<uint16_t> recorded_logits_bf16(const RouteToken& t);
+
+/// A trace replayed as a layer (docs/route_traces.md, Replaying a trace): the model with its
+/// router replaced by the recorded routing (a softmax router over the recorded logits: no bias,
+/// no groups, weights renormalised, scaling 1), the trace tokens [from, to) and their recorded
+/// routes for BuildOptions::recorded, and the note a built layer carries.
+struct RouteReplay {
+  ModelPreset model;
+  unsigned from = 0, to = 0;
+  std::vector<BuildOptions::RecordedRoute> recorded;
+  std::string note;
+};
+
+/// Replays tokens [from, to) of `t` (read from `path`, which messages name) on model `m`; `to`
+/// defaults to the trace's end. Throws UsageError: the trace's experts or top_k differ
+/// from the model's ("--route-trace PATH: ..."), `to` past the trace ("--tokens-to N: ..."),
+/// `from` not below `to` ("--tokens-from N: ...").
+RouteReplay replay_route_trace(const RouteTrace& t, const std::string& path, const ModelPreset& m,
+                               unsigned from, std::optional<unsigned> to);
 
 /// Expert load: pairs routed to each expert over tokens [from, to).
 std::vector<uint64_t> expert_load(const RouteTrace& t, unsigned from, unsigned to);

@@ -18,9 +18,12 @@
 #include "moesim/random/random_program.hpp"
 #include "moesim/report/report.hpp"
 #include "moesim/workload/builder.hpp"
+#include "moesim/workload/deployment.hpp"
+#include "moesim/workload/deployment_build.hpp"
 #include "moesim/workload/presets.hpp"
 #include "moesim/workload/program_fault.hpp"
 #include "moesim/workload/reference.hpp"
+#include "moesim/workload/route_trace.hpp"
 
 namespace moesim::py {
 
@@ -34,6 +37,8 @@ struct LayerObj {
   std::shared_ptr<const workload::ModelPreset> model;
   std::vector<std::string> ignored_config_keys;
   uint64_t seed = 1;
+  std::optional<unsigned>
+      rank;  ///< a deployment rank's program (its reference is the deployment's)
   ProgramPtr program() const { return ProgramPtr(built, &built->program); }
   ImagePtr image() const { return ImagePtr(built, &built->image); }
 };
@@ -66,8 +71,10 @@ LayerObj build_layer(const std::string& model, unsigned tokens, unsigned hidden,
                      unsigned intermediate, bool shared, unsigned shared_intermediate,
                      const std::string& topk_policy, const std::string& lowering, uint64_t seed,
                      const pyb::object& machine, const std::optional<uint64_t>& dma_queue,
-                     const std::string& plant_fault, const pyb::object& spec_obj) {
-  // The CLI's make_workload (program_flags.cpp) for the generated layer, without a route trace.
+                     const std::string& plant_fault, const std::string& route_trace,
+                     unsigned tokens_from, const std::optional<unsigned>& tokens_to,
+                     const pyb::object& spec_obj) {
+  // The CLI's make_workload (program_flags.cpp) for the generated layer.
   const SpecPtr spec = to_spec(spec_obj);
   check_member("--topk-policy", topk_policy, {"auto", "register"});
   check_member("--lowering", lowering, {"pair", "expert"});
@@ -86,6 +93,22 @@ LayerObj build_layer(const std::string& model, unsigned tokens, unsigned hidden,
                                      : workload::TopkEncoding::automatic;
   o.lowering = lowering == "expert" ? workload::Lowering::expert : workload::Lowering::pair;
   o.tokens = tokens;
+  std::string trace_note;
+  if (!route_trace.empty()) {
+    // The CLI's --route-trace: the trace's tokens [tokens_from, tokens_to) on a recorded router.
+    const workload::RouteTrace t = workload::load_route_trace(route_trace);
+    workload::RouteReplay r =
+        workload::replay_route_trace(t, route_trace, *m, tokens_from, tokens_to);
+    m = std::make_shared<workload::ModelPreset>(std::move(r.model));
+    l.model = m;
+    o.model = m.get();
+    o.tokens = r.to - r.from;
+    o.recorded = std::move(r.recorded);
+    trace_note = std::move(r.note);
+  } else if (tokens_from != 0 || tokens_to) {
+    throw UsageError(
+        "--tokens-from / --tokens-to: select tokens of a route trace; give route_trace");
+  }
   o.hidden = hidden != 0 ? hidden : m->hidden;
   o.intermediate = intermediate != 0 ? intermediate : m->intermediate;
   o.seed = seed;
@@ -93,6 +116,7 @@ LayerObj build_layer(const std::string& model, unsigned tokens, unsigned hidden,
   if (!plant_fault.empty()) fault = workload::parse_program_fault(plant_fault);
   l.built = std::make_shared<workload::BuiltProgram>(
       workload::build_moe_layer(*spec, l.machine.get(), o));
+  if (!trace_note.empty()) l.built->notes.push_back(trace_note);
   if (fault) workload::plant_program_fault(*spec, l.machine.get(), *fault, *l.built);
   if (!l.ignored_config_keys.empty()) {
     std::string keys;
@@ -100,6 +124,73 @@ LayerObj build_layer(const std::string& model, unsigned tokens, unsigned hidden,
     l.built->notes.push_back("config.json keys accepted without effect on the layer: " + keys);
   }
   return l;
+}
+
+/// moesim.Deployment: the layer and every rank's program of a deployment
+/// (workload::build_deployment, the CLI's cosim --deployment).
+struct DeploymentObj {
+  std::shared_ptr<workload::DeploymentBuild> build;
+  Machine machine;
+  uint64_t seed = 1;
+  LayerObj layer_of(workload::BuiltProgram& b, std::optional<unsigned> rank) const {
+    LayerObj l;
+    l.built = std::shared_ptr<workload::BuiltProgram>(build, &b);
+    l.machine = machine;
+    l.model = std::shared_ptr<const workload::ModelPreset>(build, &build->deployment.model);
+    l.seed = seed;
+    l.rank = rank;
+    return l;
+  }
+};
+
+std::string deployments_path(const std::string& file) {
+  return file.empty() ? workload::default_deployments_file() : file;
+}
+
+std::vector<workload::Deployment> load_deployments_file(const std::string& file) {
+  // The CLI's find_deployment (cosim_deploy.cpp): errors prefixed with the flag and file.
+  const std::string path = deployments_path(file);
+  try {
+    return workload::load_deployments(path);
+  } catch (const std::runtime_error& e) {
+    throw UsageError("--deployments " + path + ": " + e.what());
+  }
+}
+
+DeploymentObj build_deployment(const std::string& name, const std::string& deployments,
+                               unsigned tokens, unsigned hidden, unsigned intermediate,
+                               const std::string& topk_policy, const std::string& lowering,
+                               uint64_t seed, const pyb::object& machine,
+                               const std::optional<uint64_t>& dma_queue,
+                               const pyb::object& spec_obj) {
+  const SpecPtr spec = to_spec(spec_obj);
+  check_member("--topk-policy", topk_policy, {"auto", "register"});
+  check_member("--lowering", lowering, {"pair", "expert"});
+  const std::vector<workload::Deployment> all = load_deployments_file(deployments);
+  const workload::Deployment* dep = nullptr;
+  std::string names;
+  for (const workload::Deployment& x : all) {
+    if (x.name == name) dep = &x;
+    names += (names.empty() ? "" : ", ") + x.name;
+  }
+  if (dep == nullptr)
+    throw UsageError("--deployment " + name + ": no deployment of that name in " +
+                     deployments_path(deployments) + " (known: " + names + ")");
+  DeploymentObj d;
+  d.machine = to_machine(machine, spec);
+  if (dma_queue) d.machine = with_dma_queue(d.machine, *dma_queue);
+  d.seed = seed;
+  workload::BuildOptions o;
+  o.tokens = tokens;
+  o.hidden = hidden != 0 ? hidden : dep->model.hidden;
+  o.intermediate = intermediate != 0 ? intermediate : dep->model.intermediate;
+  o.topk = topk_policy == "register" ? workload::TopkEncoding::register_policy
+                                     : workload::TopkEncoding::automatic;
+  o.lowering = lowering == "expert" ? workload::Lowering::expert : workload::Lowering::pair;
+  o.seed = seed;
+  d.build = std::make_shared<workload::DeploymentBuild>(
+      workload::build_deployment(*spec, d.machine.get(), *dep, o));
+  return d;
 }
 
 RandomObj random_program(uint64_t seed, const pyb::object& machine, const std::string& mix_file,
@@ -507,6 +598,10 @@ void bind_run(pyb::module_& m) {
       .def(
           "reference",
           [](const LayerObj& l) {
+            if (l.rank)
+              throw std::runtime_error("rank " + std::to_string(*l.rank) +
+                                       " of a deployment: its reference is the deployment's "
+                                       "(Deployment.reference())");
             const workload::ReferenceResult r =
                 workload::reference_layer(l.machine.get(), *l.model, *l.built);
             const auto T = static_cast<pyb::ssize_t>(r.tokens),
@@ -533,10 +628,13 @@ void bind_run(pyb::module_& m) {
         pyb::arg("shared") = false, pyb::arg("shared_intermediate") = 0,
         pyb::arg("topk_policy") = "auto", pyb::arg("lowering") = "pair", pyb::arg("seed") = 1,
         pyb::arg("machine") = pyb::none(), pyb::arg("dma_queue") = pyb::none(),
-        pyb::arg("plant_fault") = "", pyb::arg("spec") = pyb::none(),
+        pyb::arg("plant_fault") = "", pyb::arg("route_trace") = "", pyb::arg("tokens_from") = 0,
+        pyb::arg("tokens_to") = pyb::none(), pyb::arg("spec") = pyb::none(),
         "the MoE layer `moesim cosim` generates with the same flags (--model --tokens "
         "--hidden --intermediate --shared --shared-intermediate --topk-policy --lowering --seed "
-        "--machine --dma-queue --plant-fault); hidden / intermediate 0: the model's own sizes");
+        "--machine --dma-queue --plant-fault --route-trace --tokens-from --tokens-to); hidden / "
+        "intermediate 0: the model's own sizes; with route_trace the layer's tokens are the "
+        "trace's [tokens_from, tokens_to) and `tokens` is not used");
   m.def(
       "model_presets",
       [] {
@@ -546,6 +644,70 @@ void bind_run(pyb::module_& m) {
       },
       "the model presets build_layer knows");
   m.def("program_faults", &workload::program_fault_names, "the names plant_fault takes");
+
+  pyb::class_<DeploymentObj>(m, "Deployment",
+                             "a deployment's single-accelerator layer and its ranks' programs "
+                             "(workload::build_deployment, docs/deployments.md)")
+      .def_property_readonly("name",
+                             [](const DeploymentObj& d) { return d.build->deployment.name; })
+      .def_property_readonly("ep", [](const DeploymentObj& d) { return d.build->deployment.ep; })
+      .def_property_readonly(
+          "layer", [](const DeploymentObj& d) { return d.layer_of(d.build->layer, std::nullopt); },
+          "the single-accelerator layer of the same model, shape and seed")
+      .def_property_readonly(
+          "ranks",
+          [](const DeploymentObj& d) {
+            std::vector<LayerObj> r;
+            for (unsigned i = 0; i < d.build->ranks.size(); ++i)
+              r.push_back(d.layer_of(d.build->ranks[i], i));
+            return r;
+          },
+          "rank r's program and initial image, a Layer (run it on an engine or co-simulate it)")
+      .def_property_readonly(
+          "owner", [](const DeploymentObj& d) { return d.build->owner; },
+          "per token: the rank it belongs to")
+      .def(
+          "reference",
+          [](const DeploymentObj& d) {
+            const workload::DeploymentReference r =
+                workload::reference_deployment(d.machine.get(), *d.build);
+            const auto T = static_cast<pyb::ssize_t>(d.build->layer.layout.tokens),
+                       H = static_cast<pyb::ssize_t>(d.build->layer.layout.hidden);
+            pyb::list acc;
+            for (const auto& a : r.rank_acc) acc.append(pyb::array_t<uint16_t>({T, H}, a.data()));
+            pyb::list out;
+            for (const auto& o : r.rank_out)
+              out.append(pyb::array_t<uint8_t>(static_cast<pyb::ssize_t>(o.size()), o.data()));
+            return pyb::dict(
+                pyb::arg("combined") = pyb::array_t<uint16_t>({T, H}, r.combined.data()),
+                pyb::arg("rank_accumulator") = acc, pyb::arg("rank_output_mxfp8") = out,
+                pyb::arg("rank_pairs") = r.rank_pairs);
+          },
+          "the independent evaluation (workload::reference_deployment): per rank the BF16 "
+          "accumulator and MXFP8 output, and the BF16 combine of the ranks' outputs (T x H)")
+      .def("__repr__", [](const DeploymentObj& d) {
+        return "<moesim.Deployment " + d.build->deployment.name +
+               " ep=" + std::to_string(d.build->deployment.ep) +
+               " machine=" + d.machine.get().name + ">";
+      });
+
+  m.def("build_deployment", &build_deployment, pyb::arg("name"), pyb::kw_only(),
+        pyb::arg("deployments") = "", pyb::arg("tokens") = 4, pyb::arg("hidden") = 0,
+        pyb::arg("intermediate") = 0, pyb::arg("topk_policy") = "auto",
+        pyb::arg("lowering") = "pair", pyb::arg("seed") = 1, pyb::arg("machine") = pyb::none(),
+        pyb::arg("dma_queue") = pyb::none(), pyb::arg("spec") = pyb::none(),
+        "the deployment `moesim cosim --deployment NAME` builds with the same flags "
+        "(--deployments --tokens --hidden --intermediate --topk-policy --lowering --seed "
+        "--machine --dma-queue); hidden / intermediate 0: the model's own sizes");
+  m.def(
+      "deployments",
+      [](const std::string& file) {
+        std::vector<std::string> n;
+        for (const workload::Deployment& d : load_deployments_file(file)) n.push_back(d.name);
+        return n;
+      },
+      pyb::arg("file") = "",
+      "the deployment names of a deployments file (default: the one shipped with moesim)");
 
   pyb::class_<RandomObj>(m, "RandomProgram",
                          "a constrained-random program with its memory image (docs/random.md)")

@@ -734,15 +734,6 @@ def main():
     moesim = os.path.abspath(args.moesim)
     if not (os.path.isfile(moesim) and os.access(moesim, os.X_OK)):
         ap.error(f"--moesim {args.moesim}: not an executable file")
-    work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="window_property_")
-    os.makedirs(work, exist_ok=True)
-    runner = Runner(moesim, args.jobs, args.verbose)
-    if args.self_test:
-        rc = self_test(runner, work)
-        if rc == 0 and not args.keep and not args.work:
-            shutil.rmtree(work, ignore_errors=True)
-        return rc
-
     insts = [] if args.no_fixed else [dict(f, rng=random.Random(f"{args.seed}/{f['name']}"))
                                       for f in FIXED]
     insts += [draw_instance(args.seed, i) for i in range(args.count)]
@@ -751,6 +742,17 @@ def main():
             [draw_instance(args.seed, int(args.only))] if args.only.isdigit() else [])
         if not insts:
             ap.error(f"--only {args.only}: no such instance")
+    work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="window_property_")
+    os.makedirs(work, exist_ok=True)
+    runner = Runner(moesim, args.jobs, args.verbose)
+    if args.self_test:
+        rc = self_test(runner, work)
+        if rc == 0 and not args.keep and not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+        elif rc:
+            print(f"work folder kept: {work}")
+        return rc
+
     script = os.path.abspath(__file__)
     stats = new_stats()
     t0 = time.monotonic()

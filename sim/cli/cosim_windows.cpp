@@ -250,15 +250,24 @@ void run_to_boundary(isa::Engine& g, cosim::QueueWatch& queue, uint64_t a,
   }
   if (queue.pending() == 0) return;
   const uint64_t pending = queue.pending();
-  // The next boundary with an empty queue, for the message.
+  // The next boundary with an empty queue, for the message. The queue may drain only after
+  // the program's last retire (its transfer records come last): then there is none.
+  bool found = false;
   while (g.step(r) && !r.trap) {
     queue.add(r);
-    if (r.kind == isa::RecordKind::Retire && queue.pending() == 0) break;
+    if (r.kind == isa::RecordKind::Retire && queue.pending() == 0) {
+      found = true;
+      break;
+    }
   }
-  const std::string next =
-      queue.pending() == 0 && !r.trap
-          ? "the next boundary with an empty queue is retire " + std::to_string(g.retired())
-          : "no later boundary has an empty queue";
+  std::string next = "no later boundary has an empty queue";
+  if (found)
+    next = "the next boundary with an empty queue is retire " + std::to_string(g.retired());
+  else if (!r.trap)
+    next += " (the queue drains after the program's last retire, " + std::to_string(g.retired()) +
+            "; " +
+            (flag == "--to-retire" ? "leave out --to-retire to run to the end)"
+                                   : "start at an earlier boundary)");
   throw UsageError(flag + " " + std::to_string(a) + ": " + count_of(pending, "DMA transfer") +
                    " pending at this boundary, and a checkpoint holds no queue state "
                    "(docs/overlap.md section 8); " +

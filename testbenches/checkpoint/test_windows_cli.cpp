@@ -441,7 +441,8 @@ BOOST_AUTO_TEST_CASE(windows_start_only_where_the_dma_queue_is_empty) {
 
 // A checkpoint, or the start or end of a focused range, at a boundary with a transfer pending is
 // refused with exit 2 naming the flag, the boundary and the next one with an empty queue (33,
-// from the table above); 33 itself is taken (cycle 69: V_ADD_VV retires then).
+// from the table above), or saying there is none; 33 itself is taken (cycle 69: V_ADD_VV
+// retires then).
 BOOST_AUTO_TEST_CASE(checkpoint_at_a_pending_transfer_is_refused) {
   const fs::path dir = workdir("checkpoint_dma_queue");
   std::ofstream(dir / "queued.asm") << kQueued;
@@ -461,6 +462,26 @@ BOOST_AUTO_TEST_CASE(checkpoint_at_a_pending_transfer_is_refused) {
       BOOST_TEST(s.code == 2);
       BOOST_TEST(s.err.rfind("moesim: error: " + r.flag + pending, 0) == 0u, s.err);
       BOOST_TEST(s.err.find(next) != std::string::npos, s.err);
+      BOOST_TEST(std::count(s.err.begin(), s.err.end(), '\n') == 1, s.err);
+    }
+  }
+  // At the last retire, 34, T8 is pending and completes after it: no later boundary has an
+  // empty queue. (The message named retire 34 itself as the next boundary before.)
+  const std::string drains =
+      "; no later boundary has an empty queue (the queue drains after the "
+      "program's last retire, 34; ";
+  struct AtEnd {
+    std::string cmd, flag, hint;
+  };
+  for (const AtEnd& r : {AtEnd{"cosim " + kQueuedFlags + " --from-retire 2 --to-retire 34",
+                               "--to-retire 34", "leave out --to-retire to run to the end)\n"},
+                         AtEnd{"cosim " + kQueuedFlags + " --from-retire 34", "--from-retire 34",
+                               "start at an earlier boundary)\n"}}) {
+    BOOST_TEST_CONTEXT(r.cmd) {
+      const auto s = moesim_cli(r.cmd, dir);
+      BOOST_TEST(s.code == 2);
+      BOOST_TEST(s.err.rfind("moesim: error: " + r.flag + pending, 0) == 0u, s.err);
+      BOOST_TEST(s.err.find(drains + r.hint) != std::string::npos, s.err);
       BOOST_TEST(std::count(s.err.begin(), s.err.end(), '\n') == 1, s.err);
     }
   }

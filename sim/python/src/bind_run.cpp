@@ -37,8 +37,8 @@ struct LayerObj {
   std::shared_ptr<const workload::ModelPreset> model;
   std::vector<std::string> ignored_config_keys;
   uint64_t seed = 1;
-  std::optional<unsigned>
-      rank;  ///< a deployment rank's program (its reference is the deployment's)
+  /// A deployment rank's program: its reference is the deployment's.
+  std::optional<unsigned> rank;
   ProgramPtr program() const { return ProgramPtr(built, &built->program); }
   ImagePtr image() const { return ImagePtr(built, &built->image); }
 };

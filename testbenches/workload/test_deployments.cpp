@@ -1,7 +1,7 @@
 // Expert-parallel deployments (docs/deployments.md): the per-rank shapes of the shipped
 // deployments file against the worked figures of docs/deployments.md (written here from the
-// published deployment conventions, not from the code), the expert masks, and every refusal of a bad deployments file (exit 2 in the
-// CLI: the UsageError names FILE:LINE and the key).
+// published deployment conventions, not from the code), the expert masks, and every refusal of a
+// bad deployments file (exit 2 in the CLI: the UsageError names FILE:LINE and the key).
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>

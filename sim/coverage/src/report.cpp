@@ -4,37 +4,17 @@
 #include <sstream>
 
 #include "moesim/coverage/coverage.hpp"
+#include "moesim/isa/html_escape.hpp"
 
 namespace moesim::coverage {
 namespace {
+
+using isa::html_escape;
 
 std::string pct(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f", v);
   return b;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
 }
 
 }  // namespace

@@ -24,12 +24,13 @@
 #include <string_view>
 
 #include "moesim/cosim/cosim.hpp"
+#include "moesim/isa/html_escape.hpp"
 #include "moesim/isa/spec.hpp"
 
 namespace moesim::report {
 
 /// `text` with &, <, >, " and ' replaced by character references.
-std::string html_escape(std::string_view text);
+using isa::html_escape;
 
 /// The HTML document of a co-simulation. `context` is a JSON object (e.g. the CLI's program and
 /// preset description, tool, flags), or null; its scalars are listed under "Run context".

@@ -38,16 +38,23 @@ module moe_dma_unit_cov
     for (int unsigned i = 0; i < NSCALE; i++) hit |= (sc[8*i +: 8] == v);
     return hit;
   endfunction
-  `MOE_COVER(DmaDequantScale00_C, vram_we && has(row_scales, 8'h00))
-  `MOE_COVER(DmaDequantScale7F_C, vram_we && has(row_scales, 8'h7F))
-  `MOE_COVER(DmaDequantScaleFE_C, vram_we && has(row_scales, 8'hFE))
-  `MOE_COVER(DmaDequantScaleFF_C, vram_we && has(row_scales, 8'hFF))
-  `MOE_COVER(DmaRawScale00_C,     mram_we && has(row_scales, 8'h00))
-  `MOE_COVER(DmaRawScale7F_C,     mram_we && has(row_scales, 8'h7F))
-  `MOE_COVER(DmaRawScaleFE_C,     mram_we && has(row_scales, 8'hFE))
-  `MOE_COVER(DmaRawScaleFF_C,     mram_we && has(row_scales, 8'hFF))
-  `MOE_COVER(DmaQuantScale00_C,   scale_beat && has(enc_scales, 8'h00))
-  `MOE_COVER(DmaQuantScale7F_C,   scale_beat && has(enc_scales, 8'h7F))
-  `MOE_COVER(DmaQuantScaleFE_C,   scale_beat && has(enc_scales, 8'hFE))
-  `MOE_COVER(DmaQuantScaleFF_C,   scale_beat && has(enc_scales, 8'hFF))
+  // Bits 0..3: the scales hold 0x00, 0x7F, 0xFE, 0xFF. On wires: Verilator 5.006 counts a cover
+  // property whose expression calls a function as never hit.
+  logic [3:0] row_sp, enc_sp;
+  assign row_sp = {has(row_scales, 8'hFF), has(row_scales, 8'hFE), has(row_scales, 8'h7F),
+                   has(row_scales, 8'h00)};
+  assign enc_sp = {has(enc_scales, 8'hFF), has(enc_scales, 8'hFE), has(enc_scales, 8'h7F),
+                   has(enc_scales, 8'h00)};
+  `MOE_COVER(DmaDequantScale00_C, vram_we && row_sp[0])
+  `MOE_COVER(DmaDequantScale7F_C, vram_we && row_sp[1])
+  `MOE_COVER(DmaDequantScaleFE_C, vram_we && row_sp[2])
+  `MOE_COVER(DmaDequantScaleFF_C, vram_we && row_sp[3])
+  `MOE_COVER(DmaRawScale00_C,     mram_we && row_sp[0])
+  `MOE_COVER(DmaRawScale7F_C,     mram_we && row_sp[1])
+  `MOE_COVER(DmaRawScaleFE_C,     mram_we && row_sp[2])
+  `MOE_COVER(DmaRawScaleFF_C,     mram_we && row_sp[3])
+  `MOE_COVER(DmaQuantScale00_C,   scale_beat && enc_sp[0])
+  `MOE_COVER(DmaQuantScale7F_C,   scale_beat && enc_sp[1])
+  `MOE_COVER(DmaQuantScaleFE_C,   scale_beat && enc_sp[2])
+  `MOE_COVER(DmaQuantScaleFF_C,   scale_beat && enc_sp[3])
 endmodule : moe_dma_unit_cov

@@ -110,20 +110,30 @@ module moe_matrix_unit_cov
     return hit;
   endfunction
 
+  // Bits 0..3: the path's scales hold 0x00, 0x7F, 0xFE, 0xFF in this cycle. On wires: Verilator
+  // 5.006 counts a cover property whose expression calls a function as never hit.
+  logic [3:0] row_sp, t_sp, h_sp;
+  assign row_sp = {row_has(row_scales, 8'hFF), row_has(row_scales, 8'hFE),
+                   row_has(row_scales, 8'h7F), row_has(row_scales, 8'h00)};
+  assign t_sp   = {t_has(t_scales, 8'hFF), t_has(t_scales, 8'hFE),
+                   t_has(t_scales, 8'h7F), t_has(t_scales, 8'h00)};
+  assign h_sp   = {h_has(h_scales, 8'hFF), h_has(h_scales, 8'hFE),
+                   h_has(h_scales, 8'h7F), h_has(h_scales, 8'h00)};
+
   logic mac_row, mac_t, mac_h;
   assign mac_row = q_mac && !is_h_q && !is_t_q;
   assign mac_t   = q_mac && !is_h_q && is_t_q;
   assign mac_h   = q_mac && is_h_q;
-  `MOE_COVER(MatrixRowScale00_C, mac_row && row_has(row_scales, 8'h00))
-  `MOE_COVER(MatrixRowScale7F_C, mac_row && row_has(row_scales, 8'h7F))
-  `MOE_COVER(MatrixRowScaleFE_C, mac_row && row_has(row_scales, 8'hFE))
-  `MOE_COVER(MatrixRowScaleFF_C, mac_row && row_has(row_scales, 8'hFF))
-  `MOE_COVER(MatrixTScale00_C,   mac_t && t_has(t_scales, 8'h00))
-  `MOE_COVER(MatrixTScale7F_C,   mac_t && t_has(t_scales, 8'h7F))
-  `MOE_COVER(MatrixTScaleFE_C,   mac_t && t_has(t_scales, 8'hFE))
-  `MOE_COVER(MatrixTScaleFF_C,   mac_t && t_has(t_scales, 8'hFF))
-  `MOE_COVER(MatrixHScale00_C,   mac_h && h_has(h_scales, 8'h00))
-  `MOE_COVER(MatrixHScale7F_C,   mac_h && h_has(h_scales, 8'h7F))
-  `MOE_COVER(MatrixHScaleFE_C,   mac_h && h_has(h_scales, 8'hFE))
-  `MOE_COVER(MatrixHScaleFF_C,   mac_h && h_has(h_scales, 8'hFF))
+  `MOE_COVER(MatrixRowScale00_C, mac_row && row_sp[0])
+  `MOE_COVER(MatrixRowScale7F_C, mac_row && row_sp[1])
+  `MOE_COVER(MatrixRowScaleFE_C, mac_row && row_sp[2])
+  `MOE_COVER(MatrixRowScaleFF_C, mac_row && row_sp[3])
+  `MOE_COVER(MatrixTScale00_C,   mac_t && t_sp[0])
+  `MOE_COVER(MatrixTScale7F_C,   mac_t && t_sp[1])
+  `MOE_COVER(MatrixTScaleFE_C,   mac_t && t_sp[2])
+  `MOE_COVER(MatrixTScaleFF_C,   mac_t && t_sp[3])
+  `MOE_COVER(MatrixHScale00_C,   mac_h && h_sp[0])
+  `MOE_COVER(MatrixHScale7F_C,   mac_h && h_sp[1])
+  `MOE_COVER(MatrixHScaleFE_C,   mac_h && h_sp[2])
+  `MOE_COVER(MatrixHScaleFF_C,   mac_h && h_sp[3])
 endmodule : moe_matrix_unit_cov

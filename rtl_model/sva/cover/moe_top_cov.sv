@@ -89,16 +89,16 @@ module moe_top_cov
   `MOE_COVER(CoreStall_C,      stall)
   `MOE_COVER(CoreHaltEnd_C,    halted && !trapped_q)
 
-  `MOE_COVER(TrapIllegalInstruction_C,       trap && dec_cause == TRAP_ILLEGAL_INSTRUCTION)
-  `MOE_COVER(TrapAddressOutOfRange_C,        trap && dec_cause == TRAP_ADDRESS_OUT_OF_RANGE)
-  `MOE_COVER(TrapAddressMisaligned_C,        trap && dec_cause == TRAP_ADDRESS_MISALIGNED)
-  `MOE_COVER(TrapTopkPolicyUnset_C,          trap && dec_cause == TRAP_TOPK_POLICY_UNSET)
-  `MOE_COVER(TrapTopkPolicyInvalid_C,        trap && dec_cause == TRAP_TOPK_POLICY_INVALID)
-  `MOE_COVER(TrapLoopDepthOverflow_C,        trap && dec_cause == TRAP_LOOP_DEPTH_OVERFLOW)
-  `MOE_COVER(TrapLoopUnderflow_C,            trap && dec_cause == TRAP_LOOP_UNDERFLOW)
-  `MOE_COVER(TrapLoopCountZero_C,            trap && dec_cause == TRAP_LOOP_COUNT_ZERO)
-  `MOE_COVER(TrapInstructionBudgetExceeded_C,
-             trap && dec_cause == TRAP_INSTRUCTION_BUDGET_EXCEEDED)
+  `MOE_COVER_LOW(TrapIllegalInstruction_C,       trap && dec_cause == TRAP_ILLEGAL_INSTRUCTION)
+  `MOE_COVER_LOW(TrapAddressOutOfRange_C,        trap && dec_cause == TRAP_ADDRESS_OUT_OF_RANGE)
+  `MOE_COVER_LOW(TrapAddressMisaligned_C,        trap && dec_cause == TRAP_ADDRESS_MISALIGNED)
+  `MOE_COVER_LOW(TrapTopkPolicyUnset_C,          trap && dec_cause == TRAP_TOPK_POLICY_UNSET)
+  `MOE_COVER_LOW(TrapTopkPolicyInvalid_C,        trap && dec_cause == TRAP_TOPK_POLICY_INVALID)
+  `MOE_COVER_LOW(TrapLoopDepthOverflow_C,        trap && dec_cause == TRAP_LOOP_DEPTH_OVERFLOW)
+  `MOE_COVER_LOW(TrapLoopUnderflow_C,            trap && dec_cause == TRAP_LOOP_UNDERFLOW)
+  `MOE_COVER_LOW(TrapLoopCountZero_C,            trap && dec_cause == TRAP_LOOP_COUNT_ZERO)
+  `MOE_COVER_LOW(TrapInstructionBudgetExceeded_C,
+                 trap && dec_cause == TRAP_INSTRUCTION_BUDGET_EXCEEDED)
 
   ////////////////////////////
   // Scoreboard, DMA queue  //
@@ -229,7 +229,7 @@ module moe_top_cov
   // H_* with r3 = 1 address rows with STRIDE (moe_decoder h_stride).
   `MOE_COVER(ResetReadStride_C, dma_issue && rmask == 4'd1 && !written_q[CTRL_STRIDE])
   `MOE_COVER(ResetReadVMask_C, start_vec && vec_masked && !written_q[CTRL_V_MASK])
-  `MOE_COVER(ResetReadTopkPolicy_C, topk_reg_seen && !written_q[CTRL_TOPK_POLICY])
+  `MOE_COVER_LOW(ResetReadTopkPolicy_C, topk_reg_seen && !written_q[CTRL_TOPK_POLICY])
 
   ////////////
   // Stages //

@@ -1,0 +1,12 @@
+; V_TOPK rmask 15 with E = 255, k = 255 (TOPK_POLICY = (255 << 8) | 255 = 65535): every logit 0.0 (memories start at 0): ids 0..254 in index order (ties), e_j = 1, s = 255,
+; weights RECI_BF16(255) = bf16_rne(1/255) = 0x3B81 = 0.003936767578125 (1/255 lies above the midpoint
+; of 2^-8 and 2^-8 + 2^-15, so it rounds up).
+; Selection: value descending, ties to the lower expert index, NaN read as -inf; softmax per
+; numerics.md 9: d_j = bf16(v_j - v_0), e_j = EXP_BF16(d_j), s sequential FP32, r = RECI_BF16(bf16(s)),
+; w_j = bf16(e_j * r). Writes INT_SRAM[gp[rs2]+j] = id, FP_SRAM[gp[rd]+j] = w_j. Latency E + 2k + 1.
+S_ADDI_INT gp1, gp0, 512
+S_ADDI_INT gp2, gp0, 100
+S_ADDI_INT gp3, gp0, 1000
+S_ADDI_INT gp4, gp0, 65535
+C_SET_TOPK_REG gp4
+V_TOPK gp2, gp1, gp3, 15

@@ -220,14 +220,17 @@ module moe_top_cov
       written_q[ctrl_sel] <= 1'b1;
     end
   end
-  logic dma_issue, topk_reg_seen;
+  logic dma_issue, dma_seen, topk_reg_seen;
   assign dma_issue     = issue && dec_unit == UNIT_DMA;
+  // An H_* issuing or trapping: with HBM_V_ROWS > 1, STRIDE at its reset value 1 misaligns row 1,
+  // so an H_* that reads it unset traps at issue (the decoder read it to find that out).
+  assign dma_seen      = (issue || trap) && dec_unit == UNIT_DMA;
   // V_TOPK with the register policy, issuing or trapping (an unset policy traps at issue).
   assign topk_reg_seen = (issue || trap) && word[OPCODE_HI:OPCODE_LO] == OP_V_TOPK &&
                          rmask == TOPK_REG_RMASK;
   `MOE_COVER(ResetReadScale_C, dma_issue && !written_q[CTRL_SCALE])
   // H_* with r3 = 1 address rows with STRIDE (moe_decoder h_stride).
-  `MOE_COVER(ResetReadStride_C, dma_issue && rmask == 4'd1 && !written_q[CTRL_STRIDE])
+  `MOE_COVER_LOW(ResetReadStride_C, dma_seen && rmask == 4'd1 && !written_q[CTRL_STRIDE])
   `MOE_COVER(ResetReadVMask_C, start_vec && vec_masked && !written_q[CTRL_V_MASK])
   `MOE_COVER_LOW(ResetReadTopkPolicy_C, topk_reg_seen && !written_q[CTRL_TOPK_POLICY])
 

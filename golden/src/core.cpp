@@ -44,8 +44,9 @@ Core::Core(sc_core::sc_module_name name, const isa::Spec& spec, const isa::Machi
       records_(records),
       queue_depth_(static_cast<uint64_t>(preset.get("DMA_QUEUE"))) {
   const std::map<std::string, sc_core::sc_port<UnitIf>*> units{
-      {"scalar", &scalar}, {"vector", &vector}, {"topk", &topk},
-      {"matrix", &matrix}, {"dma", &dma},       {"control", nullptr}};
+      {isa::unit_name(isa::Unit::Scalar), &scalar}, {isa::unit_name(isa::Unit::Vector), &vector},
+      {isa::unit_name(isa::Unit::Topk), &topk},     {isa::unit_name(isa::Unit::Matrix), &matrix},
+      {isa::unit_name(isa::Unit::Dma), &dma},       {isa::unit_name(isa::Unit::Control), nullptr}};
   for (const isa::InstrSpec& ins : spec.instructions()) {
     auto u = units.find(ins.unit);
     if (u == units.end()) {

@@ -1,23 +1,10 @@
 #include "top.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace moesim::golden {
 
 using isa::Space;
-
-namespace {
-
-/// The index of the DMA unit in isa.yaml `units`.
-uint8_t dma_unit_index(const isa::Spec& spec) {
-  const auto& units = spec.units();
-  const auto it = std::find(units.begin(), units.end(), "dma");
-  if (it == units.end()) throw std::logic_error("golden: isa.yaml `units` has no dma");
-  return static_cast<uint8_t>(it - units.begin());
-}
-
-}  // namespace
 
 Top::Top(sc_core::sc_module_name name, const isa::Spec& spec, const isa::MachinePreset& preset,
          const Geometry& g)
@@ -37,7 +24,7 @@ Top::Top(sc_core::sc_module_name name, const isa::Spec& spec, const isa::Machine
       topk("topk", spec, g),
       matrix("matrix", g),
       dma("dma", g),
-      dma_engine("dma_engine", clock, records, dma_unit_index(spec)),
+      dma_engine("dma_engine", clock, records, static_cast<uint8_t>(isa::Unit::Dma)),
       core("core", spec, preset, g, clock, records) {
   scalar.fp_sram.socket.bind(fp_sram.port("sc2fp"));
   scalar.int_sram.socket.bind(int_sram.port("sc2int"));

@@ -221,7 +221,17 @@ std::string gen_tables_hpp(const Spec& s) {
     << "constexpr std::array<StallCauseName, kNumStallCauses> kStallCauseNames{{\n";
   for (const auto& c : s.stall_causes())
     o << "    {StallCause::" << camel_name(c.name) << ", \"" << c.name << "\"},\n";
-  o << "}};\n\nstruct StageName {\n  StageCode code;\n  const char* name;\n};\n"
+  o << "}};\n\n// Functional units (isa.yaml `units`, in order: moesim_isa_pkg::UNIT_IDX_<NAME> of "
+       "the "
+       "RTL).\nenum class Unit : uint8_t {\n";
+  for (size_t u = 0; u < s.units().size(); ++u)
+    o << "  " << camel_name(s.units()[u]) << " = " << u << ",\n";
+  o << "};\nconstexpr int kNumUnits = " << s.units().size() << ";\n"
+    << "constexpr std::array<const char*, kNumUnits> kUnitNames{{";
+  for (size_t u = 0; u < s.units().size(); ++u) o << (u ? ", " : "") << '"' << s.units()[u] << '"';
+  o << "}};\n/// The isa.yaml name of unit u (what InstrSpec::unit holds).\n"
+    << "constexpr const char* unit_name(Unit u) { return kUnitNames[static_cast<size_t>(u)]; }\n";
+  o << "\nstruct StageName {\n  StageCode code;\n  const char* name;\n};\n"
     << "constexpr std::array<StageName, kNumStages> kStageNames{{\n";
   for (const auto& st : s.stages())
     o << "    {StageCode::" << st.name << ", \"" << st.name << "\"},\n";

@@ -459,8 +459,7 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   m.top->mram_tiles_i = static_cast<uint8_t>(preset.get("MRAM_TILES"));
   m.top->hbm_bytes_i = static_cast<uint64_t>(preset.get("HBM_BYTES"));
   m.dma_queue = static_cast<uint64_t>(preset.get("DMA_QUEUE"));  // reset_with() drives it
-  const auto& units = spec.units();
-  m.dma_unit = static_cast<uint8_t>(std::find(units.begin(), units.end(), "dma") - units.begin());
+  m.dma_unit = static_cast<uint8_t>(isa::Unit::Dma);
   if (m.units(Space::Mram) > array_depth(m.root().moe_top__DOT__u_mem__DOT__mram))
     throw std::logic_error("RtlModel: MRAM_TILES exceeds the MRAM array built");
   m.top->clk_i = 0;

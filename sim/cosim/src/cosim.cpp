@@ -34,7 +34,7 @@ using isa::hex;
 bool queues_transfer(const isa::Spec& spec, const isa::RetireRecord& r) {
   if (r.kind != isa::RecordKind::Retire || r.trap || r.end_cycle != r.start_cycle + 1) return false;
   const isa::InstrSpec* ins = isa::decode(spec, r.word).spec;
-  return ins != nullptr && ins->unit == "dma";
+  return ins != nullptr && ins->unit == isa::unit_name(isa::Unit::Dma);
 }
 
 /// Per-stage accumulation for one or two engines: the cycle billing of docs/overlap.md section 7

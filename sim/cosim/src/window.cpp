@@ -91,7 +91,7 @@ void QueueWatch::add(const isa::RetireRecord& r) {
   }
   if (!queued_ || r.trap) return;
   const isa::InstrSpec* ins = isa::decode(spec_, r.word).spec;
-  if (ins != nullptr && ins->unit == "dma") ++pending_;
+  if (ins != nullptr && ins->unit == isa::unit_name(isa::Unit::Dma)) ++pending_;
 }
 
 namespace {

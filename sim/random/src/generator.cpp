@@ -52,8 +52,9 @@ class Gen {
     out_.machine = P_.name;
     for (const isa::InstrSpec& ins : spec_.instructions())
       if (!has_rule(ins.mnemonic))
-        throw std::invalid_argument("random: no generator rule for " + ins.mnemonic +
-                                    " (isa.yaml instruction; add one in sim/random/src/generator.cpp)");
+        throw std::invalid_argument(
+            "random: no generator rule for " + ins.mnemonic +
+            " (isa.yaml instruction; add one in sim/random/src/generator.cpp)");
   }
 
   RandomProgram run() {
@@ -507,7 +508,7 @@ class Gen {
                pick(
                    std::vector<uint64_t>{0, 1, 0xFFFFFFFFull, 0x80000000ull, u(0, 0xFFFFFFFFull)}));
           }
-    } else if (unit == "dma") {
+    } else if (unit == isa::unit_name(isa::Unit::Dma)) {
       emit_dma(m, cls, L);
       return;
     } else if (m == "C_SET_ADDR_REG") {

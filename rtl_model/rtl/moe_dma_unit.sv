@@ -86,10 +86,13 @@ module moe_dma_unit
   // Beat geometry  //
   ////////////////////
 
-  // Byte position of beat j inside the row, and its length.
+  // Byte position of beat j inside the row, and its length. (These functions end in one return:
+  // a branch arm that returns is never counted by Verilator's line coverage.)
   function automatic logic [PosW-1:0] beat_pos(logic [BeatW-1:0] j);
-    if (32'(j) < CodeBeats) return PosW'(32'(j) * BPC);
-    return PosW'(LEN + (32'(j) - CodeBeats) * BPC);
+    logic [PosW-1:0] pos;
+    if (32'(j) < CodeBeats) pos = PosW'(32'(j) * BPC);
+    else pos = PosW'(LEN + (32'(j) - CodeBeats) * BPC);
+    return pos;
   endfunction
 
   function automatic logic [NBytesW-1:0] beat_len(logic [BeatW-1:0] j);
@@ -102,12 +105,15 @@ module moe_dma_unit
   function automatic logic [63:0] beat_addr(logic [BeatW-1:0] j, logic [63:0] code,
                                             logic [63:0] scale);
     logic [31:0] off;
+    logic [63:0] addr;
     if (32'(j) < CodeBeats) begin
-      off = 32'(j) * BPC;
-      return code + 64'(off);
+      off  = 32'(j) * BPC;
+      addr = code + 64'(off);
+    end else begin
+      off  = (32'(j) - CodeBeats) * BPC;
+      addr = scale + 64'(off);
     end
-    off = (32'(j) - CodeBeats) * BPC;
-    return scale + 64'(off);
+    return addr;
   endfunction
 
   function automatic logic [RowCntW-1:0] rows_of(dma_op_e op);

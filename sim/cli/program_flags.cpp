@@ -167,6 +167,7 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
                             "beside, or assembly) on the memories of --image, --image-bin and "
                             "--random-image (zero elsewhere)"));
   for (CLI::Option* o : generated) program->excludes(o);
+  add_syntax_flag(app, f.syntax)->needs(program);
   f.random_seed_opt =
       app->add_option("--random-seed", f.random_seed,
                       "instead of the generated MoE layer, run the constrained-random program of "
@@ -271,7 +272,7 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
     return w;
   }
   if (!f.program_file.empty()) {
-    w.program = read_program_file(spec, f.program_file, "--program: ");
+    w.program = read_program_file(spec, f.program_file, "--program: ", f.syntax);
     if (w.program.size() == 0)
       throw UsageError("--program " + f.program_file + ": no instructions");
     const auto imem = static_cast<uint64_t>(w.preset->get("IMEM_WORDS"));
@@ -325,13 +326,31 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   return w;
 }
 
+CLI::Option* add_syntax_flag(CLI::App* app, std::string& syntax) {
+  return app
+      ->add_option("--syntax", syntax,
+                   "assembly syntax: moesim, or plena to also take the forms PLENA's compiler "
+                   "writes, with PLENA's meaning (a warning where it differs from moesim's; "
+                   "docs/images.md)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"moesim", "plena"}));
+}
+
 isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
-                               const std::string& what) {
+                               const std::string& what, const std::string& syntax) {
+  const bool hex = fs::path(path).extension() == ".hex";
+  if (hex && syntax != "moesim")
+    throw UsageError("--syntax " + syntax + ": " + path +
+                     " is an assembled program (.hex); the syntax applies to assembly");
+  std::vector<std::string> warnings;
+  isa::AsmOptions o;
+  o.syntax = syntax == "plena" ? isa::Syntax::plena : isa::Syntax::moesim;
+  o.warnings = &warnings;
   // isa::AsmError (file:line:col) or a file error
-  return bad_input_of(what, [&] {
-    return fs::path(path).extension() == ".hex" ? isa::read_program(path)
-                                                : isa::assemble_file(spec, path);
-  });
+  isa::Program p = bad_input_of(
+      what, [&] { return hex ? isa::read_program(path) : isa::assemble_file(spec, path, o); });
+  for (const std::string& w : warnings) std::cerr << "moesim: warning: " << printable(w) << '\n';
+  return p;
 }
 
 std::string describe(const Workload& w, const ProgramFlags& f) {

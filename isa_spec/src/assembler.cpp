@@ -336,6 +336,8 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
         continue;
       }
     }
+    if (cut != std::string::npos && !has_code && options.stage_map)
+      stage = options.stage_map->classify(line.substr(cut + (cut == semi ? 1 : 2)), stage);
     uint32_t word = 0;
     if (!la.assemble(end, word)) continue;
     prog.words.push_back(word);

@@ -20,8 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out,
-            const std::string& syntax) {
+int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out, const AsmFlags& f) {
   if (fs::path(in).extension() == ".hex")
     throw UsageError(in +
                      ": a .hex is an assembled program (moesim disasm prints it; --program "
@@ -35,10 +34,11 @@ int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out,
   check_output_path("the stage table of -o " + out + ":", stages.string());
   PathGuard guard;
   guard.input("", in);
+  guard.input("--stage-map", f.stage_map);
   guard.output("-o " + out, out);
   guard.output("the stage table " + stages.string() + " of -o " + out, stages);
   guard.check();
-  const isa::Program p = read_program_file(spec, in, "", syntax);
+  const isa::Program p = read_program_file(spec, in, "", f);
   bad_input_of<std::exception>("-o: ", [&] { isa::write_program(p, out); });
   std::cout << in << ": " << p.size() << " instructions -> " << out << " (+ "
             << fs::path(out).replace_extension(".stages").string() << ")\n";
@@ -78,13 +78,13 @@ int cmd_disasm(const isa::Spec& spec, const std::string& in) {
 
 Subcommand add_asm(CLI::App& app) {
   auto in = std::make_shared<std::string>(), out = std::make_shared<std::string>();
-  auto syntax = std::make_shared<std::string>("moesim");
+  auto flags = std::make_shared<AsmFlags>();
   CLI::App* sub = app.add_subcommand("asm", "assemble IN.asm to OUT.hex and OUT.stages");
   reads(sub->add_option("input", *in, "assembly file")->required());
   writes(sub->add_option("-o,--output", *out, "output .hex (default: input with .hex)"));
-  add_syntax_flag(sub, *syntax);
+  add_asm_flags(sub, *flags);
   return {sub,
-          [in, out, syntax](const isa::Spec& spec) { return cmd_asm(spec, *in, *out, *syntax); }};
+          [in, out, flags](const isa::Spec& spec) { return cmd_asm(spec, *in, *out, *flags); }};
 }
 
 Subcommand add_disasm(CLI::App& app) {

@@ -395,3 +395,44 @@ BOOST_AUTO_TEST_CASE(plena_syntax_dropped_masks) {
                "moesim encodes it as 0: write 0, or assemble with the PLENA syntax (--syntax "
                "plena)");
 }
+
+// A stage map sets stages from comment lines: any / all / none / after, first rule wins, the
+// stage holds until another rule or a marker; a trailing comment is not tried.
+BOOST_AUTO_TEST_CASE(stage_map_rules) {
+  const uint8_t gather = spec().stage("gather")->code, router = spec().stage("router_topk")->code,
+                act = spec().stage("expert_activation")->code, other = spec().stage("other")->code;
+  StageMap m;
+  StageRule r1;
+  r1.stage = router;
+  r1.any = {"router dot", "router token"};
+  StageRule r2;
+  r2.stage = gather;
+  r2.all = {"pair", "gather"};
+  r2.none = {"padding"};
+  StageRule r3;
+  r3.stage = act;
+  r3.any = {"vram matrix mul"};
+  r3.has_after = true;
+  r3.after = gather;
+  m.rules = {r1, r2, r3};
+  AsmOptions o;
+  o.stage_map = &m;
+  const Program p = assemble(spec(),
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; ROUTER DOT token 0\n"
+                             "S_ADD_INT gp1, gp0, gp0 ; gather pair (trailing: not tried)\n"
+                             "; vram matrix mul (not after gather: no change)\n"
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; gather padding pair (none: no change)\n"
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; gather pair 1\n"
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; vram matrix mul\n"
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; @stage=scatter_combine\n"
+                             "S_ADD_INT gp1, gp0, gp0\n",
+                             "t.asm", o);
+  const std::vector<uint8_t> want = {
+      other, router, router, router, gather, act, spec().stage("scatter_combine")->code};
+  BOOST_TEST(p.stages == want, boost::test_tools::per_element());
+}

@@ -17,6 +17,7 @@
 
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
+#include "moesim/isa/stage_map.hpp"
 
 namespace moesim::isa {
 
@@ -39,6 +40,9 @@ struct AsmOptions {
   Syntax syntax = Syntax::moesim;
   /// Receives each warning of the PLENA syntax as "file:line:col: message"; nullptr drops them.
   std::vector<std::string>* warnings = nullptr;
+  /// Rules that set the stage from the program's comment lines (stage_map.hpp), tried on every
+  /// comment line that is not a marker; the stage a rule or a marker sets holds until the next.
+  const StageMap* stage_map = nullptr;
 };
 
 /// Assembles `text` (named `file` in messages). Errors: unknown mnemonic, wrong operand count,

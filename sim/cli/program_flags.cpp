@@ -224,6 +224,8 @@ nlohmann::json make_provenance(const isa::Spec& spec, const ProgramFlags& f, con
     const fs::path st = isa::stages_path(f.program_file);
     if (fs::path(f.program_file).extension() == ".hex" && fs::exists(st))
       p.files.emplace_back("program stages " + st.string(), st);
+    if (!f.assembly.stage_map.empty())
+      p.files.emplace_back("stage map " + f.assembly.stage_map, f.assembly.stage_map);
     for (const std::string& i : f.images) p.files.emplace_back("image " + i, i);
     for (const std::string& i : f.image_bins) {
       const isa::BinaryImageArg a = isa::parse_binary_image_arg("--image-bin", i);

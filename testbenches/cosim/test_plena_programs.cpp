@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -127,10 +128,13 @@ BOOST_AUTO_TEST_CASE(plena_dropped_mask_warns_and_changes_the_result) {
 BOOST_AUTO_TEST_CASE(plena_stage_map_attributes_unmarked_programs) {
   const fs::path dir = with_programs("plena_stages");
   auto r = moesim_cli("cosim --program gather_silu.asm --syntax plena --stage-map stage_map.yaml " +
-                          image_flags(dir, "gather_silu"),
+                          image_flags(dir, "gather_silu") + " --report r.json",
                       dir);
   BOOST_TEST(r.code == 0);
   BOOST_TEST(r.err.empty(), r.err);
+  // The map is an input of the run: its digest is in the report's provenance.
+  const nlohmann::json report = nlohmann::json::parse(slurp(dir / "r.json"));
+  BOOST_TEST(report["provenance"]["sha256"].contains("stage map stage_map.yaml"));
   BOOST_TEST(has(r.out, "VERDICT: EQUAL"));
   // Instructions per stage (the first two columns of the stage table).
   for (const char* row :

@@ -40,8 +40,9 @@ const char* kind_word(OperandKind k) {
 
 class LineAssembler {
  public:
-  LineAssembler(const Spec& spec, const std::string& file, unsigned lineno, const std::string& text)
-      : spec_(spec), file_(file), lineno_(lineno), s_(text) {}
+  LineAssembler(const Spec& spec, const std::string& file, unsigned lineno, const std::string& text,
+                const AsmOptions& options)
+      : spec_(spec), file_(file), lineno_(lineno), s_(text), options_(options) {}
 
   /// Throws AsmError at column pos + 1; bytes outside printable ASCII in `msg` (echoed source
   /// text) are shown as \xNN so the message stays one readable line.
@@ -113,12 +114,60 @@ class LineAssembler {
       fail(b, who + "immediate " + tok + " does not fit field " + op.field + " (" +
                   std::to_string(f.width()) + " bits, max " + std::to_string(max) + ")");
     if (!op.permits(v)) {
+      for (const PlenaSyntaxSpec::ReadAs& r : ins.plena.read_as) {
+        if (r.operand != op.name || r.value != v) continue;
+        if (plena()) return r.as;
+        fail(b, who + "value " + tok + " is PLENA's (" + r.doc + "); moesim encodes it as " +
+                    std::to_string(r.as) + ": write " + std::to_string(r.as) +
+                    ", or assemble with the PLENA syntax (--syntax plena)");
+      }
       std::string allowed;
       for (uint32_t a : op.allowed) allowed += (allowed.empty() ? "" : ", ") + std::to_string(a);
       fail(b, who + "value " + tok + " is reserved (isa.yaml allows " + allowed +
                   "; write .word to encode it anyway)");
     }
     return v;
+  }
+
+  bool plena() const { return options_.syntax == Syntax::plena; }
+
+  /// Index of operand `name` of `ins`.
+  static size_t operand_index(const InstrSpec& ins, const std::string& name) {
+    size_t i = 0;
+    while (ins.operands[i].name != name) ++i;  // the spec loader checked the name
+    return i;
+  }
+
+  /// A PLENA form with a trailing 0 (isa.yaml `plena.trailing_zero`): in the PLENA syntax, checks
+  /// the 0 and drops it from `toks`; in moesim's syntax, refuses the line saying why.
+  void trailing_zero(const InstrSpec& ins, std::vector<std::pair<size_t, size_t>>& toks) const {
+    const auto [zb, ze] = toks.back();
+    const std::string zero = s_.substr(zb, ze - zb);
+    if (plena()) {
+      if (zero != "0")
+        fail(zb, ins.mnemonic + ": the operand after " + ins.operands.back().name +
+                     " in PLENA's form must be the literal 0 (PLENA's assembler does not encode "
+                     "it), got '" +
+                     zero + "'");
+      toks.pop_back();
+      return;
+    }
+    if (zero != "0") return;  // not PLENA's form: the operand count is the error
+    for (const PlenaSyntaxSpec::Unencoded& u : ins.plena.unencoded) {
+      const size_t i = operand_index(ins, u.operand);
+      const auto [b, e] = toks[i];
+      if (operand(ins, ins.operands[i], b, e) == 0) continue;
+      const std::string tok = s_.substr(b, e - b);
+      fail(b, ins.mnemonic + " with " + u.operand + " " + tok +
+                  " and a trailing 0 is PLENA's text, and PLENA means something else by it: " +
+                  u.why + ", so PLENA's binary " + u.effect + ", while moesim's " + ins.mnemonic +
+                  " honours " + u.operand + " " + tok +
+                  ". Assemble with the PLENA syntax (--syntax plena) to follow PLENA, or drop "
+                  "the trailing 0 for moesim's meaning");
+    }
+    fail(zb, ins.mnemonic + " takes " + std::to_string(ins.operands.size()) +
+                 " operands; a trailing 0 is PLENA's form (PLENA's assembler ignores it): drop "
+                 "it, or assemble with the PLENA syntax (--syntax plena)");
   }
 
   /// Assembles the instruction in [0, end) (comment already cut off). Returns false for a blank
@@ -133,6 +182,12 @@ class LineAssembler {
     if (p == mb) fail(mb, "expected a mnemonic, got '" + std::string(1, s_[mb]) + "'");
     std::string mnem = s_.substr(mb, p - mb);
     const InstrSpec* ins = spec_.by_mnemonic(mnem);
+    if (!ins) {
+      ins = spec_.by_plena_alias(mnem);
+      if (ins && !plena())
+        fail(mb, "unknown mnemonic '" + mnem + "' (PLENA's name for " + ins->mnemonic + ": write " +
+                     ins->mnemonic + ", or assemble with the PLENA syntax, --syntax plena)");
+    }
     if (!ins) fail(mb, "unknown mnemonic '" + mnem + "'");
     if (p < end && !is_space(s_[p]))
       fail(p, "unexpected '" + std::string(1, s_[p]) + "' after mnemonic " + mnem);
@@ -156,6 +211,8 @@ class LineAssembler {
         ++p;
       }
     }
+    if (ins->plena.trailing_zero && toks.size() == ins->operands.size() + 1)
+      trailing_zero(*ins, toks);
     size_t required = 0;
     for (const auto& o : ins->operands) required += o.optional ? 0 : 1;
     if (toks.size() < required || toks.size() > ins->operands.size()) {
@@ -169,6 +226,18 @@ class LineAssembler {
     std::vector<uint64_t> vals;
     for (size_t i = 0; i < toks.size(); ++i)
       vals.push_back(operand(*ins, ins->operands[i], toks[i].first, toks[i].second));
+    // The PLENA syntax follows PLENA's binary: an operand it does not carry encodes as 0.
+    for (const PlenaSyntaxSpec::Unencoded& u : ins->plena.unencoded) {
+      const size_t i = operand_index(*ins, u.operand);
+      if (!plena() || i >= vals.size() || vals[i] == 0) continue;
+      const auto [b, e] = toks[i];
+      if (options_.warnings)
+        options_.warnings->push_back(
+            file_ + ":" + std::to_string(lineno_) + ":" + std::to_string(b + 1) + ": " + mnem +
+            " " + u.operand + " " + s_.substr(b, e - b) + ": PLENA's binary " + u.effect + " (" +
+            u.why + "); the PLENA syntax follows it and encodes " + u.operand + " 0");
+      vals[i] = 0;
+    }
     word = encode(spec_, *ins, vals);
     return true;
   }
@@ -199,11 +268,13 @@ class LineAssembler {
   const std::string& file_;
   unsigned lineno_;
   const std::string& s_;
+  const AsmOptions& options_;
 };
 
 }  // namespace
 
-Program assemble(const Spec& spec, const std::string& text, const std::string& file) {
+Program assemble(const Spec& spec, const std::string& text, const std::string& file,
+                 const AsmOptions& options) {
   Program prog;
   prog.source = file;
   uint8_t stage = 0;
@@ -218,7 +289,7 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
   unsigned lineno = 0;
   while (std::getline(in, line)) {
     ++lineno;
-    LineAssembler la(spec, file, lineno, line);
+    LineAssembler la(spec, file, lineno, line, options);
     size_t semi = line.find(';'), slash = line.find("//");
     size_t cut = std::min(semi, slash);
     size_t end = cut == std::string::npos ? line.size() : cut;
@@ -265,6 +336,8 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
         continue;
       }
     }
+    if (cut != std::string::npos && !has_code && options.stage_map)
+      stage = options.stage_map->classify(line.substr(cut + (cut == semi ? 1 : 2)), stage);
     uint32_t word = 0;
     if (!la.assemble(end, word)) continue;
     prog.words.push_back(word);
@@ -276,8 +349,8 @@ Program assemble(const Spec& spec, const std::string& text, const std::string& f
   return prog;
 }
 
-Program assemble_file(const Spec& spec, const std::string& path) {
-  return assemble(spec, read_input_file(path, kMaxTextInputBytes), path);
+Program assemble_file(const Spec& spec, const std::string& path, const AsmOptions& options) {
+  return assemble(spec, read_input_file(path, kMaxTextInputBytes), path, options);
 }
 
 std::string disassemble(const Spec& spec, uint32_t word) {

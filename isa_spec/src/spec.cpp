@@ -115,6 +115,60 @@ At load_file(const std::filesystem::path& p) {
   }
 }
 
+/// An instruction's `plena:` map (spec.hpp, PlenaSyntaxSpec); `is` has its operands.
+PlenaSyntaxSpec plena_syntax(const At& pl, const InstrSpec& is,
+                             const std::map<std::string, Field>& fields) {
+  pl.only_keys({"aliases", "trailing_zero", "unencoded", "read_as"});
+  PlenaSyntaxSpec ps;
+  auto operand = [&](const At& a) -> const OperandSpec& {
+    const std::string n = a.str();
+    for (const OperandSpec& o : is.operands)
+      if (o.name == n) return o;
+    a.fail("no operand '" + n + "' in " + is.mnemonic);
+  };
+  if (pl.has("aliases")) {
+    At al = pl.key("aliases");
+    al.seq();
+    for (size_t k = 0; k < al.node.size(); ++k) {
+      ps.aliases.push_back(al.idx(k).str());
+      if (!is_identifier(ps.aliases.back())) al.idx(k).fail("an alias must be an identifier");
+    }
+  }
+  if (pl.has("trailing_zero")) ps.trailing_zero = pl.key("trailing_zero").boolean();
+  if (pl.has("unencoded")) {
+    At un = pl.key("unencoded");
+    un.seq();
+    for (size_t k = 0; k < un.node.size(); ++k) {
+      At u = un.idx(k);
+      u.only_keys({"operand", "why", "effect"});
+      const OperandSpec& o = operand(u.req("operand"));
+      if (o.kind != OperandKind::Imm || !o.optional)
+        u.key("operand").fail("an unencoded operand must be an optional imm operand");
+      ps.unencoded.push_back({o.name, u.req("why").str(), u.req("effect").str()});
+    }
+  }
+  if (pl.has("read_as")) {
+    At ra = pl.key("read_as");
+    ra.seq();
+    for (size_t k = 0; k < ra.node.size(); ++k) {
+      At r = ra.idx(k);
+      r.only_keys({"operand", "value", "as", "doc"});
+      const OperandSpec& o = operand(r.req("operand"));
+      if (o.kind != OperandKind::Imm) r.key("operand").fail("read_as applies to imm operands");
+      const int64_t max = (int64_t{1} << fields.at(o.field).width()) - 1;
+      PlenaSyntaxSpec::ReadAs x{o.name, static_cast<uint32_t>(r.req("value").integer_in(0, max)),
+                                static_cast<uint32_t>(r.req("as").integer_in(0, max)),
+                                r.req("doc").str()};
+      if (o.permits(x.value))
+        r.key("value").fail("value " + std::to_string(x.value) + " is already legal for " + o.name);
+      if (!o.permits(x.as))
+        r.key("as").fail("value " + std::to_string(x.as) + " is reserved for " + o.name);
+      ps.read_as.push_back(x);
+    }
+  }
+  return ps;
+}
+
 // Fields encoding.hpp's Decoded exposes; the spec must define each of them.
 const char* const kRequiredFields[] = {"opcode", "rd",    "rs1",   "rs2",
                                        "r3",     "funct", "imm18", "imm22"};
@@ -264,8 +318,8 @@ void SpecLoader::isa(Spec& s, const At& top) {
   std::map<int64_t, std::string> ops;
   for (size_t i = 0; i < ins.node.size(); ++i) {
     At in = ins.idx(i);
-    in.only_keys(
-        {"mnemonic", "opcode", "unit", "operands", "semantics", "traps", "latency", "accesses"});
+    in.only_keys({"mnemonic", "opcode", "unit", "operands", "semantics", "traps", "latency",
+                  "accesses", "plena"});
     InstrSpec is;
     is.mnemonic = in.req("mnemonic").str();
     if (!is_identifier(is.mnemonic)) in.key("mnemonic").fail("mnemonic must be an identifier");
@@ -329,6 +383,7 @@ void SpecLoader::isa(Spec& s, const At& top) {
       }
       is.operands.push_back(os);
     }
+    if (in.has("plena")) is.plena = plena_syntax(in.key("plena"), is, s.fields_);
     is.semantics = in.req("semantics").str();
     At tr = in.req("traps");
     tr.seq();
@@ -370,6 +425,15 @@ void SpecLoader::isa(Spec& s, const At& top) {
     }
     s.instrs_.push_back(std::move(is));
   }
+  // A PLENA alias names one instruction: no mnemonic, no other alias.
+  for (size_t i = 0; i < s.instrs_.size(); ++i)
+    for (size_t k = 0; k < s.instrs_[i].plena.aliases.size(); ++k) {
+      const std::string& a = s.instrs_[i].plena.aliases[k];
+      if (mnems.count(a) != 0 || s.by_plena_alias(a) != &s.instrs_[i] ||
+          std::count(s.instrs_[i].plena.aliases.begin(), s.instrs_[i].plena.aliases.end(), a) > 1)
+        ins.idx(i).key("plena").key("aliases").idx(k).fail("alias '" + a +
+                                                           "' already names an instruction");
+    }
 
   // Control registers: dense indices in file order, 32-bit reset values and fields, each written
   // by one control instruction.
@@ -694,6 +758,13 @@ int64_t MachinePreset::get(const std::string& key) const {
 const InstrSpec* Spec::by_mnemonic(std::string_view m) const {
   for (const auto& i : instrs_)
     if (i.mnemonic == m) return &i;
+  return nullptr;
+}
+
+const InstrSpec* Spec::by_plena_alias(std::string_view m) const {
+  for (const auto& i : instrs_)
+    for (const std::string& a : i.plena.aliases)
+      if (a == m) return &i;
   return nullptr;
 }
 

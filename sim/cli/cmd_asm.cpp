@@ -12,6 +12,7 @@
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/program.hpp"
 #include "path_guard.hpp"
+#include "program_flags.hpp"
 
 namespace moesim::cli {
 
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
+int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out, const AsmFlags& f) {
   if (fs::path(in).extension() == ".hex")
     throw UsageError(in +
                      ": a .hex is an assembled program (moesim disasm prints it; --program "
@@ -33,11 +34,11 @@ int cmd_asm(const isa::Spec& spec, const std::string& in, std::string out) {
   check_output_path("the stage table of -o " + out + ":", stages.string());
   PathGuard guard;
   guard.input("", in);
+  guard.input("--stage-map", f.stage_map);
   guard.output("-o " + out, out);
   guard.output("the stage table " + stages.string() + " of -o " + out, stages);
   guard.check();
-  // isa::AsmError (file:line:col: message) or an unreadable input file
-  const isa::Program p = bad_input_of("", [&] { return isa::assemble_file(spec, in); });
+  const isa::Program p = read_program_file(spec, in, "", f);
   bad_input_of<std::exception>("-o: ", [&] { isa::write_program(p, out); });
   std::cout << in << ": " << p.size() << " instructions -> " << out << " (+ "
             << fs::path(out).replace_extension(".stages").string() << ")\n";
@@ -77,10 +78,13 @@ int cmd_disasm(const isa::Spec& spec, const std::string& in) {
 
 Subcommand add_asm(CLI::App& app) {
   auto in = std::make_shared<std::string>(), out = std::make_shared<std::string>();
+  auto flags = std::make_shared<AsmFlags>();
   CLI::App* sub = app.add_subcommand("asm", "assemble IN.asm to OUT.hex and OUT.stages");
   reads(sub->add_option("input", *in, "assembly file")->required());
   writes(sub->add_option("-o,--output", *out, "output .hex (default: input with .hex)"));
-  return {sub, [in, out](const isa::Spec& spec) { return cmd_asm(spec, *in, *out); }};
+  add_asm_flags(sub, *flags);
+  return {sub,
+          [in, out, flags](const isa::Spec& spec) { return cmd_asm(spec, *in, *out, *flags); }};
 }
 
 Subcommand add_disasm(CLI::App& app) {

@@ -210,6 +210,7 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g) {
   // config.json, a route trace, a mix file.
   if (!p.program_file.empty()) {
     g.input("--program", p.program_file);
+    g.input("--stage-map", p.assembly.stage_map);
     g.input("the .stages of --program", isa::stages_path(p.program_file));
     for (const std::string& i : p.images) g.input("--image", i);
     for (const std::string& i : p.image_bins) {

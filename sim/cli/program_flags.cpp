@@ -12,6 +12,7 @@
 #include "moesim/isa/assembler.hpp"
 #include "moesim/isa/file_output.hpp"
 #include "moesim/isa/image_file.hpp"
+#include "moesim/isa/stage_map.hpp"
 #include "moesim/report/provenance.hpp"
 #include "moesim/workload/program_fault.hpp"
 #include "random_run.hpp"
@@ -167,6 +168,7 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
                             "beside, or assembly) on the memories of --image, --image-bin and "
                             "--random-image (zero elsewhere)"));
   for (CLI::Option* o : generated) program->excludes(o);
+  for (CLI::Option* o : add_asm_flags(app, f.assembly)) o->needs(program);
   f.random_seed_opt =
       app->add_option("--random-seed", f.random_seed,
                       "instead of the generated MoE layer, run the constrained-random program of "
@@ -222,6 +224,8 @@ nlohmann::json make_provenance(const isa::Spec& spec, const ProgramFlags& f, con
     const fs::path st = isa::stages_path(f.program_file);
     if (fs::path(f.program_file).extension() == ".hex" && fs::exists(st))
       p.files.emplace_back("program stages " + st.string(), st);
+    if (!f.assembly.stage_map.empty())
+      p.files.emplace_back("stage map " + f.assembly.stage_map, f.assembly.stage_map);
     for (const std::string& i : f.images) p.files.emplace_back("image " + i, i);
     for (const std::string& i : f.image_bins) {
       const isa::BinaryImageArg a = isa::parse_binary_image_arg("--image-bin", i);
@@ -271,7 +275,7 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
     return w;
   }
   if (!f.program_file.empty()) {
-    w.program = read_program_file(spec, f.program_file, "--program: ");
+    w.program = read_program_file(spec, f.program_file, "--program: ", f.assembly);
     if (w.program.size() == 0)
       throw UsageError("--program " + f.program_file + ": no instructions");
     const auto imem = static_cast<uint64_t>(w.preset->get("IMEM_WORDS"));
@@ -325,13 +329,50 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   return w;
 }
 
+std::vector<CLI::Option*> add_asm_flags(CLI::App* app, AsmFlags& f) {
+  return {app->add_option("--syntax", f.syntax,
+                          "assembly syntax: moesim, or plena to also take the forms PLENA's "
+                          "compiler writes, with PLENA's meaning (a warning where it differs from "
+                          "moesim's; docs/images.md)")
+              ->capture_default_str()
+              ->check(CLI::IsMember({"moesim", "plena"})),
+          reads(app->add_option("--stage-map", f.stage_map,
+                                "stages of the assembly's instructions from its comments: a YAML "
+                                "file of comment-substring rules (docs/images.md, Stage maps)"))};
+}
+
 isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
-                               const std::string& what) {
+                               const std::string& what, const AsmFlags& f) {
+  const bool hex = fs::path(path).extension() == ".hex";
+  if (hex && f.syntax != "moesim")
+    throw UsageError("--syntax " + f.syntax + ": " + path +
+                     " is an assembled program (.hex); the syntax applies to assembly");
+  if (hex && !f.stage_map.empty())
+    throw UsageError("--stage-map " + f.stage_map + ": " + path +
+                     " is an assembled program (.hex), whose stages are its .stages file");
+  if (hex) return bad_input_of(what, [&] { return isa::read_program(path); });
+  std::optional<isa::StageMap> map;
+  if (!f.stage_map.empty())
+    map = bad_input_of<UsageError>("--stage-map ",
+                                   [&] { return isa::read_stage_map(spec, f.stage_map); });
+  std::vector<std::string> warnings;
+  isa::AsmOptions o;
+  o.syntax = f.syntax == "plena" ? isa::Syntax::plena : isa::Syntax::moesim;
+  o.warnings = &warnings;
+  o.stage_map = map ? &*map : nullptr;
   // isa::AsmError (file:line:col) or a file error
-  return bad_input_of(what, [&] {
-    return fs::path(path).extension() == ".hex" ? isa::read_program(path)
-                                                : isa::assemble_file(spec, path);
-  });
+  isa::Program p = bad_input_of(what, [&] { return isa::assemble_file(spec, path, o); });
+  const isa::StageSpec* other = spec.stage("other");
+  const bool staged = std::any_of(p.stages.begin(), p.stages.end(),
+                                  [&](uint8_t s) { return other == nullptr || s != other->code; });
+  if ((o.syntax == isa::Syntax::plena || map) && p.size() != 0 && !staged)
+    warnings.push_back(path + ": no instruction has a stage (no `; @stage=` marker" +
+                       (map ? ", and no rule of --stage-map " + f.stage_map + " matched a comment"
+                            : std::string("; give --stage-map to set stages from comments")) +
+                       "): the stage profile bills every cycle to `other` (docs/images.md, Stage "
+                       "maps)");
+  for (const std::string& w : warnings) std::cerr << "moesim: warning: " << printable(w) << '\n';
+  return p;
 }
 
 std::string describe(const Workload& w, const ProgramFlags& f) {

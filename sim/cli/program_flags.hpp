@@ -27,6 +27,12 @@ namespace moesim::cli {
 constexpr unsigned kDefaultHidden = 128;
 constexpr unsigned kDefaultIntermediate = 128;
 
+/// How an assembly program is read: --syntax and --stage-map, of `moesim asm` and --program.
+struct AsmFlags {
+  std::string syntax = "moesim";  ///< isa::Syntax
+  std::string stage_map;          ///< a stage map file (isa/stage_map.hpp); empty: none
+};
+
 struct ProgramFlags {
   std::string model = "gpt-oss-20b";
   std::string machine = "default";
@@ -43,6 +49,7 @@ struct ProgramFlags {
   std::string asm_out;
   std::string plant_fault;
   std::string program_file;
+  AsmFlags assembly;         ///< --syntax and --stage-map of --program
   uint64_t random_seed = 0;  ///< --random-seed: a constrained-random program (docs/random.md)
   std::string random_mix;    ///< --mix of --random-seed
   CLI::Option* random_seed_opt = nullptr;
@@ -102,10 +109,15 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f);
 /// make_workload without the provenance (no hashing).
 Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f);
 
+/// --syntax moesim|plena (isa::Syntax) and --stage-map FILE of `moesim asm` and --program.
+std::vector<CLI::Option*> add_asm_flags(CLI::App* app, AsmFlags& f);
+
 /// A program file as `moesim asm` and `--program` read it: FILE.hex (with its .stages beside)
-/// is an assembled program, any other name is assembly. `what` prefixes errors.
+/// is an assembled program, any other name is assembly read as `f` says, whose warnings go to
+/// stderr (with one when no instruction gets a stage in the PLENA syntax or with a stage map).
+/// `what` prefixes errors.
 isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
-                               const std::string& what);
+                               const std::string& what, const AsmFlags& f);
 
 /// "gpt-oss-20b T=4 H=128 I=128 E=32 k=4 seed=1 machine=default" or "FILE machine=default".
 std::string describe(const Workload& w, const ProgramFlags& f);

@@ -510,6 +510,7 @@ def config_cases():
 # ---------------------------------------------------------------- flags
 
 P = 'p.asm'
+STAGE_MAP = 'rules:\n  - {stage: gather, any: [gather]}\n'
 PROGRAM = {P: 'S_ADDI_INT gp1, gp0, 1\n'}
 
 
@@ -1025,6 +1026,7 @@ def _program_inputs(mixtral):
         '--image-bin': In(b'\x01\x02', '.bin', context=['--program', P], files=PROGRAM),
         '--route-trace': In(TRACE, '.json', context=SHAPE),
         '--mix': In(MIX, '.yaml', context=['--random-seed', '1']),
+        '--stage-map': In(STAGE_MAP, '.yaml', context=['--program', P], files=PROGRAM),
     }
 
 
@@ -1051,7 +1053,8 @@ def collision_commands():
                         {'--suite': In(value='s', inside=(_SUITE, 's/S_ADDI_INT/c.yaml'),
                                        default=(['--suite', 's'], _SUITE))}),
         'asm': (['asm', '{input}'], {'input': In('S_ADDI_INT gp1, gp0, 1\n', '.asm',
-                                                 default=('p.asm', 'S_ADDI_INT gp1, gp0, 1\n'))}),
+                                                 default=('p.asm', 'S_ADDI_INT gp1, gp0, 1\n')),
+                                     '--stage-map': In(STAGE_MAP, '.yaml')}),
         'campaign': (['campaign', '{spec}'],
                      {'spec': In('runs:\n  - machines: [tiny]\n', '.yaml',
                                  default=('s.yaml', 'runs:\n  - machines: [tiny]\n')),
@@ -1088,6 +1091,7 @@ COLLISION_EXCLUSIVE = {
     (None, '--asm-out', '--image-bin'): '--image-bin needs --program, which --asm-out excludes',
     (None, '--asm-out', '--mix'): '--mix needs --random-seed, which --asm-out excludes (a random '
                                   'program is not the generated layer)',
+    (None, '--asm-out', '--stage-map'): '--stage-map needs --program, which --asm-out excludes',
 }
 COLLISION_ALLOWED = {
     ('cosim', '--dump', '--checkpoint-dir'): 'one folder holds both: --dump writes golden/ and '

@@ -152,3 +152,22 @@ def test_numerics_helpers():
     assert v.shape == (2, 64) and (v == 2.0).all()
     with pytest.raises(TypeError):
         moesim.bf16_to_float32(np.zeros(3, np.float32))
+
+
+def test_plena_syntax(tmp_path):
+    """syntax='plena' takes PLENA's forms with PLENA's meaning (a UserWarning naming the line where
+    it differs from moesim's), as `moesim asm --syntax plena` does; moesim's syntax refuses them."""
+    text = "S_SQRT_FP f1, f1, 0\nV_SHIFT_V gp1, gp2, gp3\nV_RED_SUM f1, gp2, 1, 0\n"
+    with pytest.warns(UserWarning, match=r"^p\.asm:3:20: V_RED_SUM rmask 1: PLENA's binary sums"):
+        p = moesim.assemble(text, file="p.asm", syntax="plena")
+    assert p == moesim.assemble("S_SQRT_FP f1, f1\nV_SHFT_V gp1, gp2, gp3\nV_RED_SUM f1, gp2, 0\n")
+    with pytest.raises(moesim.AsmError, match="--syntax plena"):
+        moesim.assemble(text, file="p.asm")
+    src = tmp_path / "p.asm"
+    src.write_text(text)
+    with pytest.warns(UserWarning):
+        assert moesim.assemble_file(str(src), syntax="plena") == p
+    with pytest.warns(UserWarning):
+        assert moesim.Program.read(str(src), syntax="plena") == p
+    with pytest.raises(ValueError, match="syntax: expected 'moesim' or 'plena'"):
+        moesim.assemble(text, syntax="PLENA")

@@ -309,3 +309,130 @@ BOOST_AUTO_TEST_CASE(errors_name_file_line_col) {
     BOOST_TEST(e.col == 12u);
   }
 }
+
+namespace {
+
+/// Assembles `text` in the PLENA syntax; `warnings` receives its warnings.
+Program plena(const std::string& text, std::vector<std::string>& warnings) {
+  AsmOptions o;
+  o.syntax = Syntax::plena;
+  o.warnings = &warnings;
+  return assemble(spec(), text, "p.asm", o);
+}
+
+uint32_t plena1(const std::string& line) {
+  std::vector<std::string> w;
+  Program p = plena(line, w);
+  BOOST_REQUIRE_EQUAL(p.words.size(), 1u);
+  BOOST_TEST(w.empty());
+  return p.words[0];
+}
+
+}  // namespace
+
+// Each form of isa.yaml `plena:` assembles in the PLENA syntax to the word of moesim's form with
+// the same meaning (docs/sources.md, PLENA-compatible syntax).
+BOOST_AUTO_TEST_CASE(plena_syntax_forms) {
+  BOOST_TEST(plena1("V_RED_SUM f1, gp2, 0, 0") == asm1("V_RED_SUM f1, gp2, 0"));
+  BOOST_TEST(plena1("V_EXP_V gp1, gp2, 0, 0") == asm1("V_EXP_V gp1, gp2"));
+  BOOST_TEST(plena1("S_SQRT_FP f1, f2, 0") == asm1("S_SQRT_FP f1, f2"));
+  BOOST_TEST(plena1("S_RECI_FP f3, f4, 0") == asm1("S_RECI_FP f3, f4"));
+  BOOST_TEST(plena1("S_EXP_FP f5, f6, 0") == asm1("S_EXP_FP f5, f6"));
+  BOOST_TEST(plena1("V_SHIFT_V gp1, gp2, gp3") == asm1("V_SHFT_V gp1, gp2, gp3"));
+  BOOST_TEST(plena1("H_PREFETCH_M gp1, gp2, a3, 1, 1") == asm1("H_PREFETCH_M gp1, gp2, a3, 1, 0"));
+  // moesim's own text means the same in both syntaxes.
+  for (const char* l : {"V_RED_SUM f1, gp2", "V_EXP_V gp1, gp2, 0", "S_SQRT_FP f1, f2",
+                        "V_SHFT_V gp1, gp2, gp3", "H_PREFETCH_M gp1, gp2, a3, 1, 0"})
+    BOOST_TEST(plena1(l) == asm1(l), l);
+  // The trailing operand of PLENA's form is the literal 0; PLENA's prec 1 is its only alias.
+  std::vector<std::string> w;
+  for (const char* l : {"S_SQRT_FP f1, f2, 1", "V_RED_SUM f1, gp2, 0, gp3"})
+    BOOST_CHECK_THROW(plena(l, w), AsmError);
+  BOOST_CHECK_THROW(plena("H_PREFETCH_M gp1, gp2, a3, 1, 2", w), AsmError);
+  BOOST_CHECK_THROW(plena("V_SHIFT_V gp1, gp2, gp3, 0", w), AsmError);
+}
+
+// Where PLENA's text means something else (a mask PLENA's binary does not carry), the PLENA
+// syntax follows PLENA with a warning naming the line; moesim's syntax refuses the trailing-0
+// form and says why.
+BOOST_AUTO_TEST_CASE(plena_syntax_dropped_masks) {
+  std::vector<std::string> w;
+  Program p = plena("S_ADD_INT gp1, gp0, gp0\nV_RED_SUM f1, gp2, 1, 0\nV_EXP_V gp1, gp2, 1\n", w);
+  BOOST_REQUIRE_EQUAL(p.words.size(), 3u);
+  BOOST_TEST(p.words[1] == asm1("V_RED_SUM f1, gp2, 0"));
+  BOOST_TEST(p.words[2] == asm1("V_EXP_V gp1, gp2, 0"));
+  BOOST_REQUIRE_EQUAL(w.size(), 2u);
+  BOOST_TEST(w[0] ==
+             "p.asm:2:20: V_RED_SUM rmask 1: PLENA's binary sums the whole row (its assembler "
+             "drops rmask); the PLENA syntax follows it and encodes rmask 0");
+  BOOST_TEST(w[1].rfind("p.asm:3:19: V_EXP_V rmask 1: PLENA's binary exponentiates", 0) == 0);
+  // The same words without a warning when the mask is 0.
+  w.clear();
+  plena("V_RED_SUM f1, gp2, 0, 0\nV_RED_MAX f1, gp2\n", w);
+  BOOST_TEST(w.empty());
+
+  expect_error("\nV_RED_SUM f1, gp2, 1, 0",
+               "t.asm:2:20: V_RED_SUM with rmask 1 and a trailing 0 is PLENA's text, and PLENA "
+               "means something else by it: its assembler drops rmask, so PLENA's binary sums "
+               "the whole row, while moesim's V_RED_SUM honours rmask 1. Assemble with the PLENA "
+               "syntax (--syntax plena) to follow PLENA, or drop the trailing 0 for moesim's "
+               "meaning");
+  expect_error("V_RED_SUM f1, gp2, 0, 0",
+               "t.asm:1:23: V_RED_SUM takes 3 operands; a trailing 0 is PLENA's form (PLENA's "
+               "assembler ignores it): drop it, or assemble with the PLENA syntax (--syntax "
+               "plena)");
+  expect_error("S_SQRT_FP f1, f2, 0",
+               "t.asm:1:19: S_SQRT_FP takes 2 operands; a trailing 0 is PLENA's form (PLENA's "
+               "assembler ignores it): drop it, or assemble with the PLENA syntax (--syntax "
+               "plena)");
+  expect_error("S_SQRT_FP f1, f2, 1", "t.asm:1:19: S_SQRT_FP expects 2 operands, got 3");
+  expect_error("V_SHIFT_V gp1, gp2, gp3",
+               "t.asm:1:1: unknown mnemonic 'V_SHIFT_V' (PLENA's name for V_SHFT_V: write "
+               "V_SHFT_V, or assemble with the PLENA syntax, --syntax plena)");
+  expect_error("H_PREFETCH_M gp1, gp2, a3, 1, 1",
+               "t.asm:1:31: H_PREFETCH_M operand prec: value 1 is PLENA's (PLENA's K/V type, the "
+               "same MX format as its weights (E4M3, E8M0 scale, block 8) under its settings); "
+               "moesim encodes it as 0: write 0, or assemble with the PLENA syntax (--syntax "
+               "plena)");
+}
+
+// A stage map sets stages from comment lines: any / all / none / after, first rule wins, the
+// stage holds until another rule or a marker; a trailing comment is not tried.
+BOOST_AUTO_TEST_CASE(stage_map_rules) {
+  const uint8_t gather = spec().stage("gather")->code, router = spec().stage("router_topk")->code,
+                act = spec().stage("expert_activation")->code, other = spec().stage("other")->code;
+  StageMap m;
+  StageRule r1;
+  r1.stage = router;
+  r1.any = {"router dot", "router token"};
+  StageRule r2;
+  r2.stage = gather;
+  r2.all = {"pair", "gather"};
+  r2.none = {"padding"};
+  StageRule r3;
+  r3.stage = act;
+  r3.any = {"vram matrix mul"};
+  r3.has_after = true;
+  r3.after = gather;
+  m.rules = {r1, r2, r3};
+  AsmOptions o;
+  o.stage_map = &m;
+  const Program p = assemble(spec(),
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; ROUTER DOT token 0\n"
+                             "S_ADD_INT gp1, gp0, gp0 ; gather pair (trailing: not tried)\n"
+                             "; vram matrix mul (not after gather: no change)\n"
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; gather padding pair (none: no change)\n"
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; gather pair 1\n"
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; vram matrix mul\n"
+                             "S_ADD_INT gp1, gp0, gp0\n"
+                             "; @stage=scatter_combine\n"
+                             "S_ADD_INT gp1, gp0, gp0\n",
+                             "t.asm", o);
+  const std::vector<uint8_t> want = {
+      other, router, router, router, gather, act, spec().stage("scatter_combine")->code};
+  BOOST_TEST(p.stages == want, boost::test_tools::per_element());
+}

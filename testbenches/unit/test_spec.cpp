@@ -592,3 +592,26 @@ BOOST_AUTO_TEST_CASE(instruction_budget_range_is_the_runtime_port) {
     BOOST_TEST(contains(e.what(), "instruction budget 4294967296 outside [1, 4294967295]"));
   }
 }
+
+BOOST_AUTO_TEST_CASE(loader_errors_plena_syntax) {
+  const std::string alias = "plena: {aliases: [V_SHIFT_V]}";
+  CHECK_ERROR(BadSpec("isa.yaml", alias, "plena: {aliases: [V_ADD_VV]}"),
+              entry("V_SHFT_V") + ".plena.aliases[0]: alias 'V_ADD_VV' already names");
+  CHECK_ERROR(BadSpec("isa.yaml", alias, "plena: {aliases: [V_SHIFT_V, V_SHIFT_V]}"),
+              entry("V_SHFT_V") + ".plena.aliases[0]: alias 'V_SHIFT_V' already names");
+  CHECK_ERROR(BadSpec("isa.yaml", alias, "plena: {alias: [V_SHIFT_V]}"),
+              entry("V_SHFT_V") + ".plena.alias: unknown key");
+  CHECK_ERROR(BadSpec("isa.yaml", "{operand: rmask, why: \"its assembler drops rmask\"",
+                      "{operand: rs1, why: \"its assembler drops rmask\""),
+              entry("V_RED_SUM") +
+                  ".plena.unencoded[0].operand: an unencoded operand must be an optional imm");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "{operand: prec, value: 1, as: 0,", "{operand: prec, value: 0, as: 0,"),
+      entry("H_PREFETCH_M") + ".plena.read_as[0].value: value 0 is already legal");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "{operand: prec, value: 1, as: 0,", "{operand: prec, value: 1, as: 2,"),
+      entry("H_PREFETCH_M") + ".plena.read_as[0].as: value 2 is reserved");
+  CHECK_ERROR(
+      BadSpec("isa.yaml", "{operand: prec, value: 1, as: 0,", "{operand: pre, value: 1, as: 0,"),
+      entry("H_PREFETCH_M") + ".plena.read_as[0].operand: no operand 'pre'");
+}

@@ -11,6 +11,7 @@
 #include "moesim/isa/format.hpp"
 #include "moesim/isa/geometry.hpp"
 #include "moesim/isa/image_file.hpp"
+#include "moesim/isa/input_file.hpp"
 #include "moesim/isa/numerics.hpp"
 #include "moesim/isa/usage_error.hpp"
 
@@ -45,6 +46,22 @@ Machine with_dma_queue(const Machine& m, uint64_t depth) {
   auto p = std::make_shared<isa::MachinePreset>(m.get());
   p->params["DMA_QUEUE"] = static_cast<int64_t>(m.spec->checked_dma_queue(depth));
   return Machine{m.spec, p};
+}
+
+/// Assembles `text` (named `file`) in `syntax` ("moesim" or "plena", the CLI's --syntax); each
+/// warning of the PLENA syntax becomes a Python UserWarning.
+ProgramObj assemble_in(const isa::Spec& spec, const std::string& text, const std::string& file,
+                       const std::string& syntax) {
+  if (syntax != "moesim" && syntax != "plena")
+    throw pyb::value_error("syntax: expected 'moesim' or 'plena', got '" + syntax + "'");
+  std::vector<std::string> warnings;
+  isa::AsmOptions o;
+  o.syntax = syntax == "plena" ? isa::Syntax::plena : isa::Syntax::moesim;
+  o.warnings = &warnings;
+  ProgramObj p{std::make_shared<const isa::Program>(isa::assemble(spec, text, file, o))};
+  for (const std::string& w : warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0) throw pyb::error_already_set();
+  return p;
 }
 
 ProgramPtr to_program(const pyb::handle& obj, const SpecPtr& spec) {
@@ -389,20 +406,23 @@ void bind_spec(pyb::module_& m) {
            pyb::arg("words"), pyb::arg("stages") = pyb::none(), pyb::arg("source") = "<words>")
       .def_static(
           "read",
-          [](const std::string& path, const pyb::object& spec) {
+          [](const std::string& path, const pyb::object& spec, const std::string& syntax) {
             // As moesim asm / disasm / --program read it: a .hex (with its .stages beside) is an
             // assembled program, any other name assembly.
             if (fs::path(path).extension() != ".hex")
-              return ProgramObj{
-                  std::make_shared<const isa::Program>(isa::assemble_file(*to_spec(spec), path))};
+              return assemble_in(*to_spec(spec),
+                                 isa::read_input_file(path, isa::kMaxTextInputBytes), path, syntax);
+            if (syntax != "moesim")
+              throw UsageError("syntax " + syntax + ": " + path +
+                               " is an assembled program (.hex); the syntax applies to assembly");
             try {
               return ProgramObj{std::make_shared<const isa::Program>(isa::read_program(path))};
             } catch (const std::runtime_error& e) {
               throw UsageError(e.what());
             }
           },
-          pyb::arg("path"), pyb::arg("spec") = pyb::none(),
-          "a .hex program (its .stages beside), or an assembly file")
+          pyb::arg("path"), pyb::arg("spec") = pyb::none(), pyb::arg("syntax") = "moesim",
+          "a .hex program (its .stages beside), or an assembly file in `syntax` (moesim or plena)")
       .def(
           "write",
           [](const ProgramObj& p, const std::string& path) {
@@ -455,20 +475,20 @@ void bind_spec(pyb::module_& m) {
 
   m.def(
       "assemble",
-      [](const std::string& text, const std::string& file, const pyb::object& spec) {
-        return ProgramObj{
-            std::make_shared<const isa::Program>(isa::assemble(*to_spec(spec), text, file))};
-      },
+      [](const std::string& text, const std::string& file, const pyb::object& spec,
+         const std::string& syntax) { return assemble_in(*to_spec(spec), text, file, syntax); },
       pyb::arg("text"), pyb::arg("file") = "<input>", pyb::arg("spec") = pyb::none(),
-      "assembles PLENA syntax with `; @stage=` and `; @pair=` markers; an error raises "
-      "moesim.AsmError 'file:line:col: message'");
+      pyb::arg("syntax") = "moesim",
+      "assembles PLENA syntax with `; @stage=` and `; @pair=` markers (syntax='plena': also the "
+      "forms PLENA's compiler writes, a UserWarning where PLENA's meaning differs); an error "
+      "raises moesim.AsmError 'file:line:col: message'");
   m.def(
       "assemble_file",
-      [](const std::string& path, const pyb::object& spec) {
-        return ProgramObj{
-            std::make_shared<const isa::Program>(isa::assemble_file(*to_spec(spec), path))};
+      [](const std::string& path, const pyb::object& spec, const std::string& syntax) {
+        return assemble_in(*to_spec(spec), isa::read_input_file(path, isa::kMaxTextInputBytes),
+                           path, syntax);
       },
-      pyb::arg("path"), pyb::arg("spec") = pyb::none());
+      pyb::arg("path"), pyb::arg("spec") = pyb::none(), pyb::arg("syntax") = "moesim");
   m.def(
       "disassemble",
       [](const pyb::object& x, const pyb::object& spec) -> std::string {

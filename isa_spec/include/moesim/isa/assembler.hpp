@@ -13,9 +13,11 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "moesim/isa/program.hpp"
 #include "moesim/isa/spec.hpp"
+#include "moesim/isa/stage_map.hpp"
 
 namespace moesim::isa {
 
@@ -27,12 +29,29 @@ class AsmError : public std::runtime_error {
   unsigned line, col;
 };
 
+/// Which text the assembler takes. `moesim`: the syntax above, each instruction with exactly its
+/// isa.yaml operand list. `plena`: also the forms of an instruction's isa.yaml `plena:` (PLENA's
+/// aliases, a trailing 0, PLENA's values), each with the meaning PLENA's assembler gives it; where
+/// that meaning differs from moesim's (an operand PLENA's binary does not carry), the program
+/// follows PLENA and a warning names the line. moesim's syntax refuses those forms, saying why.
+enum class Syntax { moesim, plena };
+
+struct AsmOptions {
+  Syntax syntax = Syntax::moesim;
+  /// Receives each warning of the PLENA syntax as "file:line:col: message"; nullptr drops them.
+  std::vector<std::string>* warnings = nullptr;
+  /// Rules that set the stage from the program's comment lines (stage_map.hpp), tried on every
+  /// comment line that is not a marker; the stage a rule or a marker sets holds until the next.
+  const StageMap* stage_map = nullptr;
+};
+
 /// Assembles `text` (named `file` in messages). Errors: unknown mnemonic, wrong operand count,
 /// wrong operand kind (gp where f is expected...), register index out of range, immediate that
 /// does not fit its field (never truncated), a value isa.yaml reserves (`allowed`; write `.word`
 /// to plant one), unknown stage name, malformed `@stage=` / `@pair=` marker, bad number syntax.
-Program assemble(const Spec& spec, const std::string& text, const std::string& file = "<input>");
-Program assemble_file(const Spec& spec, const std::string& path);
+Program assemble(const Spec& spec, const std::string& text, const std::string& file = "<input>",
+                 const AsmOptions& options = {});
+Program assemble_file(const Spec& spec, const std::string& path, const AsmOptions& options = {});
 
 /// One instruction as text, e.g. "V_ADD_VV gp3, gp1, gp2, 0". An undefined opcode gives
 /// ".word 0x........" (which does not re-assemble; such words never come from the assembler).

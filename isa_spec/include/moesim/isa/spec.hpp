@@ -70,6 +70,31 @@ struct AccessSpec {
   Expr address;        ///< in the space's address unit (isa.yaml, Units)
 };
 
+/// isa.yaml `plena:` of an instruction: the text PLENA's compiler writes for it that moesim's own
+/// syntax does not take, accepted by the assembler's PLENA syntax (assembler.hpp, Syntax::plena;
+/// the PLENA source of each form: docs/sources.md, PLENA-compatible syntax).
+struct PlenaSyntaxSpec {
+  /// An operand PLENA's assembler does not encode where PLENA's emulator reads it: in PLENA
+  /// syntax it encodes as 0, with a warning when the text gives another value.
+  struct Unencoded {
+    std::string operand;  ///< an optional imm operand of the instruction
+    std::string why;      ///< what PLENA's assembler does with it
+    std::string effect;   ///< what PLENA's binary then does ("sums the whole row")
+  };
+  /// A value PLENA writes for an operand that moesim's encoding spells differently.
+  struct ReadAs {
+    std::string operand;
+    uint32_t value = 0;  ///< PLENA's value
+    uint32_t as = 0;     ///< the value it encodes as (one the operand permits)
+    std::string doc;     ///< why the two mean the same
+  };
+  std::vector<std::string> aliases;  ///< other mnemonics PLENA's compiler writes for it
+  /// A literal 0 after the operand list, which PLENA's assembler parses and does not encode.
+  bool trailing_zero = false;
+  std::vector<Unencoded> unencoded;
+  std::vector<ReadAs> read_as;
+};
+
 struct InstrSpec {
   std::string mnemonic;
   uint8_t opcode = 0;
@@ -80,6 +105,7 @@ struct InstrSpec {
   std::string latency_text;
   Expr latency;                      ///< parsed latency_text
   std::vector<AccessSpec> accesses;  ///< isa.yaml `accesses`, in file order
+  PlenaSyntaxSpec plena;             ///< isa.yaml `plena:` (empty when absent)
 };
 
 /// One entry of isa.yaml `topk_policies`: the (E, k) V_TOPK uses for an rmask, either hardwired
@@ -164,8 +190,10 @@ class Spec {
 
   const std::vector<InstrSpec>& instructions() const { return instrs_; }
   const InstrSpec* by_mnemonic(std::string_view m) const;  ///< case-sensitive; nullptr if none
-  const InstrSpec* by_opcode(uint8_t op) const;            ///< nullptr if undefined
-  const Field& field(const std::string& name) const;       ///< throws SpecError
+  /// The instruction with PLENA alias `m` (isa.yaml `plena.aliases`); nullptr if none.
+  const InstrSpec* by_plena_alias(std::string_view m) const;
+  const InstrSpec* by_opcode(uint8_t op) const;       ///< nullptr if undefined
+  const Field& field(const std::string& name) const;  ///< throws SpecError
   const std::map<std::string, Field>& fields() const { return fields_; }
   const std::vector<std::string>& units() const { return units_; }
   const std::vector<TrapSpec>& traps() const { return traps_; }

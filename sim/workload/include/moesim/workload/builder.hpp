@@ -36,6 +36,20 @@ enum class TopkEncoding { automatic, register_policy };
 /// so expert-major trades weight traffic (E expert fetches instead of T*k) for matrix work.
 enum class Lowering { pair, expert };
 
+/// A layer's weights from outside the seeded generator (a Hugging Face checkpoint,
+/// hf_checkpoint.hpp). Each call writes one tensor's values as BF16 bits, row-major, into `out`
+/// (resized by the callee); the builder quantises them to MXFP8 as it quantises drawn values
+/// (num::mx_quantize, docs/numerics.md). Only the router and the routed experts: a layer with
+/// these weights has no biases, shared expert or correction bias.
+class LayerWeights {
+ public:
+  virtual ~LayerWeights() = default;
+  virtual void router(std::vector<uint16_t>& out) const = 0;  ///< W_r: E x H
+  /// Expert e's W1: 2I x H, the gate projection's rows [0, I), the up projection's [I, 2I).
+  virtual void expert_w1(unsigned e, std::vector<uint16_t>& out) const = 0;
+  virtual void expert_w2(unsigned e, std::vector<uint16_t>& out) const = 0;  ///< W2: H x I
+};
+
 struct BuildOptions {
   const ModelPreset* model = nullptr;
   unsigned tokens = 4;        ///< T (real tokens; padded to a multiple of HBM_V_ROWS and BLEN)
@@ -47,7 +61,14 @@ struct BuildOptions {
   unsigned shared_intermediate = 0;
   TopkEncoding topk = TopkEncoding::automatic;
   Lowering lowering = Lowering::pair;
-  uint64_t seed = 1;
+  uint64_t seed = 1;  ///< the input X (and, without `weights`, every weight) is drawn from it
+  /// When set, the router's and routed experts' weights (sizes: the options' hidden,
+  /// intermediate and the model's E); the model may then have no biases, shared expert or
+  /// correction bias, and no recorded routing is given (std::logic_error otherwise).
+  const LayerWeights* weights = nullptr;
+  /// When not empty, the input X: `tokens` x `hidden` BF16 values row-major (read_hidden_states,
+  /// hf_checkpoint.hpp) instead of drawn ones; quantised as drawn values are.
+  std::vector<uint16_t> inputs;
   /// Recorded routing (docs/route_traces.md): when not empty, one entry per token; the router's
   /// weight W_r is zero (its dot products still run and give +0 logits), then the BF16 logit
   /// logits_bf16[j] is written at expert ids[j] before V_TOPK, so V_TOPK selects exactly the

@@ -1025,6 +1025,9 @@ def _program_inputs(mixtral):
         '--image-bin': In(b'\x01\x02', '.bin', context=['--program', P], files=PROGRAM),
         '--route-trace': In(TRACE, '.json', context=SHAPE),
         '--mix': In(MIX, '.yaml', context=['--random-seed', '1']),
+        '--inputs': In(b'\x02\0\0\0\0\0\0\0{}', '.safetensors', context=SHAPE),
+        '--checkpoint': In(value='ck', inside=({'ck/config.json': mixtral}, 'ck/config.json'),
+                           context=['--layer', '0']),
     }
 
 

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""ctest cosim.hf_checkpoint: `moesim cosim --checkpoint DIR --layer N` on a checkpoint written
+in qwen3_moe's layout by hf_fixture.py (docs/checkpoints-hf.md), against a numpy oracle.
+
+The fixture is sharded (layer 0 in the first file, layer 1 in the second) and the input hidden
+states are given with --inputs, so the oracle knows every value the layer starts from. Checks:
+both layers co-simulate EQUAL with the independent reference bit-exact, each reading only the
+shard that holds it; the MXFP8 output in HBM agrees with the layer computed in float64 by numpy
+from the weights the fixture meant to write (softmax top-k routing renormalised, SwiGLU experts;
+the machine's MXFP8 rounding of inputs and weights is the only difference, so a cosine above
+COSINE_MIN); a checkpoint with every expert's gate and up projections swapped by the fixture
+writer co-simulates EQUAL (both engines read the same wrong weights) but fails the oracle; and
+bad checkpoints exit 2 naming the file, tensor and field. The oracle imports no moesim code.
+Exit 0 when all hold, 1 otherwise.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hf_fixture  # noqa: E402  (the fixture writer beside this file)
+
+TOKENS = 5
+# The machine rounds X and every weight to MXFP8 (E4M3 elements: 3 mantissa bits) and the
+# output again; against the unrounded float64 layer this measured cosine 0.99686 (layer 0) and
+# 0.99605 (layer 1); the planted gate/up swap 0.195.
+COSINE_MIN = 0.99
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok      " if ok else "FAILED  ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def e4m3(codes):
+    """OCP E4M3 codes -> float64 (bias 7, no infinities; 0x7F / 0xFF NaN)."""
+    c = codes.astype(np.int64)
+    sign = np.where(c & 0x80, -1.0, 1.0)
+    exp, man = (c >> 3) & 0xF, c & 7
+    val = np.where(exp == 0, man / 8.0 * 2.0 ** -6, (1 + man / 8.0) * 2.0 ** (exp - 7))
+    return np.where((c & 0x7F) == 0x7F, np.nan, sign * val)
+
+
+def mxfp8(raw, rows, cols, block):
+    """An MXFP8 matrix as moesim stores it (codes row-major, then one E8M0 scale per block)."""
+    codes = np.frombuffer(raw[:rows * cols], np.uint8).reshape(rows, cols)
+    scales = np.frombuffer(raw[rows * cols:rows * cols + rows * cols // block], np.uint8)
+    scale = 2.0 ** (scales.astype(np.float64) - 127)
+    return e4m3(codes) * np.repeat(scale.reshape(rows, cols // block), block, axis=1)
+
+
+def layer_float64(x, w, top_k, norm_topk_prob=True):
+    """Qwen3-MoE's sparse MoE block in float64: softmax over the router logits, top-k (ties to
+    the lower index), renormalised when norm_topk_prob, SwiGLU experts."""
+    y = np.zeros_like(x)
+    for t in range(x.shape[0]):
+        logits = w["router"] @ x[t]
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        chosen = sorted(range(len(p)), key=lambda e: (-p[e], e))[:top_k]
+        weights = p[chosen] / (p[chosen].sum() if norm_topk_prob else 1.0)
+        for e, r in zip(chosen, weights):
+            g, u = w["gate"][e] @ x[t], w["up"][e] @ x[t]
+            y[t] += r * (w["down"][e] @ (g / (1.0 + np.exp(-g)) * u))
+    return y
+
+
+def write_inputs(path, hidden):
+    """TOKENS x hidden hidden states (F32 holding BF16 values, one outlier) as a safetensors file;
+    returns them as float64."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(0.0, 1.0, size=(TOKENS, hidden)).astype(np.float32)
+    x[2, 5] = 24.0
+    x = hf_fixture.bf16_value(hf_fixture.bf16_bits(x)).astype(np.float32)
+    hf_fixture.write_safetensors(path, {"hidden_states": ("F32", x.shape,
+                                                          x.astype("<f4").tobytes())})
+    return x.astype(np.float64)
+
+
+def cosim(moesim, work, ck, layer, inputs, tag):
+    """Runs moesim cosim on layer `layer`; returns (exit code, output, report, dump folder)."""
+    report, dump = os.path.join(work, tag + ".json"), os.path.join(work, tag + ".dump")
+    shutil.rmtree(dump, ignore_errors=True)
+    args = [moesim, "cosim", "--checkpoint", ck, "--layer", str(layer), "--inputs", inputs,
+            "--reference", "--report", report, "--dump", dump, "--quiet"]
+    p = subprocess.run(args, capture_output=True, text=True)
+    rep = None
+    if os.path.exists(report):
+        with open(report) as f:
+            rep = json.load(f)
+    return p.returncode, p.stdout + p.stderr, rep, dump
+
+
+def oracle_cosine(rep, dump, x, w, top_k):
+    """Cosine similarity of the golden model's MXFP8 output with the float64 layer."""
+    L = rep["preset"]
+    rows, hidden = L["tokens_padded"], L["hidden"]
+    block = L["machine_params"]["MX_BLOCK"]
+    with open(os.path.join(dump, "golden", "output_hbm_mxfp8.bin"), "rb") as f:
+        y = mxfp8(f.read(), rows, hidden, block)[:TOKENS]
+    ref = layer_float64(x, w, top_k)
+    return float((y * ref).sum() / np.sqrt((y * y).sum() * (ref * ref).sum()))
+
+
+def refused(moesim, args, parts, what):
+    p = subprocess.run([moesim] + args, capture_output=True, text=True)
+    err = p.stderr.strip()
+    check(p.returncode == 2 and err.startswith("moesim: error:") and all(s in err for s in parts),
+          what + " (exit %d: %s)" % (p.returncode, err))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--moesim", required=True)
+    ap.add_argument("--work", required=True)
+    a = ap.parse_args()
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    H, top_k = 64, 2
+    ck = os.path.join(a.work, "qwen3_moe")
+    meant = hf_fixture.write_checkpoint(ck, hidden=H, intermediate=64, experts=8, top_k=top_k)
+    inputs = os.path.join(a.work, "hidden_states.safetensors")
+    x = write_inputs(inputs, H)
+
+    for layer in (0, 1):
+        rc, out, rep, dump = cosim(a.moesim, a.work, ck, layer, inputs, "layer%d" % layer)
+        check(rc == 0 and rep is not None and rep["verdict"] == "EQUAL",
+              "layer %d co-simulates EQUAL (exit %d)" % (layer, rc) + ("" if rc == 0 else out))
+        if rep is None:
+            continue
+        ref = rep["reference"]
+        check(all(ref[e]["bit_exact"] for e in ("golden", "rtl")),
+              "layer %d: the independent reference is bit-exact on both engines" % layer)
+        check(any("from the checkpoint" in n and "(1 safetensors file opened)" in n
+                  for n in rep["notes"]), "layer %d: one of the two shards opened" % layer)
+        check(rep["preset"]["tokens"] == TOKENS,
+              "layer %d: --inputs gives %d tokens" % (layer, TOKENS))
+        c = oracle_cosine(rep, dump, x, meant[layer], top_k)
+        check(c >= COSINE_MIN, "layer %d: cosine %.6f with the numpy float64 layer >= %s"
+              % (layer, c, COSINE_MIN))
+
+    # The planted layout error: gate and up swapped in the files.
+    swapped = os.path.join(a.work, "qwen3_moe_swapped")
+    hf_fixture.write_checkpoint(swapped, hidden=H, intermediate=64, experts=8, top_k=top_k,
+                                swap_gate_up=True)
+    rc, out, rep, dump = cosim(a.moesim, a.work, swapped, 0, inputs, "swapped")
+    check(rc == 0 and rep is not None and rep["verdict"] == "EQUAL",
+          "swapped gate/up: both engines agree (exit %d)" % rc)
+    if rep is not None:
+        c = oracle_cosine(rep, dump, x, meant[0], top_k)
+        check(c < COSINE_MIN, "swapped gate/up: the oracle catches it (cosine %.6f < %s)"
+              % (c, COSINE_MIN))
+
+    # Bad checkpoints: exit 2 naming file, tensor and field.
+    refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "2", "--quiet"],
+            ["config.json: key 'num_hidden_layers': 2", "no layer 2"], "--layer past the model")
+    bad = os.path.join(a.work, "bad_shape")
+    shutil.copytree(ck, bad)
+    with open(os.path.join(bad, "config.json")) as f:
+        cfg = json.load(f)
+    cfg["moe_intermediate_size"] = 128
+    with open(os.path.join(bad, "config.json"), "w") as f:
+        json.dump(cfg, f)
+    refused(a.moesim, ["cosim", "--checkpoint", bad, "--layer", "0", "--quiet"],
+            ["model-00001-of-00002.safetensors: tensor 'model.layers.0.mlp.experts.0.gate_proj"
+             ".weight': 'shape' [64, 64], but config.json gives [128, 64]"],
+            "a tensor shape other than config.json's")
+    shard = os.path.join(bad, "model-00001-of-00002.safetensors")
+    with open(shard, "rb") as f:
+        data = f.read()
+    with open(shard, "wb") as f:
+        f.write(data[:-2])
+    cfg["moe_intermediate_size"] = 64
+    with open(os.path.join(bad, "config.json"), "w") as f:
+        json.dump(cfg, f)
+    refused(a.moesim, ["cosim", "--checkpoint", bad, "--layer", "0", "--quiet"],
+            ["model-00001-of-00002.safetensors: the tensors' data ends at"],
+            "a truncated shard")
+    refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "0", "--hidden", "128", "--quiet"],
+            ["--hidden 128: the checkpoint's layer has 64"], "--hidden other than the checkpoint's")
+    refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "0", "--inputs", shard, "--quiet"],
+            ["--inputs", "model-00001-of-00002.safetensors"], "--inputs of a bad file")
+    print("%d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

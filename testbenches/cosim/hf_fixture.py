@@ -58,9 +58,10 @@ def draw(rng, shape, sd, outliers=2):
 
 
 def write_checkpoint(out, hidden=64, intermediate=64, experts=8, top_k=2, layers=2,
-                     norm_topk_prob=True, sharded=True, swap_gate_up=False, seed=0):
+                     norm_topk_prob=True, sharded=True, swap_gate_up=False, seed=0, keep=True):
     """Writes the checkpoint to folder `out`; returns {layer: {"router": E x H, "gate": [I x H],
-    "up": [I x H], "down": [H x I]}} of float64 arrays (the weights as meant, not as written)."""
+    "up": [I x H], "down": [H x I]}} of float64 arrays (the weights as meant, not as written),
+    or nothing without `keep` (a full-size checkpoint)."""
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(seed)
     H, I, E = hidden, intermediate, experts
@@ -111,10 +112,12 @@ def write_checkpoint(out, hidden=64, intermediate=64, experts=8, top_k=2, layers
             put(s, x + "gate_proj.weight", up if swap_gate_up else gate)
             put(s, x + "up_proj.weight", gate if swap_gate_up else up)
             put(s, x + "down_proj.weight", down)
-            m["gate"].append(bf16_value(gate))
-            m["up"].append(bf16_value(up))
-            m["down"].append(bf16_value(down))
-        meant[n] = m
+            if keep:
+                m["gate"].append(bf16_value(gate))
+                m["up"].append(bf16_value(up))
+                m["down"].append(bf16_value(down))
+        if keep:
+            meant[n] = m
     put(1, "model.norm.weight", bf16_bits(np.ones(H, np.float32)))
     put(1, "lm_head.weight", draw(rng, (vocab, H), 0.02))
 
@@ -147,7 +150,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
     write_checkpoint(a.out, a.hidden, a.intermediate, a.experts, a.top_k, a.layers,
-                     sharded=not a.single_file, swap_gate_up=a.swap_gate_up, seed=a.seed)
+                     sharded=not a.single_file, swap_gate_up=a.swap_gate_up, seed=a.seed,
+                     keep=False)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Writes a small Hugging Face checkpoint in qwen3_moe's layout (docs/checkpoints-hf.md, Test
-fixture): config.json, the tensors of every layer (attention, norms, router, per-expert
-gate_proj / up_proj / down_proj) under Qwen3-MoE's names, BF16, with the embedding and LM head,
-in one model.safetensors or sharded with model.safetensors.index.json (layer 0 and the
-embedding in the first shard, the rest in the second). Weights are drawn from a seeded numpy
-generator with a few outliers per matrix (tens of standard deviations), as real checkpoints have.
+"""Writes a small Hugging Face checkpoint in qwen3_moe's, olmoe's or mixtral's layout
+(docs/checkpoints-hf.md, Test fixture): config.json, the tensors of every layer (attention,
+norms, router, per-expert gate / up / down projections) under the model's names, BF16, with the
+embedding and LM head, in one model.safetensors or sharded with model.safetensors.index.json
+(layer 0 and the embedding in the first shard, the rest in the second). Weights are drawn from a
+seeded numpy generator with a few outliers per matrix (tens of standard deviations), as real
+checkpoints have.
 
 numpy only: no torch, no moesim. As a module, write_checkpoint() returns the MoE weights it
 meant to write (float64 arrays of the BF16 values), so a test can compute the layer from them
 independently of how moesim reads the files. --swap-gate-up plants a layout error: every
-expert's gate projection is written under up_proj's name and the up projection under
-gate_proj's.
+expert's gate projection is written under the up projection's name and the up projection under
+the gate projection's.
 """
 import argparse
 import json
@@ -57,28 +58,59 @@ def draw(rng, shape, sd, outliers=2):
     return bf16_bits(a)
 
 
+def config_json(model_type, H, I, E, top_k, layers, norm_topk_prob, heads, kv_heads, head_dim,
+                vocab):
+    """config.json as each model_type's Hugging Face config class writes it (small sizes)."""
+    common = {"hidden_act": "silu", "hidden_size": H, "model_type": model_type,
+              "num_attention_heads": heads, "num_experts_per_tok": top_k,
+              "num_hidden_layers": layers, "num_key_value_heads": kv_heads,
+              "tie_word_embeddings": False, "torch_dtype": "bfloat16", "vocab_size": vocab,
+              "initializer_range": 0.02, "max_position_embeddings": 128, "use_cache": True,
+              "attention_dropout": 0.0, "output_router_logits": False}
+    if model_type == "qwen3_moe":
+        return dict(common, **{
+            "architectures": ["Qwen3MoeForCausalLM"], "attention_bias": False,
+            "bos_token_id": 0, "decoder_sparse_step": 1, "eos_token_id": 1,
+            "head_dim": head_dim, "intermediate_size": 4 * H, "max_window_layers": layers,
+            "mlp_only_layers": [], "moe_intermediate_size": I, "norm_topk_prob": norm_topk_prob,
+            "num_experts": E, "rms_norm_eps": 1e-06, "rope_scaling": None,
+            "rope_theta": 1000000.0, "router_aux_loss_coef": 0.001, "sliding_window": None,
+            "use_sliding_window": False})
+    if model_type == "olmoe":
+        return dict(common, **{
+            "architectures": ["OlmoeForCausalLM"], "attention_bias": False, "clip_qkv": None,
+            "eos_token_id": 1, "intermediate_size": I, "norm_topk_prob": norm_topk_prob,
+            "num_experts": E, "pad_token_id": 1, "rms_norm_eps": 1e-05, "rope_scaling": None,
+            "rope_theta": 10000.0, "router_aux_loss_coef": 0.01})
+    if model_type == "mixtral":
+        return dict(common, **{
+            "architectures": ["MixtralForCausalLM"], "bos_token_id": 0, "eos_token_id": 1,
+            "intermediate_size": I, "num_local_experts": E, "rms_norm_eps": 1e-05,
+            "rope_theta": 1000000.0, "router_aux_loss_coef": 0.02, "sliding_window": None})
+    raise ValueError("model_type " + model_type)
+
+
+# Per model_type: the MoE block's prefix in a layer and the names of an expert's gate, up and
+# down projections.
+NAMES = {"qwen3_moe": ("mlp.", "gate_proj", "up_proj", "down_proj"),
+         "olmoe": ("mlp.", "gate_proj", "up_proj", "down_proj"),
+         "mixtral": ("block_sparse_moe.", "w1", "w3", "w2")}
+
+
 def write_checkpoint(out, hidden=64, intermediate=64, experts=8, top_k=2, layers=2,
-                     norm_topk_prob=True, sharded=True, swap_gate_up=False, seed=0, keep=True):
-    """Writes the checkpoint to folder `out`; returns {layer: {"router": E x H, "gate": [I x H],
-    "up": [I x H], "down": [H x I]}} of float64 arrays (the weights as meant, not as written),
-    or nothing without `keep` (a full-size checkpoint)."""
+                     norm_topk_prob=True, sharded=True, swap_gate_up=False, seed=0, keep=True,
+                     model_type="qwen3_moe", router_sd=3.0):
+    """Writes the checkpoint to folder `out` in `model_type`'s layout (qwen3_moe, olmoe,
+    mixtral); returns {layer: {"router": E x H, "gate": [I x H], "up": [I x H], "down":
+    [H x I]}} of float64 arrays (the weights as meant, not as written), or nothing without
+    `keep` (a full-size checkpoint). Router logits have about `router_sd` standard deviations
+    for inputs of unit variance."""
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(seed)
     H, I, E = hidden, intermediate, experts
     heads, kv_heads, head_dim, vocab = 2, 1, 16, 32
-    config = {
-        "architectures": ["Qwen3MoeForCausalLM"], "attention_bias": False,
-        "attention_dropout": 0.0, "bos_token_id": 0, "decoder_sparse_step": 1,
-        "eos_token_id": 1, "head_dim": head_dim, "hidden_act": "silu", "hidden_size": H,
-        "initializer_range": 0.02, "intermediate_size": 4 * H,
-        "max_position_embeddings": 128, "max_window_layers": layers, "mlp_only_layers": [],
-        "model_type": "qwen3_moe", "moe_intermediate_size": I,
-        "norm_topk_prob": norm_topk_prob, "num_attention_heads": heads, "num_experts": E,
-        "num_experts_per_tok": top_k, "num_hidden_layers": layers,
-        "num_key_value_heads": kv_heads, "output_router_logits": False, "rms_norm_eps": 1e-06,
-        "rope_scaling": None, "rope_theta": 1000000.0, "router_aux_loss_coef": 0.001,
-        "sliding_window": None, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
-        "use_cache": True, "use_sliding_window": False, "vocab_size": vocab}
+    config = config_json(model_type, H, I, E, top_k, layers, norm_topk_prob, heads, kv_heads,
+                         head_dim, vocab)
     with open(os.path.join(out, "config.json"), "w") as f:
         json.dump(config, f, indent=2)
 
@@ -99,19 +131,22 @@ def write_checkpoint(out, hidden=64, intermediate=64, experts=8, top_k=2, layers
         for proj, shape in (("q_proj", (q, H)), ("k_proj", (kv, H)), ("v_proj", (kv, H)),
                             ("o_proj", (H, q))):
             put(s, p + "self_attn." + proj + ".weight", draw(rng, shape, sd_h))
-        put(s, p + "self_attn.q_norm.weight", bf16_bits(np.ones(head_dim, np.float32)))
-        put(s, p + "self_attn.k_norm.weight", bf16_bits(np.ones(head_dim, np.float32)))
-        # Router logits ~ 3 (well-separated top-k); gate/up pre-activations ~ 2; outputs ~ 1.
-        router = draw(rng, (E, H), 3.0 * sd_h)
-        put(s, p + "mlp.gate.weight", router)
+        if model_type != "mixtral":  # Qwen3-MoE per head, OLMoE over the whole projection
+            qn, kn = (head_dim, head_dim) if model_type == "qwen3_moe" else (q, kv)
+            put(s, p + "self_attn.q_norm.weight", bf16_bits(np.ones(qn, np.float32)))
+            put(s, p + "self_attn.k_norm.weight", bf16_bits(np.ones(kn, np.float32)))
+        block, gname, uname, dname = NAMES[model_type]
+        # Router logits ~ router_sd; gate/up pre-activations ~ 2; outputs ~ 1.
+        router = draw(rng, (E, H), router_sd * sd_h)
+        put(s, p + block + "gate.weight", router)
         m = {"router": bf16_value(router), "gate": [], "up": [], "down": []}
         for e in range(E):
             gate, up = draw(rng, (I, H), 2.0 * sd_h), draw(rng, (I, H), 2.0 * sd_h)
             down = draw(rng, (H, I), sd_i)
-            x = p + "mlp.experts.%d." % e
-            put(s, x + "gate_proj.weight", up if swap_gate_up else gate)
-            put(s, x + "up_proj.weight", gate if swap_gate_up else up)
-            put(s, x + "down_proj.weight", down)
+            x = p + block + "experts.%d." % e
+            put(s, x + gname + ".weight", up if swap_gate_up else gate)
+            put(s, x + uname + ".weight", gate if swap_gate_up else up)
+            put(s, x + dname + ".weight", down)
             if keep:
                 m["gate"].append(bf16_value(gate))
                 m["up"].append(bf16_value(up))
@@ -148,10 +183,14 @@ def main():
     ap.add_argument("--single-file", action="store_true", help="one model.safetensors, no index")
     ap.add_argument("--swap-gate-up", action="store_true", help="plant the gate/up layout error")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--model-type", default="qwen3_moe", choices=sorted(NAMES))
+    ap.add_argument("--no-norm-topk-prob", action="store_true",
+                    help="norm_topk_prob false (qwen3_moe, olmoe)")
     a = ap.parse_args()
     write_checkpoint(a.out, a.hidden, a.intermediate, a.experts, a.top_k, a.layers,
-                     sharded=not a.single_file, swap_gate_up=a.swap_gate_up, seed=a.seed,
-                     keep=False)
+                     norm_topk_prob=not a.no_norm_topk_prob, sharded=not a.single_file,
+                     swap_gate_up=a.swap_gate_up, seed=a.seed, keep=False,
+                     model_type=a.model_type)
 
 
 if __name__ == "__main__":

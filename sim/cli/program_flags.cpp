@@ -357,7 +357,14 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
         "--inputs ", [&] { return workload::read_hidden_states(f.inputs, o.hidden, o.tokens); });
   std::optional<workload::ProgramFault> fault;  // a bad name is refused before the build
   if (!f.plant_fault.empty()) fault = workload::parse_program_fault(f.plant_fault);
-  w.built = workload::build_moe_layer(spec, *w.preset, o);
+  if (hf) {  // the builder names --hidden / --intermediate for sizes that are the checkpoint's
+    w.built = bad_input_of<UsageError>(
+        "--checkpoint " + f.checkpoint + ": layer " + std::to_string(f.layer) + " (" + hf->tensors +
+            ") does not fit: ",
+        [&] { return workload::build_moe_layer(spec, *w.preset, o); });
+  } else {
+    w.built = workload::build_moe_layer(spec, *w.preset, o);
+  }
   if (w.trace) w.built->notes.push_back(w.trace_note);
   if (hf) w.built->notes.push_back(hf->note);
   if (fault) workload::plant_program_fault(spec, *w.preset, *fault, *w.built);

@@ -214,6 +214,13 @@ def main():
     refused(a.moesim, ["cosim", "--checkpoint", bad, "--layer", "0", "--quiet"],
             ["model-00001-of-00002.safetensors: the tensors' data ends at"],
             "a truncated shard")
+    wide = os.path.join(a.work, "wide")  # K = 1088 needs 17 MRAM tiles; `default` has 16
+    hf_fixture.write_checkpoint(wide, hidden=1088, intermediate=64, experts=2, top_k=1, layers=1,
+                                sharded=False, keep=False)
+    refused(a.moesim, ["cosim", "--checkpoint", wide, "--layer", "0", "--quiet"],
+            ["layer 0 (model.layers.0.mlp.gate.weight [2, 1088], the experts' gate and up "
+             "[64, 1088], down [1088, 64]) does not fit", "MRAM_TILES=16"],
+            "a layer the machine preset cannot hold")
     refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "0", "--hidden", "128", "--quiet"],
             ["--hidden 128: the checkpoint's layer has 64"], "--hidden other than the checkpoint's")
     refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "0", "--inputs", shard, "--quiet"],

@@ -110,6 +110,11 @@ class HfWeights : public LayerWeights {
   }
 
   std::vector<std::string> files() const { return ck_.opened(); }
+  std::string tensors() const {
+    return router_.tensor->name + " " + shape_text(router_.tensor->shape) +
+           ", the experts' gate and up " + shape_text(gate_[0].tensor->shape) + ", down " +
+           shape_text(down_[0].tensor->shape);
+  }
 
  private:
   st::Checkpoint ck_;
@@ -157,6 +162,7 @@ HfLayer load_hf_layer(const std::string& dir, unsigned layer, const isa::Machine
                      ": the model has no layer " + std::to_string(layer) + " (--layer)");
   auto w = std::make_unique<HfWeights>(dir, layer, h.model, preset);
   h.files = w->files();
+  h.tensors = w->tensors();
   h.note = "weights of layer " + std::to_string(layer) + " (router and " +
            std::to_string(h.model.experts) + " experts) from the checkpoint " + dir + " (" +
            std::to_string(h.files.size()) + " safetensors file" + (h.files.size() == 1 ? "" : "s") +

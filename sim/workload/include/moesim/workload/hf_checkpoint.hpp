@@ -19,6 +19,9 @@ struct HfLayer {
   std::unique_ptr<LayerWeights> weights;  ///< the layer's router and routed experts
   std::vector<std::string> files;         ///< the safetensors files opened
   std::string note;                       ///< for the run's notes: what was read from where
+  /// The layer's tensors and their shapes, for a refusal of sizes the machine cannot hold:
+  /// "model.layers.0.mlp.gate.weight [8, 64], the experts' gate and up [64, 64], down [64, 64]".
+  std::string tensors;
 };
 
 /// Reads DIR/config.json (load_model_config, with its refusals) and checks layer `layer`'s

@@ -341,7 +341,7 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
                      "(add --shared, or leave the flag out)");
   workload::BuildOptions o;
   o.model = &*w.model;
-  o.shared = f.shared;
+  o.shared = f.shared || (hf && w.model->shared_experts != 0);  // a checkpoint's shared expert
   o.shared_intermediate = f.shared_intermediate;
   o.topk = f.topk_policy == "register" ? workload::TopkEncoding::register_policy
                                        : workload::TopkEncoding::automatic;

@@ -164,12 +164,11 @@ BOOST_AUTO_TEST_CASE(refusals_name_file_tensor_and_field) {
                std::string::npos);
   }
 
-  const std::string v3 = R"({"model_type": "deepseek_v3", "hidden_size": 64,
-      "moe_intermediate_size": 64, "n_routed_experts": 8, "num_experts_per_tok": 2})";
-  BOOST_TEST(refusal(checkpoint("v3", v3, {}))
-                 .find("key 'model_type': 'deepseek_v3': --checkpoint "
-                       "reads the layers of qwen3_moe, olmoe and "
-                       "mixtral") != std::string::npos);
+  const std::string oss = R"({"model_type": "gpt_oss", "hidden_size": 64,
+      "intermediate_size": 64, "num_local_experts": 8, "num_experts_per_tok": 2})";
+  BOOST_TEST(refusal(checkpoint("oss", oss, {}))
+                 .find("key 'model_type': 'gpt_oss': --checkpoint reads the layers of qwen3_moe, "
+                       "olmoe, mixtral, deepseek_v2 and deepseek_v3") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(hidden_states_file_gives_the_tokens) {

@@ -168,7 +168,7 @@ void lay_values(std::vector<uint8_t>& hbm, const MxMatrix& m, const std::vector<
     hbm[m.base + m.scale_offset + b] = q.quantize(v.data() + b * mxb, mxb, &hbm[m.base + b * mxb]);
 }
 
-/// The router's and routed experts' weights of `w` quantised into their MXFP8 matrices.
+/// The weights of `w` quantised into their MXFP8 matrices.
 void lay_weights(std::vector<uint8_t>& hbm, const Layout& L, const LayerWeights& w, uint64_t mxb) {
   const uint64_t H = L.hidden, I = L.intermediate;
   std::vector<uint16_t> v;
@@ -180,6 +180,12 @@ void lay_weights(std::vector<uint8_t>& hbm, const Layout& L, const LayerWeights&
     put({L.w1 + e * L.w1_expert_bytes, 2 * I, H, 2 * I * H, 0}, 2 * I * H);
     w.expert_w2(e, v);
     put({L.w2 + e * L.w2_expert_bytes, H, I, H * I, 0}, H * I);
+  }
+  if (L.shared_intermediate != 0) {
+    w.shared_w1(v);
+    put(L.ws1, 2 * uint64_t{L.shared_intermediate} * H);
+    w.shared_w2(v);
+    put(L.ws2, H * L.shared_intermediate);
   }
 }
 
@@ -200,8 +206,10 @@ isa::MemoryImage LayerBuilder::make_image() {
   fills.push_back({L_.x, L_.tokens * H, 1.0});
   // Weights from a checkpoint (BuildOptions::weights) are laid in after X is drawn.
   if (opt_.weights != nullptr &&
-      (L_.br.rows != 0 || L_.b1.rows != 0 || L_.b2.rows != 0 || L_.shared_intermediate != 0 ||
-       L_.routing == Layout::Routing::sigmoid_biased || !opt_.recorded.empty()))
+      (L_.br.rows != 0 || L_.b1.rows != 0 || L_.b2.rows != 0 || L_.shared_gate ||
+       (L_.shared_intermediate != 0 && !opt_.weights->has_shared()) ||
+       (L_.routing == Layout::Routing::sigmoid_biased && !opt_.weights->has_correction_bias()) ||
+       !opt_.recorded.empty()))
     throw std::logic_error("BuildOptions::weights: the layer has tensors LayerWeights lacks");
   if (opt_.weights == nullptr) {
     // Sigmoid scores: router logits ~ 1, so sigmoid(l) of the top experts stays below 1.
@@ -250,9 +258,15 @@ isa::MemoryImage LayerBuilder::make_image() {
     put_u16(fp, L_.fp_eps, num::f32_to_bf16(1e-20f));
     put_u16(fp, L_.fp_rsf, num::f32_to_bf16(static_cast<float>(model.routed_scaling_factor)));
     // e_score_correction_bias: small (sd 0.03, against score gaps of ~0.01 between the top
-    // experts), drawn after every other tensor, BF16.
+    // experts), drawn after every other tensor, BF16; or the checkpoint's.
+    std::vector<uint16_t> bias;
+    if (opt_.weights != nullptr) opt_.weights->correction_bias(bias);
+    if (opt_.weights != nullptr && bias.size() != E)
+      throw std::logic_error("LayerWeights: a correction bias of the wrong size");
     for (uint64_t e = 0; e < E; ++e)
-      put_u16(fp, L_.fp_bias + e, num::f32_to_bf16(static_cast<float>(gen.normal(0.03))));
+      put_u16(fp, L_.fp_bias + e,
+              opt_.weights != nullptr ? bias[e]
+                                      : num::f32_to_bf16(static_cast<float>(gen.normal(0.03))));
   }
   for (size_t t = 0; t < opt_.recorded.size(); ++t)
     for (size_t j = 0; j < L_.top_k; ++j)

@@ -93,6 +93,33 @@ class HfWeights : public LayerWeights {
                            "hidden_size x intermediate"));
     }
     check_fits(gate_[0], I_, "the expert intermediate size", vlen, preset.name);
+    // DeepSeek: n_shared_experts fused into one MLP, and the router's correction bias.
+    if (m.shared_experts != 0) {
+      const uint64_t S = m.shared_intermediate;
+      const std::string x = block + "shared_experts.";
+      shared_ = {take(x + "gate_proj.weight", {S, H_}, "n_shared_experts x intermediate x hidden"),
+                 take(x + "up_proj.weight", {S, H_}, "n_shared_experts x intermediate x hidden"),
+                 take(x + "down_proj.weight", {H_, S}, "hidden x n_shared_experts x intermediate")};
+    }
+    if (m.correction_bias)
+      bias_ = {take(block + "gate.e_score_correction_bias", {E_}, "num_experts")};
+  }
+
+  bool has_shared() const override { return !shared_.empty(); }
+  void shared_w1(std::vector<uint16_t>& out) const override {
+    const uint64_t n = shared_[0].tensor->elements();
+    out.resize(2 * n);
+    to_bf16(shared_[0], out.data());
+    to_bf16(shared_[1], out.data() + n);
+  }
+  void shared_w2(std::vector<uint16_t>& out) const override {
+    out.resize(shared_[2].tensor->elements());
+    to_bf16(shared_[2], out.data());
+  }
+  bool has_correction_bias() const override { return !bias_.empty(); }
+  void correction_bias(std::vector<uint16_t>& out) const override {
+    out.resize(E_);
+    to_bf16(bias_[0], out.data());
   }
 
   void router(std::vector<uint16_t>& out) const override {
@@ -122,6 +149,8 @@ class HfWeights : public LayerWeights {
   unsigned E_;
   Ref router_;
   std::vector<Ref> gate_, up_, down_;
+  std::vector<Ref> shared_;  ///< gate, up, down of the fused shared expert (none: empty)
+  std::vector<Ref> bias_;    ///< e_score_correction_bias (none: empty)
 
   Ref take(const std::string& name, const std::vector<uint64_t>& shape, const char* dims) {
     const auto [f, t] = ck_.tensor(name);
@@ -152,9 +181,11 @@ HfLayer load_hf_layer(const std::string& dir, unsigned layer, const isa::Machine
   HfLayer h;
   h.model = load_model_config(config, ignored);
   const std::string& t = h.model.model_type;
-  if (t != "qwen3_moe" && t != "olmoe" && t != "mixtral")
+  if (t != "qwen3_moe" && t != "olmoe" && t != "mixtral" && t != "deepseek_v2" &&
+      t != "deepseek_v3")
     throw UsageError(config + ": key 'model_type': '" + t +
-                     "': --checkpoint reads the layers of qwen3_moe, olmoe and mixtral");
+                     "': --checkpoint reads the layers of qwen3_moe, olmoe, mixtral, deepseek_v2 "
+                     "and deepseek_v3");
   const nlohmann::json j = read_json_file(config, config);
   if (j.contains("num_hidden_layers") && j["num_hidden_layers"].is_number_unsigned() &&
       layer >= j["num_hidden_layers"].get<uint64_t>())

@@ -39,8 +39,9 @@ enum class Lowering { pair, expert };
 /// A layer's weights from outside the seeded generator (a Hugging Face checkpoint,
 /// hf_checkpoint.hpp). Each call writes one tensor's values as BF16 bits, row-major, into `out`
 /// (resized by the callee); the builder quantises them to MXFP8 as it quantises drawn values
-/// (num::mx_quantize, docs/numerics.md). Only the router and the routed experts: a layer with
-/// these weights has no biases, shared expert or correction bias.
+/// (num::mx_quantize, docs/numerics.md). The router and the routed experts always; the ungated
+/// shared expert and the correction bias when the layer has them and has_shared() /
+/// has_correction_bias() say the source holds them. No biases, no shared expert gate.
 class LayerWeights {
  public:
   virtual ~LayerWeights() = default;
@@ -48,6 +49,12 @@ class LayerWeights {
   /// Expert e's W1: 2I x H, the gate projection's rows [0, I), the up projection's [I, 2I).
   virtual void expert_w1(unsigned e, std::vector<uint16_t>& out) const = 0;
   virtual void expert_w2(unsigned e, std::vector<uint16_t>& out) const = 0;  ///< W2: H x I
+  virtual bool has_shared() const { return false; }
+  /// The fused shared expert's W1 (2 I_s x H, gate rows then up rows) and W2 (H x I_s).
+  virtual void shared_w1(std::vector<uint16_t>& out) const;
+  virtual void shared_w2(std::vector<uint16_t>& out) const;
+  virtual bool has_correction_bias() const { return false; }
+  virtual void correction_bias(std::vector<uint16_t>& out) const;  ///< E values
 };
 
 struct BuildOptions {
@@ -62,9 +69,10 @@ struct BuildOptions {
   TopkEncoding topk = TopkEncoding::automatic;
   Lowering lowering = Lowering::pair;
   uint64_t seed = 1;  ///< the input X (and, without `weights`, every weight) is drawn from it
-  /// When set, the router's and routed experts' weights (sizes: the options' hidden,
-  /// intermediate and the model's E); the model may then have no biases, shared expert or
-  /// correction bias, and no recorded routing is given (std::logic_error otherwise).
+  /// When set, the layer's weights (sizes: the options' hidden, intermediate, shared
+  /// intermediate and the model's E); the layer may then have no biases and no shared expert
+  /// gate, its shared expert and correction bias must be in `weights`, and no recorded routing is
+  /// given (std::logic_error otherwise).
   const LayerWeights* weights = nullptr;
   /// When not empty, the input X: `tokens` x `hidden` BF16 values row-major (read_hidden_states,
   /// hf_checkpoint.hpp) instead of drawn ones; quantised as drawn values are.

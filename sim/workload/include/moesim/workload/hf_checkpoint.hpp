@@ -30,7 +30,10 @@ struct HfLayer {
 /// width that are multiples of the machine preset's VLEN. model_type qwen3_moe and olmoe
 /// (`model.layers.N.mlp.gate.weight`, `model.layers.N.mlp.experts.E.{gate,up,down}_proj.weight`)
 /// and mixtral (`model.layers.N.block_sparse_moe.gate.weight`, `...experts.E.{w1,w3,w2}.weight`)
-/// are read; any other is refused. Every refusal is a UsageError naming the file, the tensor and
+/// are read, and deepseek_v2 / deepseek_v3 (qwen3_moe's names, plus
+/// `model.layers.N.mlp.shared_experts.{gate,up,down}_proj.weight` when n_shared_experts is not 0
+/// and `model.layers.N.mlp.gate.e_score_correction_bias` with topk_method noaux_tc); any other is
+/// refused. Every refusal is a UsageError naming the file, the tensor and
 /// the field or limit. The values are converted when the builder asks for them: BF16 as it is,
 /// F16 and F32 rounded to BF16 (RNE); an infinite or NaN value (or one that rounds to infinity)
 /// is refused naming the tensor and the element.

@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 """ctest cosim.hf_checkpoint: `moesim cosim --checkpoint DIR --layer N` on checkpoints written
-in qwen3_moe's, olmoe's and mixtral's layouts by hf_fixture.py (docs/checkpoints-hf.md), against
-a numpy oracle.
+in the layouts of qwen3_moe, olmoe, mixtral, deepseek_v2 and deepseek_v3 by hf_fixture.py
+(docs/checkpoints-hf.md), against a numpy oracle.
 
 The fixture is sharded (layer 0 in the first file, layer 1 in the second) and the input hidden
 states are given with --inputs, so the oracle knows every value the layer starts from. Checks:
 both layers of the qwen3_moe checkpoint co-simulate EQUAL with the independent reference
-bit-exact, each reading only the shard that holds it, and layer 0 of the olmoe
-(norm_topk_prob false) and mixtral ones EQUAL; the layer's output agrees with the layer
-computed in float64 by numpy from the weights the fixture meant to write (softmax top-k routing,
-renormalised unless norm_topk_prob is false, SwiGLU experts; the machine's MXFP8 rounding of
-inputs and weights is the only difference, so the BF16 accumulator has a cosine above COSINE_MIN
-and every token's output norm within NORM_MAX of the oracle's, which the other renormalisation
-has not); a checkpoint with every expert's gate and up projections swapped by the fixture
-writer co-simulates EQUAL (both engines read the same wrong weights) but fails the oracle; and
-bad checkpoints exit 2 naming the file, tensor and field. The oracle imports no moesim code.
+bit-exact, each reading only the shard that holds it, and layer 0 of the olmoe (norm_topk_prob
+false), mixtral, deepseek_v2 (a shared expert) and deepseek_v3 (sigmoid routing with the
+correction bias, groups, a shared expert) ones EQUAL; the layer's output agrees with the layer
+computed in float64 by numpy from the weights the fixture meant to write (each model's routing,
+SwiGLU experts; the machine's MXFP8 rounding of inputs and weights is the only difference, so
+the BF16 accumulator has a cosine above COSINE_MIN and every token's output norm within NORM_MAX
+of the oracle's, which the other renormalisation, or DeepSeek-V3 without its shared expert, has
+not); a checkpoint with every expert's gate and up projections swapped by the fixture writer
+co-simulates EQUAL (both engines read the same wrong weights) but fails the oracle; and bad
+checkpoints exit 2 naming the file, tensor and field. The oracle imports no moesim code.
 Exit 0 when all hold, 1 otherwise.
 """
 import argparse
@@ -64,9 +65,10 @@ def mxfp8(raw, rows, cols, block):
     return e4m3(codes) * np.repeat(scale.reshape(rows, cols // block), block, axis=1)
 
 
-def layer_float64(x, w, top_k, norm_topk_prob=True):
+def layer_float64(x, w, top_k, norm_topk_prob=True, shared=False):
     """Qwen3-MoE's sparse MoE block in float64: softmax over the router logits, top-k (ties to
-    the lower index), renormalised when norm_topk_prob, SwiGLU experts."""
+    the lower index), renormalised when norm_topk_prob, SwiGLU experts (DeepSeek-V2: the
+    ungated shared expert added)."""
     y = np.zeros_like(x)
     for t in range(x.shape[0]):
         logits = w["router"] @ x[t]
@@ -77,6 +79,36 @@ def layer_float64(x, w, top_k, norm_topk_prob=True):
         for e, r in zip(chosen, weights):
             g, u = w["gate"][e] @ x[t], w["up"][e] @ x[t]
             y[t] += r * (w["down"][e] @ (g / (1.0 + np.exp(-g)) * u))
+        if shared:
+            y[t] += silu_mlp(*w["shared"], x[t])
+    return y
+
+
+def silu_mlp(gate, up, down, x):
+    g, u = gate @ x, up @ x
+    return down @ (g / (1.0 + np.exp(-g)) * u)
+
+
+def layer_float64_v3(x, w, top_k, n_group, topk_group, rsf, shared=True):
+    """DeepSeek-V3's MoE block in float64: sigmoid scores, the correction bias for selection,
+    group scores (the sum of each group's two best biased scores), topk_group groups kept,
+    top-k of the kept (ties to the lower index), weights from the unbiased scores renormalised
+    and scaled by routed_scaling_factor, plus the shared expert."""
+    y = np.zeros_like(x)
+    for t in range(x.shape[0]):
+        s = 1.0 / (1.0 + np.exp(-(w["router"] @ x[t])))
+        b = s + w["bias"]
+        groups = b.reshape(n_group, -1)
+        score = np.sort(groups, axis=1)[:, -2:].sum(axis=1)
+        kept = sorted(range(n_group), key=lambda g: (-score[g], g))[:topk_group]
+        size = len(b) // n_group
+        masked = [b[e] if e // size in kept else -np.inf for e in range(len(b))]
+        chosen = sorted(range(len(b)), key=lambda e: (-masked[e], e))[:top_k]
+        weights = s[chosen] / (s[chosen].sum() + 1e-20) * rsf
+        for e, r in zip(chosen, weights):
+            y[t] += r * silu_mlp(w["gate"][e], w["up"][e], w["down"][e], x[t])
+        if shared:
+            y[t] += silu_mlp(*w["shared"], x[t])
     return y
 
 
@@ -106,13 +138,14 @@ def cosim(moesim, work, ck, layer, inputs, tag):
     return p.returncode, p.stdout + p.stderr, rep, dump
 
 
-def oracle_cosine(dump, x, w, top_k, norm_topk_prob=True):
+def oracle_cosine(dump, x, w, top_k, norm_topk_prob=True, ref=None):
     """Cosine similarity of the golden model's BF16 accumulator (the layer's output before its
-    MXFP8 store) with the float64 layer, and the largest relative difference of a token's output
-    norm from the oracle's."""
+    MXFP8 store) with the float64 layer (`ref`, or layer_float64's), and the largest relative
+    difference of a token's output norm from the oracle's."""
     with open(os.path.join(dump, "golden", "accumulator_bf16.bin"), "rb") as f:
         y = hf_fixture.bf16_value(np.frombuffer(f.read(), "<u2")).reshape(TOKENS, -1)
-    ref = layer_float64(x, w, top_k, norm_topk_prob)
+    if ref is None:
+        ref = layer_float64(x, w, top_k, norm_topk_prob)
     cosine = float((y * ref).sum() / np.sqrt((y * y).sum() * (ref * ref).sum()))
     # Per token, the norm of the output against the oracle's: the route weights' scale (a
     # renormalisation too many or missing moves it by 1 / sum of the top-k probabilities).
@@ -176,6 +209,41 @@ def main():
             _, r = oracle_cosine(dump, x, w[0], top_k, not norm)
             check(r > NORM_MAX, "%s layer 0: the oracle with norm_topk_prob %s is off by %.3f"
                   % (model_type, not norm, r))
+
+    # Layer 0 in DeepSeek-V3's layout: sigmoid routing with e_score_correction_bias (F32 in the
+    # file), 4 groups of which 2 are kept, routed_scaling_factor 2.5, one shared expert.
+    d = os.path.join(a.work, "deepseek_v3")
+    w = hf_fixture.write_checkpoint(d, hidden=H, intermediate=64, experts=8, top_k=top_k,
+                                    model_type="deepseek_v3", router_sd=1.0)[0]
+    rc, out, rep, dump = cosim(a.moesim, a.work, d, 0, inputs, "deepseek_v3")
+    check(rc == 0 and rep is not None and rep["verdict"] == "EQUAL",
+          "deepseek_v3 layer 0 co-simulates EQUAL (exit %d)" % rc)
+    if rep is not None:
+        check(rep["preset"]["shared_intermediate"] == 64,
+              "deepseek_v3: the shared expert is in the layer")
+        c, r = oracle_cosine(dump, x, w, top_k, ref=layer_float64_v3(x, w, top_k, 4, 2, 2.5))
+        check(c >= COSINE_MIN and r <= NORM_MAX,
+              "deepseek_v3 layer 0: cosine %.6f with the numpy float64 layer >= %s, token norms "
+              "within %.4f <= %s" % (c, COSINE_MIN, r, NORM_MAX))
+        c, r = oracle_cosine(dump, x, w, top_k,
+                             ref=layer_float64_v3(x, w, top_k, 4, 2, 2.5, shared=False))
+        check(c < COSINE_MIN, "deepseek_v3 layer 0: the oracle without the shared expert is off "
+              "(cosine %.6f)" % c)
+
+    # DeepSeek-V2-Lite's routing (softmax over all, greedy top-k, not renormalised) with its
+    # shared expert.
+    d = os.path.join(a.work, "deepseek_v2")
+    w = hf_fixture.write_checkpoint(d, hidden=H, intermediate=64, experts=8, top_k=top_k,
+                                    model_type="deepseek_v2", norm_topk_prob=False,
+                                    router_sd=1.0)[0]
+    rc, out, rep, dump = cosim(a.moesim, a.work, d, 0, inputs, "deepseek_v2")
+    check(rc == 0 and rep is not None and rep["verdict"] == "EQUAL",
+          "deepseek_v2 layer 0 co-simulates EQUAL (exit %d)" % rc)
+    if rep is not None:
+        c, r = oracle_cosine(dump, x, w, top_k, ref=layer_float64(x, w, top_k, False, True))
+        check(c >= COSINE_MIN and r <= NORM_MAX,
+              "deepseek_v2 layer 0: cosine %.6f with the numpy float64 layer >= %s, token norms "
+              "within %.4f <= %s" % (c, COSINE_MIN, r, NORM_MAX))
 
     # The planted layout error: gate and up swapped in the files.
     swapped = os.path.join(a.work, "qwen3_moe_swapped")

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Writes a small Hugging Face checkpoint in qwen3_moe's, olmoe's or mixtral's layout
-(docs/checkpoints-hf.md, Test fixture): config.json, the tensors of every layer (attention,
-norms, router, per-expert gate / up / down projections) under the model's names, BF16, with the
-embedding and LM head, in one model.safetensors or sharded with model.safetensors.index.json
-(layer 0 and the embedding in the first shard, the rest in the second). Weights are drawn from a
+"""Writes a small Hugging Face checkpoint in qwen3_moe's, olmoe's, mixtral's, deepseek_v2's or
+deepseek_v3's layout (docs/checkpoints-hf.md, Test fixture): config.json, the tensors of every layer
+(attention, norms, router, per-expert gate / up / down projections; DeepSeek's shared expert and
+V3's F32 correction bias) under the model's names, BF16, with the embedding and LM head, in one
+model.safetensors or sharded with model.safetensors.index.json (layer 0 and the embedding in the
+first shard, the rest in the second). Weights are drawn from a
 seeded numpy generator with a few outliers per matrix (tens of standard deviations), as real
 checkpoints have.
 
@@ -87,6 +88,23 @@ def config_json(model_type, H, I, E, top_k, layers, norm_topk_prob, heads, kv_he
             "architectures": ["MixtralForCausalLM"], "bos_token_id": 0, "eos_token_id": 1,
             "intermediate_size": I, "num_local_experts": E, "rms_norm_eps": 1e-05,
             "rope_theta": 1000000.0, "router_aux_loss_coef": 0.02, "sliding_window": None})
+    if model_type == "deepseek_v3":
+        return dict(common, **{
+            "architectures": ["DeepseekV3ForCausalLM"], "attention_bias": False,
+            "bos_token_id": 0, "eos_token_id": 1, "ep_size": 1, "first_k_dense_replace": 0,
+            "intermediate_size": 4 * H, "kv_lora_rank": 16, "moe_intermediate_size": I,
+            "moe_layer_freq": 1, "n_group": 4, "n_routed_experts": E, "n_shared_experts": 1,
+            "norm_topk_prob": norm_topk_prob, "num_nextn_predict_layers": 0, "q_lora_rank": 32,
+            "qk_nope_head_dim": head_dim, "qk_rope_head_dim": 8, "rms_norm_eps": 1e-06,
+            "rope_theta": 10000.0, "routed_scaling_factor": 2.5, "scoring_func": "sigmoid",
+            "topk_group": 2, "topk_method": "noaux_tc", "v_head_dim": head_dim})
+    if model_type == "deepseek_v2":  # DeepSeek-V2-Lite's routing: softmax, greedy top-k
+        c = config_json("deepseek_v3", H, I, E, top_k, layers, norm_topk_prob, heads, kv_heads,
+                        head_dim, vocab)
+        c.update({"architectures": ["DeepseekV2ForCausalLM"], "model_type": "deepseek_v2",
+                  "n_group": 1, "topk_group": 1, "topk_method": "greedy",
+                  "scoring_func": "softmax", "routed_scaling_factor": 1.0})
+        return c
     raise ValueError("model_type " + model_type)
 
 
@@ -94,17 +112,21 @@ def config_json(model_type, H, I, E, top_k, layers, norm_topk_prob, heads, kv_he
 # down projections.
 NAMES = {"qwen3_moe": ("mlp.", "gate_proj", "up_proj", "down_proj"),
          "olmoe": ("mlp.", "gate_proj", "up_proj", "down_proj"),
-         "mixtral": ("block_sparse_moe.", "w1", "w3", "w2")}
+         "mixtral": ("block_sparse_moe.", "w1", "w3", "w2"),
+         "deepseek_v2": ("mlp.", "gate_proj", "up_proj", "down_proj"),
+         "deepseek_v3": ("mlp.", "gate_proj", "up_proj", "down_proj")}
 
 
 def write_checkpoint(out, hidden=64, intermediate=64, experts=8, top_k=2, layers=2,
                      norm_topk_prob=True, sharded=True, swap_gate_up=False, seed=0, keep=True,
                      model_type="qwen3_moe", router_sd=3.0):
     """Writes the checkpoint to folder `out` in `model_type`'s layout (qwen3_moe, olmoe,
-    mixtral); returns {layer: {"router": E x H, "gate": [I x H], "up": [I x H], "down":
-    [H x I]}} of float64 arrays (the weights as meant, not as written), or nothing without
-    `keep` (a full-size checkpoint). Router logits have about `router_sd` standard deviations
-    for inputs of unit variance."""
+    mixtral, deepseek_v2, deepseek_v3); returns {layer: {"router": E x H, "gate": [I x H],
+    "up": [I x H], "down": [H x I]}, for DeepSeek also "shared": (gate, up, down) and for V3
+    "bias": E} of float64
+    arrays (the weights as meant, not as written), or nothing without `keep` (a full-size
+    checkpoint). Router logits have about `router_sd` standard deviations for inputs of unit
+    variance."""
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(seed)
     H, I, E = hidden, intermediate, experts
@@ -128,10 +150,17 @@ def write_checkpoint(out, hidden=64, intermediate=64, experts=8, top_k=2, layers
         put(s, p + "input_layernorm.weight", bf16_bits(np.ones(H, np.float32)))
         put(s, p + "post_attention_layernorm.weight", bf16_bits(np.ones(H, np.float32)))
         q, kv = heads * head_dim, kv_heads * head_dim
-        for proj, shape in (("q_proj", (q, H)), ("k_proj", (kv, H)), ("v_proj", (kv, H)),
-                            ("o_proj", (H, q))):
+        attention = (("q_proj", (q, H)), ("k_proj", (kv, H)), ("v_proj", (kv, H)),
+                     ("o_proj", (H, q)))
+        if model_type.startswith("deepseek"):  # multi-head latent attention
+            attention = (("q_a_proj", (32, H)), ("q_b_proj", (heads * (head_dim + 8), 32)),
+                         ("kv_a_proj_with_mqa", (16 + 8, H)),
+                         ("kv_b_proj", (heads * 2 * head_dim, 16)), ("o_proj", (H, q)))
+            put(s, p + "self_attn.q_a_layernorm.weight", bf16_bits(np.ones(32, np.float32)))
+            put(s, p + "self_attn.kv_a_layernorm.weight", bf16_bits(np.ones(16, np.float32)))
+        for proj, shape in attention:
             put(s, p + "self_attn." + proj + ".weight", draw(rng, shape, sd_h))
-        if model_type != "mixtral":  # Qwen3-MoE per head, OLMoE over the whole projection
+        if model_type in ("qwen3_moe", "olmoe"):  # Qwen3-MoE per head, OLMoE over all heads
             qn, kn = (head_dim, head_dim) if model_type == "qwen3_moe" else (q, kv)
             put(s, p + "self_attn.q_norm.weight", bf16_bits(np.ones(qn, np.float32)))
             put(s, p + "self_attn.k_norm.weight", bf16_bits(np.ones(kn, np.float32)))
@@ -151,6 +180,19 @@ def write_checkpoint(out, hidden=64, intermediate=64, experts=8, top_k=2, layers
                 m["gate"].append(bf16_value(gate))
                 m["up"].append(bf16_value(up))
                 m["down"].append(bf16_value(down))
+        if model_type.startswith("deepseek"):  # one shared expert; V3's correction bias, F32
+            gate, up = draw(rng, (I, H), 2.0 * sd_h), draw(rng, (I, H), 2.0 * sd_h)
+            down = draw(rng, (H, I), sd_i)
+            x = p + "mlp.shared_experts."
+            put(s, x + "gate_proj.weight", up if swap_gate_up else gate)
+            put(s, x + "up_proj.weight", gate if swap_gate_up else up)
+            put(s, x + "down_proj.weight", down)
+            m["shared"] = (bf16_value(gate), bf16_value(up), bf16_value(down))
+            if model_type == "deepseek_v3":
+                bias = rng.normal(0.0, 0.03, size=E).astype(np.float32)
+                shards[s][p + "mlp.gate.e_score_correction_bias"] = (
+                    "F32", bias.shape, bias.astype("<f4").tobytes())
+                m["bias"] = bias.astype(np.float64)
         if keep:
             meant[n] = m
     put(1, "model.norm.weight", bf16_bits(np.ones(H, np.float32)))

@@ -131,7 +131,8 @@ void add_deploy_flags(CLI::App* sub, DeployFlags& d) {
   for (const char* n :
        {"--model", "--shared", "--shared-intermediate", "--route-trace", "--tokens-from",
         "--tokens-to", "--program", "--random-seed", "--plant-fault", "--windows", "--from-retire",
-        "--to-retire", "--from-checkpoint", "--to-checkpoint"})
+        "--to-retire", "--from-checkpoint", "--to-checkpoint", "--checkpoint", "--layer",
+        "--inputs"})
     if (CLI::Option* o = sub->get_option_no_throw(n)) dep->excludes(o);
   // Outputs of one run; --all-ranks writes --report only (each rank's run has its own outputs).
   for (const char* n : {"--vcd", "--trace-json", "--trace-log", "--html", "--trace-rtl",

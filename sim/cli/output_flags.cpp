@@ -207,7 +207,7 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g) {
                tp);
   }
   // Outputs never overwrite inputs: the program, the stage table beside it, the images, a
-  // config.json, a route trace, a mix file.
+  // config.json, a route trace, a mix file, input hidden states, a checkpoint directory.
   if (!p.program_file.empty()) {
     g.input("--program", p.program_file);
     g.input("--stage-map", p.assembly.stage_map);
@@ -225,6 +225,8 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g) {
   }
   g.input("--route-trace", p.route_trace);
   g.input("--mix", p.random_mix);
+  g.input("--inputs", p.inputs);
+  g.input_dir("--checkpoint", p.checkpoint);  // no output inside the checkpoint directory
 }
 
 void check_dump(const std::string& dir, const ProgramFlags& p,

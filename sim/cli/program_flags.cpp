@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "cli_output.hpp"
 #include "moesim/isa/assembler.hpp"
@@ -14,6 +15,7 @@
 #include "moesim/isa/image_file.hpp"
 #include "moesim/isa/stage_map.hpp"
 #include "moesim/report/provenance.hpp"
+#include "moesim/workload/hf_checkpoint.hpp"
 #include "moesim/workload/program_fault.hpp"
 #include "random_run.hpp"
 
@@ -155,6 +157,29 @@ void add_program_flags(CLI::App* app, ProgramFlags& f) {
                         ->needs(trace);
   generated.push_back(from);
   generated.push_back(f.tokens_to_opt);
+  CLI::Option* checkpoint =
+      reads(app->add_option("--checkpoint", f.checkpoint,
+                            "the layer's router and expert weights from a Hugging Face "
+                            "checkpoint directory (config.json, safetensors; --layer N; the model "
+                            "and its sizes are the checkpoint's; docs/checkpoints-hf.md)"),
+            "DIR");
+  CLI::Option* layer =
+      app->add_option("--layer", f.layer, "with --checkpoint: the layer to read (0-based)")
+          ->check(kNotNegative)
+          ->needs(checkpoint);
+  checkpoint->needs(layer);
+  for (const char* n : {"--model", "--route-trace", "--shared", "--shared-intermediate"})
+    checkpoint->excludes(app->get_option(n));
+  generated.push_back(checkpoint);
+  generated.push_back(layer);
+  CLI::Option* inputs = reads(
+      app->add_option("--inputs", f.inputs,
+                      "the layer's input hidden states instead of seeded ones: a safetensors file "
+                      "of one tensor [tokens, hidden] in BF16, F16 or F32 (its rows are the "
+                      "tokens; docs/checkpoints-hf.md)"));
+  inputs->excludes(f.tokens_opt);
+  inputs->excludes(trace);
+  generated.push_back(inputs);
   app->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
   app->add_option("--max-instructions", f.max_instructions,
                   "stop with exit 2 if the program has not ended after N instructions (0: no "
@@ -214,8 +239,11 @@ nlohmann::json make_provenance(const isa::Spec& spec, const ProgramFlags& f, con
     bytes.insert(bytes.end(), w.program.stages.begin(), w.program.stages.end());
     p.digests.emplace_back("program (generated: words, then stage codes)",
                            report::sha256_hex(bytes.data(), bytes.size()));
-    if (w.built && fs::path(f.model).extension() == ".json")
+    if (w.built && f.checkpoint.empty() && fs::path(f.model).extension() == ".json")
       p.files.emplace_back("model " + f.model, f.model);
+    if (w.built && !f.inputs.empty()) p.files.emplace_back("inputs " + f.inputs, f.inputs);
+    if (w.built && !f.checkpoint.empty())
+      p.files.emplace_back("checkpoint config.json", fs::path(f.checkpoint) / "config.json");
     if (w.built && !f.route_trace.empty())
       p.files.emplace_back("route trace " + f.route_trace, f.route_trace);
   } else {
@@ -294,27 +322,55 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
                              *w.preset, w.program_image);
     return w;
   }
-  w.model = workload::resolve_model(f.model, &w.ignored_config_keys);
+  std::optional<workload::HfLayer> hf;
+  if (!f.checkpoint.empty()) {
+    hf = bad_input_of<UsageError>("--checkpoint ", [&] {
+      return workload::load_hf_layer(f.checkpoint, f.layer, *w.preset, &w.ignored_config_keys);
+    });
+    w.model = hf->model;
+    // The tensors have the checkpoint's sizes: --hidden and --intermediate may only repeat them.
+    for (const auto& [opt, v, model_v] :
+         {std::tuple{f.hidden_opt, f.hidden, w.model->hidden},
+          std::tuple{f.intermediate_opt, f.intermediate, w.model->intermediate}})
+      if (opt->count() != 0 && v != model_v)
+        throw UsageError(opt->get_name() + " " + std::to_string(v) +
+                         ": the checkpoint's layer has " + std::to_string(model_v) +
+                         " (its tensors are not scaled down)");
+  } else {
+    w.model = workload::resolve_model(f.model, &w.ignored_config_keys);
+  }
   if (f.shared_intermediate != 0 && !f.shared)
     throw UsageError("--shared-intermediate " + std::to_string(f.shared_intermediate) +
                      ": sets the shared expert's width, and without --shared the layer has none "
                      "(add --shared, or leave the flag out)");
   workload::BuildOptions o;
   o.model = &*w.model;
-  o.shared = f.shared;
+  o.shared = f.shared || (hf && w.model->shared_experts != 0);  // a checkpoint's shared expert
   o.shared_intermediate = f.shared_intermediate;
   o.topk = f.topk_policy == "register" ? workload::TopkEncoding::register_policy
                                        : workload::TopkEncoding::automatic;
   o.lowering = f.lowering == "expert" ? workload::Lowering::expert : workload::Lowering::pair;
   o.tokens = f.tokens;
   if (!f.route_trace.empty()) replay_route_trace(f, w, o);
-  o.hidden = f.hidden != 0 ? f.hidden : w.model->hidden;
-  o.intermediate = f.intermediate != 0 ? f.intermediate : w.model->intermediate;
+  o.hidden = f.hidden != 0 && !hf ? f.hidden : w.model->hidden;
+  o.intermediate = f.intermediate != 0 && !hf ? f.intermediate : w.model->intermediate;
   o.seed = f.seed;
+  if (hf) o.weights = hf->weights.get();
+  if (!f.inputs.empty())
+    o.inputs = bad_input_of<UsageError>(
+        "--inputs ", [&] { return workload::read_hidden_states(f.inputs, o.hidden, o.tokens); });
   std::optional<workload::ProgramFault> fault;  // a bad name is refused before the build
   if (!f.plant_fault.empty()) fault = workload::parse_program_fault(f.plant_fault);
-  w.built = workload::build_moe_layer(spec, *w.preset, o);
+  if (hf) {  // the builder names --hidden / --intermediate for sizes that are the checkpoint's
+    w.built = bad_input_of<UsageError>(
+        "--checkpoint " + f.checkpoint + ": layer " + std::to_string(f.layer) + " (" + hf->tensors +
+            ") does not fit: ",
+        [&] { return workload::build_moe_layer(spec, *w.preset, o); });
+  } else {
+    w.built = workload::build_moe_layer(spec, *w.preset, o);
+  }
   if (w.trace) w.built->notes.push_back(w.trace_note);
+  if (hf) w.built->notes.push_back(hf->note);
   if (fault) workload::plant_program_fault(spec, *w.preset, *fault, *w.built);
   if (!w.ignored_config_keys.empty()) {
     std::string keys;

@@ -64,7 +64,10 @@ struct ProgramFlags {
   unsigned tokens_to = 0;  ///< with tokens_to_opt unset: the end of the trace
   CLI::Option* tokens_opt = nullptr;
   CLI::Option* tokens_to_opt = nullptr;
-  std::string dma_queue;  ///< --dma-queue N: DMA_QUEUE of the run ("": the preset's)
+  std::string dma_queue;   ///< --dma-queue N: DMA_QUEUE of the run ("": the preset's)
+  std::string checkpoint;  ///< --checkpoint DIR: a Hugging Face checkpoint (docs/checkpoints-hf.md)
+  unsigned layer = 0;      ///< --layer N of --checkpoint
+  std::string inputs;      ///< --inputs FILE: the layer's input hidden states (safetensors)
 };
 
 void add_progress_flag(CLI::App* app, ProgramFlags& f);

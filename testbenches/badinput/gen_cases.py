@@ -13,6 +13,7 @@ import collections
 import copy
 import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -716,6 +717,58 @@ def input_cases():
                ['--report c.json', '--model'])
 
 
+# ---------------------------------------------------------------- safetensors
+
+def _safetensors(header, data=b'', length=None):
+    """A safetensors file: the 8-byte little-endian header length, the header text, the data."""
+    text = header.encode() if isinstance(header, str) else header
+    return struct.pack('<Q', len(text) if length is None else length) + text + data
+
+
+_QWEN3_TINY = json.dumps({'model_type': 'qwen3_moe', 'hidden_size': 64, 'moe_intermediate_size': 64,
+                          'num_experts': 2, 'num_experts_per_tok': 1, 'norm_topk_prob': True,
+                          'num_hidden_layers': 1})
+_GATE = 'model.layers.0.mlp.gate.weight'
+
+
+def safetensors_cases():
+    """Malformed Hugging Face checkpoints and --inputs files (docs/checkpoints-hf.md): each
+    refused naming the file, the tensor and the field; the bombs within HOSTILE."""
+    def ck(model):
+        return {'ck/config.json': _QWEN3_TINY, 'ck/model.safetensors': model}
+
+    args = ['cosim', '--checkpoint', 'ck', '--layer', '0', '--quiet']
+    inputs = ['cosim', '--inputs', 'h.safetensors', '--quiet'] + SHAPE
+    yield Case('safetensors/header_length_bomb', inputs,
+               {'h.safetensors': _safetensors('{}', length=1 << 63)},
+               ['--inputs h.safetensors: header length', 'more than the limit of 100000000'],
+               {}, HOSTILE)
+    yield Case('safetensors/sparse_200mb', inputs,
+               {'h.safetensors': Sparse(200 << 20)},
+               ["--inputs h.safetensors: header: does not start with '{'"], {}, HOSTILE)
+    yield Case('safetensors/offsets_overlap', args,
+               ck(_safetensors('{"a": {"dtype": "U8", "shape": [4], "data_offsets": [0, 4]}, '
+                               '"b": {"dtype": "U8", "shape": [4], "data_offsets": [2, 6]}}',
+                               b'x' * 6)),
+               ["ck/model.safetensors: tensor 'b': 'data_offsets' [2, 6]: overlaps"])
+    yield Case('safetensors/unknown_dtype', args,
+               ck(_safetensors('{"%s": {"dtype": "Q4_K", "shape": [2, 64], '
+                               '"data_offsets": [0, 128]}}' % _GATE, b'x' * 128)),
+               ["ck/model.safetensors: tensor '%s': 'dtype': 'Q4_K' is not a dtype" % _GATE])
+    yield Case('safetensors/missing_router', args, ck(_safetensors('{}')),
+               ["ck/model.safetensors: tensor '%s': not in the file" % _GATE])
+    yield Case('safetensors/router_dtype_i8', args,
+               ck(_safetensors('{"%s": {"dtype": "I8", "shape": [2, 64], '
+                               '"data_offsets": [0, 128]}}' % _GATE, b'x' * 128)),
+               ["ck/model.safetensors: tensor '%s': 'dtype' I8: moesim reads BF16" % _GATE])
+    yield Case('safetensors/index_outside_the_directory', args,
+               {'ck/config.json': _QWEN3_TINY,
+                'ck/model.safetensors.index.json':
+                    '{"weight_map": {"%s": "../m.safetensors"}}' % _GATE},
+               ["ck/model.safetensors.index.json: 'weight_map': '%s': " % _GATE,
+                '"../m.safetensors" is not a file name'])
+
+
 # ---------------------------------------------------------------- hostile inputs
 
 # A few hundred bytes of nested YAML aliases: 10 levels of ten aliases, 10^10 nodes to any walk.
@@ -1027,6 +1080,9 @@ def _program_inputs(mixtral):
         '--route-trace': In(TRACE, '.json', context=SHAPE),
         '--mix': In(MIX, '.yaml', context=['--random-seed', '1']),
         '--stage-map': In(STAGE_MAP, '.yaml', context=['--program', P], files=PROGRAM),
+        '--inputs': In(b'\x02\0\0\0\0\0\0\0{}', '.safetensors', context=SHAPE),
+        '--checkpoint': In(value='ck', inside=({'ck/config.json': mixtral}, 'ck/config.json'),
+                           context=['--layer', '0']),
     }
 
 
@@ -1310,7 +1366,7 @@ def cases(moesim=None):
     """Every generated case; the output guard collisions need the moesim executable (its
     `help-files`), and are left out without it."""
     for gen in (asm_cases, hex_cases, suite_cases, config_cases, flag_cases, output_cases,
-                input_cases, hostile_cases):
+                input_cases, safetensors_cases, hostile_cases):
         yield from gen()
     if moesim is not None:
         yield from collision_cases(moesim)

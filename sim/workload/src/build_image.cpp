@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -158,6 +159,36 @@ void put_u32(std::vector<uint8_t>& bytes, uint64_t word, uint32_t v) {
   for (int i = 0; i < 4; ++i) bytes[4 * word + i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
+/// `v` (BF16 values of `m`'s first `n` elements, whole rows) quantised into `m` per MX block.
+void lay_values(std::vector<uint8_t>& hbm, const MxMatrix& m, const std::vector<uint16_t>& v,
+                uint64_t n, uint64_t mxb) {
+  if (v.size() != n) throw std::logic_error("build_moe_layer: a tensor of the wrong size");
+  const MxQuantizer& q = mx_quantizer();
+  for (uint64_t b = 0; b < n / mxb; ++b)
+    hbm[m.base + m.scale_offset + b] = q.quantize(v.data() + b * mxb, mxb, &hbm[m.base + b * mxb]);
+}
+
+/// The weights of `w` quantised into their MXFP8 matrices.
+void lay_weights(std::vector<uint8_t>& hbm, const Layout& L, const LayerWeights& w, uint64_t mxb) {
+  const uint64_t H = L.hidden, I = L.intermediate;
+  std::vector<uint16_t> v;
+  const auto put = [&](const MxMatrix& m, uint64_t n) { lay_values(hbm, m, v, n, mxb); };
+  w.router(v);
+  put(L.wr, uint64_t{L.experts} * H);
+  for (unsigned e = 0; e < L.experts; ++e) {
+    w.expert_w1(e, v);
+    put({L.w1 + e * L.w1_expert_bytes, 2 * I, H, 2 * I * H, 0}, 2 * I * H);
+    w.expert_w2(e, v);
+    put({L.w2 + e * L.w2_expert_bytes, H, I, H * I, 0}, H * I);
+  }
+  if (L.shared_intermediate != 0) {
+    w.shared_w1(v);
+    put(L.ws1, 2 * uint64_t{L.shared_intermediate} * H);
+    w.shared_w2(v);
+    put(L.ws2, H * L.shared_intermediate);
+  }
+}
+
 }  // namespace
 
 isa::MemoryImage LayerBuilder::make_image() {
@@ -170,30 +201,43 @@ isa::MemoryImage LayerBuilder::make_image() {
   const double sd_h = 1.0 / std::sqrt(static_cast<double>(H));
   const double sd_i = 1.0 / std::sqrt(static_cast<double>(I));
   std::vector<Fill> fills;
+  // X is drawn even when BuildOptions::inputs replaces it, so the weights a seed draws stay the
+  // same.
   fills.push_back({L_.x, L_.tokens * H, 1.0});
-  // Sigmoid scores: router logits ~ 1, so sigmoid(l) of the top experts stays below 1.
-  const double sd_router = L_.routing == Layout::Routing::softmax ? 2.0 * sd_h : sd_h;
-  // Recorded routing: W_r is zero (the logits come from the recorded ones, docs/route_traces.md).
-  fills.push_back({L_.wr, opt_.recorded.empty() ? E * H : 0, sd_router});
-  if (L_.br.rows != 0) fills.push_back({L_.br, E, 0.5});
-  if (L_.b1.rows != 0) fills.push_back({L_.b1, E * 2 * I, 0.5});
-  if (L_.b2.rows != 0) fills.push_back({L_.b2, E * H, 0.5});
-  for (uint64_t e = 0; e < E; ++e) {
-    const MxMatrix w{L_.w1 + e * L_.w1_expert_bytes, 2 * I, H, 2 * I * H, 0};
-    fills.push_back({w, 2 * I * H, 4.0 * sd_h});
-  }
-  for (uint64_t e = 0; e < E; ++e) {
-    const MxMatrix w{L_.w2 + e * L_.w2_expert_bytes, H, I, H * I, 0};
-    fills.push_back({w, H * I, sd_i});
-  }
-  if (L_.shared_intermediate != 0) {
-    // Shared expert like a routed one; gate logits w_g . x ~ 1 so sigmoid stays unsaturated.
-    const double sd_s = 1.0 / std::sqrt(static_cast<double>(L_.shared_intermediate));
-    fills.push_back({L_.ws1, L_.ws1.rows * H, 4.0 * sd_h});
-    fills.push_back({L_.ws2, H * L_.shared_intermediate, sd_s});
-    if (L_.shared_gate) fills.push_back({L_.wg, H, sd_h});
+  // Weights from a checkpoint (BuildOptions::weights) are laid in after X is drawn.
+  if (opt_.weights != nullptr &&
+      (L_.br.rows != 0 || L_.b1.rows != 0 || L_.b2.rows != 0 || L_.shared_gate ||
+       (L_.shared_intermediate != 0 && !opt_.weights->has_shared()) ||
+       (L_.routing == Layout::Routing::sigmoid_biased && !opt_.weights->has_correction_bias()) ||
+       !opt_.recorded.empty()))
+    throw std::logic_error("BuildOptions::weights: the layer has tensors LayerWeights lacks");
+  if (opt_.weights == nullptr) {
+    // Sigmoid scores: router logits ~ 1, so sigmoid(l) of the top experts stays below 1.
+    const double sd_router = L_.routing == Layout::Routing::softmax ? 2.0 * sd_h : sd_h;
+    // Recorded routing: W_r is zero (the logits come from the recorded ones, docs/route_traces.md).
+    fills.push_back({L_.wr, opt_.recorded.empty() ? E * H : 0, sd_router});
+    if (L_.br.rows != 0) fills.push_back({L_.br, E, 0.5});
+    if (L_.b1.rows != 0) fills.push_back({L_.b1, E * 2 * I, 0.5});
+    if (L_.b2.rows != 0) fills.push_back({L_.b2, E * H, 0.5});
+    for (uint64_t e = 0; e < E; ++e) {
+      const MxMatrix w{L_.w1 + e * L_.w1_expert_bytes, 2 * I, H, 2 * I * H, 0};
+      fills.push_back({w, 2 * I * H, 4.0 * sd_h});
+    }
+    for (uint64_t e = 0; e < E; ++e) {
+      const MxMatrix w{L_.w2 + e * L_.w2_expert_bytes, H, I, H * I, 0};
+      fills.push_back({w, H * I, sd_i});
+    }
+    if (L_.shared_intermediate != 0) {
+      // Shared expert like a routed one; gate logits w_g . x ~ 1 so sigmoid stays unsaturated.
+      const double sd_s = 1.0 / std::sqrt(static_cast<double>(L_.shared_intermediate));
+      fills.push_back({L_.ws1, L_.ws1.rows * H, 4.0 * sd_h});
+      fills.push_back({L_.ws2, H * L_.shared_intermediate, sd_s});
+      if (L_.shared_gate) fills.push_back({L_.wg, H, sd_h});
+    }
   }
   fill_all(hbm, fills, gen, mxb_);
+  if (!opt_.inputs.empty()) lay_values(hbm, L_.x, opt_.inputs, L_.tokens * H, mxb_);
+  if (opt_.weights != nullptr) lay_weights(hbm, L_, *opt_.weights, mxb_);
 
   isa::MemoryImage img;
   img.hbm.push_back({0, std::move(hbm)});
@@ -214,9 +258,15 @@ isa::MemoryImage LayerBuilder::make_image() {
     put_u16(fp, L_.fp_eps, num::f32_to_bf16(1e-20f));
     put_u16(fp, L_.fp_rsf, num::f32_to_bf16(static_cast<float>(model.routed_scaling_factor)));
     // e_score_correction_bias: small (sd 0.03, against score gaps of ~0.01 between the top
-    // experts), drawn after every other tensor, BF16.
+    // experts), drawn after every other tensor, BF16; or the checkpoint's.
+    std::vector<uint16_t> bias;
+    if (opt_.weights != nullptr) opt_.weights->correction_bias(bias);
+    if (opt_.weights != nullptr && bias.size() != E)
+      throw std::logic_error("LayerWeights: a correction bias of the wrong size");
     for (uint64_t e = 0; e < E; ++e)
-      put_u16(fp, L_.fp_bias + e, num::f32_to_bf16(static_cast<float>(gen.normal(0.03))));
+      put_u16(fp, L_.fp_bias + e,
+              opt_.weights != nullptr ? bias[e]
+                                      : num::f32_to_bf16(static_cast<float>(gen.normal(0.03))));
   }
   for (size_t t = 0; t < opt_.recorded.size(); ++t)
     for (size_t j = 0; j < L_.top_k; ++j)

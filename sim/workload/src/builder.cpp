@@ -10,6 +10,19 @@
 #include "moesim/isa/numerics.hpp"
 
 namespace moesim::workload {
+
+// A source without a shared expert or correction bias is never asked for them (has_shared(),
+// has_correction_bias()).
+void LayerWeights::shared_w1(std::vector<uint16_t>&) const {
+  throw std::logic_error("LayerWeights: no shared expert");
+}
+void LayerWeights::shared_w2(std::vector<uint16_t>&) const {
+  throw std::logic_error("LayerWeights: no shared expert");
+}
+void LayerWeights::correction_bias(std::vector<uint16_t>&) const {
+  throw std::logic_error("LayerWeights: no correction bias");
+}
+
 namespace detail {
 
 LayerBuilder::LayerBuilder(const isa::Spec& spec, const isa::MachinePreset& m,

@@ -102,6 +102,10 @@ nlohmann::json read_json_file(const std::string& path, const std::string& who, u
     if (m.rfind(path + ": ", 0) == 0) m = m.substr(path.size() + 2);
     throw UsageError(who + ": " + m);
   }
+  return parse_json_text(text, who);
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& who) {
   const char* read_to = text.data();
   const Cursor first{text.data(), &read_to}, last{text.data() + text.size(), &read_to};
   Json j;

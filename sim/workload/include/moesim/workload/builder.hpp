@@ -36,6 +36,27 @@ enum class TopkEncoding { automatic, register_policy };
 /// so expert-major trades weight traffic (E expert fetches instead of T*k) for matrix work.
 enum class Lowering { pair, expert };
 
+/// A layer's weights from outside the seeded generator (a Hugging Face checkpoint,
+/// hf_checkpoint.hpp). Each call writes one tensor's values as BF16 bits, row-major, into `out`
+/// (resized by the callee); the builder quantises them to MXFP8 as it quantises drawn values
+/// (num::mx_quantize, docs/numerics.md). The router and the routed experts always; the ungated
+/// shared expert and the correction bias when the layer has them and has_shared() /
+/// has_correction_bias() say the source holds them. No biases, no shared expert gate.
+class LayerWeights {
+ public:
+  virtual ~LayerWeights() = default;
+  virtual void router(std::vector<uint16_t>& out) const = 0;  ///< W_r: E x H
+  /// Expert e's W1: 2I x H, the gate projection's rows [0, I), the up projection's [I, 2I).
+  virtual void expert_w1(unsigned e, std::vector<uint16_t>& out) const = 0;
+  virtual void expert_w2(unsigned e, std::vector<uint16_t>& out) const = 0;  ///< W2: H x I
+  virtual bool has_shared() const { return false; }
+  /// The fused shared expert's W1 (2 I_s x H, gate rows then up rows) and W2 (H x I_s).
+  virtual void shared_w1(std::vector<uint16_t>& out) const;
+  virtual void shared_w2(std::vector<uint16_t>& out) const;
+  virtual bool has_correction_bias() const { return false; }
+  virtual void correction_bias(std::vector<uint16_t>& out) const;  ///< E values
+};
+
 struct BuildOptions {
   const ModelPreset* model = nullptr;
   unsigned tokens = 4;        ///< T (real tokens; padded to a multiple of HBM_V_ROWS and BLEN)
@@ -47,7 +68,15 @@ struct BuildOptions {
   unsigned shared_intermediate = 0;
   TopkEncoding topk = TopkEncoding::automatic;
   Lowering lowering = Lowering::pair;
-  uint64_t seed = 1;
+  uint64_t seed = 1;  ///< the input X (and, without `weights`, every weight) is drawn from it
+  /// When set, the layer's weights (sizes: the options' hidden, intermediate, shared
+  /// intermediate and the model's E); the layer may then have no biases and no shared expert
+  /// gate, its shared expert and correction bias must be in `weights`, and no recorded routing is
+  /// given (std::logic_error otherwise).
+  const LayerWeights* weights = nullptr;
+  /// When not empty, the input X: `tokens` x `hidden` BF16 values row-major (read_hidden_states,
+  /// hf_checkpoint.hpp) instead of drawn ones; quantised as drawn values are.
+  std::vector<uint16_t> inputs;
   /// Recorded routing (docs/route_traces.md): when not empty, one entry per token; the router's
   /// weight W_r is zero (its dot products still run and give +0 logits), then the BF16 logit
   /// logits_bf16[j] is written at expert ids[j] before V_TOPK, so V_TOPK selects exactly the

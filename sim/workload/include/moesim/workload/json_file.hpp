@@ -18,4 +18,8 @@ namespace moesim::workload {
 nlohmann::json read_json_file(const std::string& path, const std::string& who,
                               uint64_t max_bytes = isa::kMaxJsonInputBytes);
 
+/// The parse of read_json_file on text already in memory (a safetensors header): the same
+/// refusals of a key given twice and of text that is not JSON, each starting with `who`.
+nlohmann::json parse_json_text(const std::string& text, const std::string& who);
+
 }  // namespace moesim::workload

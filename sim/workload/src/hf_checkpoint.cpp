@@ -1,0 +1,225 @@
+// One MoE layer of a Hugging Face checkpoint: see hf_checkpoint.hpp.
+#include "moesim/workload/hf_checkpoint.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "moesim/isa/numerics.hpp"
+#include "moesim/isa/usage_error.hpp"
+#include "moesim/workload/json_file.hpp"
+#include "moesim/workload/safetensors.hpp"
+
+namespace moesim::workload {
+
+namespace {
+
+namespace st = safetensors;
+
+std::string shape_text(const std::vector<uint64_t>& s) {
+  std::string t = "[";
+  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+  return t + "]";
+}
+
+/// F16 bits -> FP32 (exact).
+float f16_to_f32(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h >> 15) << 31, exp = (h >> 10) & 0x1F,
+                 man = h & 0x3FFu;
+  if (exp == 0x1F) return num::f32_from_bits(sign | 0x7F800000u | man << 13);
+  if (exp != 0) return num::f32_from_bits(sign | (exp - 15 + 127) << 23 | man << 13);
+  const float v = std::ldexp(static_cast<float>(man), -24);  // subnormal: exact
+  return sign != 0 ? -v : v;
+}
+
+/// One tensor of the layer: where it is and what it must be.
+struct Ref {
+  const st::File* file = nullptr;
+  const st::Tensor* tensor = nullptr;
+};
+
+void check_dtype(const Ref& r) {
+  const st::Dtype d = r.tensor->dtype;
+  if (d != st::Dtype::BF16 && d != st::Dtype::F16 && d != st::Dtype::F32)
+    throw UsageError(r.file->path() + ": tensor '" + r.tensor->name + "': 'dtype' " +
+                     st::dtype_name(d) + ": moesim reads BF16, F16 and F32 values");
+}
+
+/// The tensor's values as BF16 into out[0, elements): BF16 as it is, F16 and F32 rounded (RNE);
+/// an infinite or NaN result is refused naming the element.
+void to_bf16(const Ref& r, uint16_t* out) {
+  const st::Tensor& t = *r.tensor;
+  const uint8_t* p = r.file->data(t);
+  const uint64_t n = t.elements();
+  for (uint64_t i = 0; i < n; ++i) {
+    uint16_t b = 0;
+    if (t.dtype == st::Dtype::BF16) {
+      b = static_cast<uint16_t>(p[2 * i] | p[2 * i + 1] << 8);
+    } else if (t.dtype == st::Dtype::F16) {
+      b = num::f32_to_bf16(f16_to_f32(static_cast<uint16_t>(p[2 * i] | p[2 * i + 1] << 8)));
+    } else {
+      uint32_t w = 0;
+      std::memcpy(&w, p + 4 * i, 4);  // little-endian host (x86-64, as the build requires)
+      b = num::f32_to_bf16(num::f32_from_bits(w));
+    }
+    if ((b & 0x7F80) == 0x7F80) {
+      const uint64_t cols = t.shape.back();
+      throw UsageError(r.file->path() + ": tensor '" + t.name + "': element [" +
+                       std::to_string(i / cols) + ", " + std::to_string(i % cols) +
+                       "] is infinite or NaN in BF16");
+    }
+    out[i] = b;
+  }
+}
+
+class HfWeights : public LayerWeights {
+ public:
+  HfWeights(const std::string& dir, unsigned layer, const ModelPreset& m,
+            const isa::MachinePreset& preset)
+      : ck_(dir), H_(m.hidden), I_(m.intermediate), E_(m.experts) {
+    const std::string L = "model.layers." + std::to_string(layer) + ".";
+    const bool mixtral = m.model_type == "mixtral";
+    const std::string block = L + (mixtral ? "block_sparse_moe." : "mlp.");
+    const uint64_t vlen = static_cast<uint64_t>(preset.vlen());
+    router_ = take(block + "gate.weight", {E_, H_}, "num_experts x hidden_size");
+    check_fits(router_, H_, "hidden_size", vlen, preset.name);
+    for (unsigned e = 0; e < E_; ++e) {
+      const std::string x = block + "experts." + std::to_string(e) + ".";
+      gate_.push_back(take(x + (mixtral ? "w1" : "gate_proj") + ".weight", {I_, H_},
+                           "intermediate x hidden_size"));
+      up_.push_back(take(x + (mixtral ? "w3" : "up_proj") + ".weight", {I_, H_},
+                         "intermediate x hidden_size"));
+      down_.push_back(take(x + (mixtral ? "w2" : "down_proj") + ".weight", {H_, I_},
+                           "hidden_size x intermediate"));
+    }
+    check_fits(gate_[0], I_, "the expert intermediate size", vlen, preset.name);
+    // DeepSeek: n_shared_experts fused into one MLP, and the router's correction bias.
+    if (m.shared_experts != 0) {
+      const uint64_t S = m.shared_intermediate;
+      const std::string x = block + "shared_experts.";
+      shared_ = {take(x + "gate_proj.weight", {S, H_}, "n_shared_experts x intermediate x hidden"),
+                 take(x + "up_proj.weight", {S, H_}, "n_shared_experts x intermediate x hidden"),
+                 take(x + "down_proj.weight", {H_, S}, "hidden x n_shared_experts x intermediate")};
+    }
+    if (m.correction_bias)
+      bias_ = {take(block + "gate.e_score_correction_bias", {E_}, "num_experts")};
+  }
+
+  bool has_shared() const override { return !shared_.empty(); }
+  void shared_w1(std::vector<uint16_t>& out) const override {
+    const uint64_t n = shared_[0].tensor->elements();
+    out.resize(2 * n);
+    to_bf16(shared_[0], out.data());
+    to_bf16(shared_[1], out.data() + n);
+  }
+  void shared_w2(std::vector<uint16_t>& out) const override {
+    out.resize(shared_[2].tensor->elements());
+    to_bf16(shared_[2], out.data());
+  }
+  bool has_correction_bias() const override { return !bias_.empty(); }
+  void correction_bias(std::vector<uint16_t>& out) const override {
+    out.resize(E_);
+    to_bf16(bias_[0], out.data());
+  }
+
+  void router(std::vector<uint16_t>& out) const override {
+    out.resize(uint64_t{E_} * H_);
+    to_bf16(router_, out.data());
+  }
+  void expert_w1(unsigned e, std::vector<uint16_t>& out) const override {
+    out.resize(2 * uint64_t{I_} * H_);
+    to_bf16(gate_.at(e), out.data());
+    to_bf16(up_.at(e), out.data() + uint64_t{I_} * H_);
+  }
+  void expert_w2(unsigned e, std::vector<uint16_t>& out) const override {
+    out.resize(uint64_t{H_} * I_);
+    to_bf16(down_.at(e), out.data());
+  }
+
+  std::vector<std::string> files() const { return ck_.opened(); }
+  std::string tensors() const {
+    return router_.tensor->name + " " + shape_text(router_.tensor->shape) +
+           ", the experts' gate and up " + shape_text(gate_[0].tensor->shape) + ", down " +
+           shape_text(down_[0].tensor->shape);
+  }
+
+ private:
+  st::Checkpoint ck_;
+  uint64_t H_, I_;
+  unsigned E_;
+  Ref router_;
+  std::vector<Ref> gate_, up_, down_;
+  std::vector<Ref> shared_;  ///< gate, up, down of the fused shared expert (none: empty)
+  std::vector<Ref> bias_;    ///< e_score_correction_bias (none: empty)
+
+  Ref take(const std::string& name, const std::vector<uint64_t>& shape, const char* dims) {
+    const auto [f, t] = ck_.tensor(name);
+    const std::string who = f->path() + ": tensor '" + name + "'";
+    check_dtype({f, t});
+    if (t->shape != shape)
+      throw UsageError(who + ": 'shape' " + shape_text(t->shape) + ", but config.json gives " +
+                       shape_text(shape) + " (" + dims + ")");
+    return {f, t};
+  }
+
+  static void check_fits(const Ref& r, uint64_t n, const char* what, uint64_t vlen,
+                         const std::string& preset) {
+    if (n % vlen != 0)
+      throw UsageError(r.file->path() + ": tensor '" + r.tensor->name + "': 'shape' " +
+                       shape_text(r.tensor->shape) + ": " + what + " " + std::to_string(n) +
+                       " is not a multiple of VLEN = " + std::to_string(vlen) +
+                       " of machine preset '" + preset + "'");
+  }
+};
+
+}  // namespace
+
+HfLayer load_hf_layer(const std::string& dir, unsigned layer, const isa::MachinePreset& preset,
+                      std::vector<std::string>* ignored) {
+  namespace fs = std::filesystem;
+  const std::string config = (fs::path(dir) / "config.json").string();
+  HfLayer h;
+  h.model = load_model_config(config, ignored);
+  const std::string& t = h.model.model_type;
+  if (t != "qwen3_moe" && t != "olmoe" && t != "mixtral" && t != "deepseek_v2" &&
+      t != "deepseek_v3")
+    throw UsageError(config + ": key 'model_type': '" + t +
+                     "': --checkpoint reads the layers of qwen3_moe, olmoe, mixtral, deepseek_v2 "
+                     "and deepseek_v3");
+  const nlohmann::json j = read_json_file(config, config);
+  if (j.contains("num_hidden_layers") && j["num_hidden_layers"].is_number_unsigned() &&
+      layer >= j["num_hidden_layers"].get<uint64_t>())
+    throw UsageError(config + ": key 'num_hidden_layers': " + j["num_hidden_layers"].dump() +
+                     ": the model has no layer " + std::to_string(layer) + " (--layer)");
+  auto w = std::make_unique<HfWeights>(dir, layer, h.model, preset);
+  h.files = w->files();
+  h.tensors = w->tensors();
+  h.note = "weights of layer " + std::to_string(layer) + " (router and " +
+           std::to_string(h.model.experts) + " experts) from the checkpoint " + dir + " (" +
+           std::to_string(h.files.size()) + " safetensors file" + (h.files.size() == 1 ? "" : "s") +
+           " opened), rounded to BF16 and quantised to MXFP8";
+  h.weights = std::move(w);
+  return h;
+}
+
+std::vector<uint16_t> read_hidden_states(const std::string& path, unsigned hidden,
+                                         unsigned& tokens) {
+  const st::File f(path);
+  if (f.tensors().size() != 1)
+    throw UsageError(path + ": " + std::to_string(f.tensors().size()) +
+                     " tensors; the input hidden states are one tensor [tokens, hidden_size]");
+  const st::Tensor& t = f.tensors()[0];
+  const std::string who = path + ": tensor '" + t.name + "': 'shape' " + shape_text(t.shape);
+  if (t.shape.size() != 2 || t.shape[1] != hidden)
+    throw UsageError(who + ": not [tokens, " + std::to_string(hidden) +
+                     "] (the layer's hidden size)");
+  if (t.shape[0] == 0 || t.shape[0] > UINT32_MAX)
+    throw UsageError(who + ": no tokens, or too many");
+  check_dtype({&f, &t});
+  std::vector<uint16_t> v(t.elements());
+  to_bf16({&f, &t}, v.data());
+  tokens = static_cast<unsigned>(t.shape[0]);
+  return v;
+}
+
+}  // namespace moesim::workload

@@ -152,7 +152,7 @@ def test_conformance():
     assert r["verdict"] == "PASS"
     cases = r["engines"]["golden"]["cases"]
     assert [c["name"] for c in cases] == [c["name"] for c in r["engines"]["rtl"]["cases"]]
-    assert all(c["pass"] for c in cases) and len(cases) == 5
+    assert all(c["pass"] for c in cases) and len(cases) == 6
     with pytest.raises(moesim.UsageError) as e:
         moesim.conformance(filter="^NOPE/")
     assert str(e.value) == cli_error("conformance", "--filter", "^NOPE/")

@@ -4,9 +4,11 @@
 #    instruction that retires and halts; a C_LOOP_END outside any loop, which traps at issue)
 #    each run alone under --rtl-coverage; a property hit by both would be hit by any run (a
 #    defect: it cannot fail). Every cover property must be unhit in at least one of them.
-# 2. The conformance suite on the RTL under coverage, merged with `moesim coverage` and the
-#    committed waivers (testbenches/coverage/waivers.yaml) at the floors given below: a change
-#    that loses coverage, or makes a waiver stale, fails here.
+# 2. The closure set on the RTL under coverage (the conformance suite, the README demo's layer, a
+#    layer with a gated shared expert: every stage code, RANDOM_COUNT random programs, default
+#    40), merged with `moesim coverage` and the committed waivers
+#    (testbenches/coverage/waivers.yaml) at the floors given below: a change that loses coverage,
+#    or makes a waiver stale, fails here.
 # Usage: coverage_runs.sh MOESIM WORK_DIR
 set -u
 MOESIM="$1"
@@ -47,11 +49,22 @@ if always != 0:
 print("ok: every cover property is unhit in one of the two runs")
 PY
 
+# The closure set: the conformance suite, the generated layers (the README demo's; a gated
+# shared expert) and a batch of random programs, each under coverage, merged.
 "${MOESIM}" conformance --engine rtl --quiet --rtl-coverage cov_conf >conformance.log 2>&1 || {
   echo "FAIL: conformance under coverage"; tail -20 conformance.log; fails=$((fails + 1)); }
-"${MOESIM}" coverage cov_conf --waivers "${HERE}/waivers.yaml" --quiet \
-  --min-line 90 --min-branch 80 --min-toggle 50 --min-cover 50 || {
-  echo "FAIL: coverage of the conformance suite below its floors (or a stale waiver)"
+"${MOESIM}" cosim --model gpt-oss-20b --tokens 4 --hidden 128 --intermediate 128 --quiet \
+  --rtl-coverage cov_layers >demo.log 2>&1 || {
+  echo "FAIL: README demo under coverage"; tail -20 demo.log; fails=$((fails + 1)); }
+"${MOESIM}" cosim --model qwen1.5-moe-a2.7b --shared --tokens 2 --hidden 64 --intermediate 64 \
+  --quiet --rtl-coverage cov_layers >shared.log 2>&1 || {
+  echo "FAIL: shared-expert layer under coverage"; tail -20 shared.log; fails=$((fails + 1)); }
+"${MOESIM}" random --cosim --seed 1 --count "${RANDOM_COUNT:-40}" --quiet \
+  --rtl-coverage cov_random >random.log 2>&1 || {
+  echo "FAIL: random programs under coverage"; tail -20 random.log; fails=$((fails + 1)); }
+"${MOESIM}" coverage cov_conf cov_layers cov_random --waivers "${HERE}/waivers.yaml" --quiet \
+  --json closure.json --min-line 98 --min-branch 99 --min-toggle 82 --min-cover 100 || {
+  echo "FAIL: coverage of the closure set below its floors (or a stale waiver)"
   fails=$((fails + 1)); }
 
 echo "${fails} failed"

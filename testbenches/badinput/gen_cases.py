@@ -767,6 +767,19 @@ def safetensors_cases():
                     '{"weight_map": {"%s": "../m.safetensors"}}' % _GATE},
                ["ck/model.safetensors.index.json: 'weight_map': '%s': " % _GATE,
                 '"../m.safetensors" is not a file name'])
+    # nlohmann's dump() recurses once per level: an error that printed a value nested 100,000
+    # levels deep overflowed the stack. Nesting is refused while parsing, as is a NUL byte (the
+    # lexer would end the text there and leave the rest unread).
+    deep = '[' * 100000 + ']' * 100000
+    yield Case('safetensors/header_nested_100000', inputs,
+               {'h.safetensors': _safetensors('{"__metadata__": {"a": %s}}' % deep)},
+               ['--inputs h.safetensors: header:1: objects and arrays nested deeper than 256'])
+    yield Case('safetensors/header_nul_padding', inputs,
+               {'h.safetensors': _safetensors('{}\0\0\0\0\0\0')},
+               ['--inputs h.safetensors: header: not valid JSON: a NUL byte at offset 2'])
+    yield Case('safetensors/config_nested_100000', args,
+               {'ck/config.json': '{"x": %s}' % deep, 'ck/model.safetensors': _safetensors('{}')},
+               ['ck/config.json:1: objects and arrays nested deeper than 256 levels'])
 
 
 # ---------------------------------------------------------------- hostile inputs

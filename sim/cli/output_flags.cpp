@@ -227,6 +227,13 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g) {
   g.input("--mix", p.random_mix);
   g.input("--inputs", p.inputs);
   g.input_dir("--checkpoint", p.checkpoint);  // no output inside the checkpoint directory
+  // Nor over a file of it that is a link to elsewhere (a Hugging Face cache snapshot links each
+  // shard and config.json to a blob outside the directory): each entry is an input by itself.
+  if (!p.checkpoint.empty()) {
+    std::error_code ec;
+    for (fs::directory_iterator it(p.checkpoint, ec), end; !ec && it != end; it.increment(ec))
+      g.input("--checkpoint", it->path());
+  }
 }
 
 void check_dump(const std::string& dir, const ProgramFlags& p,

@@ -293,6 +293,27 @@ def main():
             ["--hidden 128: the checkpoint's layer has 64"], "--hidden other than the checkpoint's")
     refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "0", "--inputs", shard, "--quiet"],
             ["--inputs", "model-00001-of-00002.safetensors"], "--inputs of a bad file")
+
+    # A Hugging Face cache snapshot links its shards to blobs outside the directory: an output
+    # naming a blob is refused as an overwrite of the checkpoint (the blob keeps its bytes).
+    hub = os.path.join(a.work, "hub")
+    shutil.rmtree(hub, ignore_errors=True)
+    os.makedirs(os.path.join(hub, "blobs"))
+    os.makedirs(os.path.join(hub, "snap"))
+    for n in os.listdir(ck):
+        if n.endswith(".safetensors"):
+            shutil.copy(os.path.join(ck, n), os.path.join(hub, "blobs", n))
+            os.symlink(os.path.join("..", "blobs", n), os.path.join(hub, "snap", n))
+        else:
+            shutil.copy(os.path.join(ck, n), os.path.join(hub, "snap", n))
+    blob = os.path.join(hub, "blobs", "model-00001-of-00002.safetensors")
+    with open(blob, "rb") as f:
+        before = f.read()
+    refused(a.moesim, ["run", "--engine", "golden", "--checkpoint", os.path.join(hub, "snap"),
+                       "--layer", "0", "--quiet", "--trace-log", blob],
+            ["would overwrite the input --checkpoint"], "an output over a linked shard's blob")
+    with open(blob, "rb") as f:
+        check(f.read() == before, "the linked shard's blob is unchanged")
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
 

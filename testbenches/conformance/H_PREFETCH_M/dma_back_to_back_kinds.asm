@@ -1,5 +1,5 @@
 ; DMA queue (docs/overlap.md), dma_queue 3: transfers of every kind after every other, back to back
-; (the engine starts each in the cycle after the previous one completes): the sequence
+; (the engine starts each in the cycle the previous one completes, s = f_prev): the sequence
 ; M V M S S V S M (M = H_PREFETCH_M, V = H_PREFETCH_V, S = H_STORE_V) has the pairs MV, VM, MS, SS,
 ; SV, VS and SM.
 ; Latencies (isa.yaml, preset default: MLEN = VLEN = 64, MX_BLOCK 8, HBM_LATENCY 24,

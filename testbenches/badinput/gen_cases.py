@@ -777,6 +777,18 @@ def safetensors_cases():
     yield Case('safetensors/header_nul_padding', inputs,
                {'h.safetensors': _safetensors('{}\0\0\0\0\0\0')},
                ['--inputs h.safetensors: header: not valid JSON: a NUL byte at offset 2'])
+    # num_hidden_layers bounds --layer: missing or not a positive integer, it is refused rather
+    # than the bound silently dropped.
+    for tag, value in (('negative', -1), ('string', '1'), ('missing', None)):
+        cfg = json.loads(_QWEN3_TINY)
+        if value is None:
+            del cfg['num_hidden_layers']
+        else:
+            cfg['num_hidden_layers'] = value
+        yield Case('safetensors/config_layers_' + tag, args,
+                   {'ck/config.json': json.dumps(cfg), 'ck/model.safetensors': _safetensors('{}')},
+                   ["ck/config.json: key 'num_hidden_layers': %s: a positive integer is needed"
+                    % ('missing' if value is None else json.dumps(value))])
     yield Case('safetensors/config_nested_100000', args,
                {'ck/config.json': '{"x": %s}' % deep, 'ck/model.safetensors': _safetensors('{}')},
                ['ck/config.json:1: objects and arrays nested deeper than 256 levels'])

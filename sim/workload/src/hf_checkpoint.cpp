@@ -187,9 +187,13 @@ HfLayer load_hf_layer(const std::string& dir, unsigned layer, const isa::Machine
                      "': --checkpoint reads the layers of qwen3_moe, olmoe, mixtral, deepseek_v2 "
                      "and deepseek_v3");
   const nlohmann::json j = read_json_file(config, config);
-  if (j.contains("num_hidden_layers") && j["num_hidden_layers"].is_number_unsigned() &&
-      layer >= j["num_hidden_layers"].get<uint64_t>())
-    throw UsageError(config + ": key 'num_hidden_layers': " + j["num_hidden_layers"].dump() +
+  const auto layers = j.find("num_hidden_layers");
+  if (layers == j.end() || !layers->is_number_unsigned() || layers->get<uint64_t>() == 0)
+    throw UsageError(config + ": key 'num_hidden_layers': " +
+                     (layers == j.end() ? std::string("missing") : layers->dump()) +
+                     ": a positive integer is needed (the layers --layer picks from)");
+  if (layer >= layers->get<uint64_t>())
+    throw UsageError(config + ": key 'num_hidden_layers': " + layers->dump() +
                      ": the model has no layer " + std::to_string(layer) + " (--layer)");
   auto w = std::make_unique<HfWeights>(dir, layer, h.model, preset);
   h.files = w->files();

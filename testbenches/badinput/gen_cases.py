@@ -789,6 +789,10 @@ def safetensors_cases():
                    {'ck/config.json': json.dumps(cfg), 'ck/model.safetensors': _safetensors('{}')},
                    ["ck/config.json: key 'num_hidden_layers': %s: a positive integer is needed"
                     % ('missing' if value is None else json.dumps(value))])
+    yield Case('safetensors/checkpoint_is_a_file', ['cosim', '--checkpoint', 'ck/config.json',
+                                                     '--layer', '0', '--quiet'],
+               {'ck/config.json': _QWEN3_TINY},
+               ['--checkpoint ck/config.json: not a directory'])
     yield Case('safetensors/config_nested_100000', args,
                {'ck/config.json': '{"x": %s}' % deep, 'ck/model.safetensors': _safetensors('{}')},
                ['ck/config.json:1: objects and arrays nested deeper than 256 levels'])

@@ -177,6 +177,9 @@ class HfWeights : public LayerWeights {
 HfLayer load_hf_layer(const std::string& dir, unsigned layer, const isa::MachinePreset& preset,
                       std::vector<std::string>* ignored) {
   namespace fs = std::filesystem;
+  if (std::error_code ec; !fs::is_directory(dir, ec))
+    throw UsageError(dir + ": not a directory (a checkpoint is the directory of its config.json " +
+                     "and safetensors files)");
   const std::string config = (fs::path(dir) / "config.json").string();
   HfLayer h;
   h.model = load_model_config(config, ignored);

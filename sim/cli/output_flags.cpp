@@ -226,14 +226,7 @@ void check_outputs(const OutputFlags& o, const ProgramFlags& p, PathGuard& g) {
   g.input("--route-trace", p.route_trace);
   g.input("--mix", p.random_mix);
   g.input("--inputs", p.inputs);
-  g.input_dir("--checkpoint", p.checkpoint);  // no output inside the checkpoint directory
-  // Nor over a file of it that is a link to elsewhere (a Hugging Face cache snapshot links each
-  // shard and config.json to a blob outside the directory): each entry is an input by itself.
-  if (!p.checkpoint.empty()) {
-    std::error_code ec;
-    for (fs::directory_iterator it(p.checkpoint, ec), end; !ec && it != end; it.increment(ec))
-      g.input("--checkpoint", it->path());
-  }
+  g.input_dir("--checkpoint", p.checkpoint);  // nor over one of its linked shards
 }
 
 void check_dump(const std::string& dir, const ProgramFlags& p,

@@ -53,7 +53,11 @@ void PathGuard::input(const std::string& flag, const fs::path& path) {
 }
 
 void PathGuard::input_dir(const std::string& flag, const fs::path& path) {
-  if (!path.empty()) inputs_.push_back({flag, path, "", true});
+  if (path.empty()) return;
+  inputs_.push_back({flag, path, "", true});
+  std::error_code ec;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+    input(flag, it->path());
 }
 
 void PathGuard::output(const std::string& what, const fs::path& path, const std::string& shared) {

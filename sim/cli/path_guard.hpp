@@ -33,7 +33,9 @@ class PathGuard {
   /// may be one: the files the command knows it writes there are registered with output().
   void output_dir(const std::string& what, const std::filesystem::path& path);
 
-  /// A directory the command reads (a conformance suite): no output may lie inside it.
+  /// A directory the command reads (a conformance suite, a checkpoint): no output may lie inside
+  /// it, nor over one of its entries, which may be a link to a file elsewhere (a Hugging Face
+  /// cache snapshot links each shard to a blob outside the directory).
   void input_dir(const std::string& flag, const std::filesystem::path& path);
 
   /// Throws UsageError "WHAT: would overwrite the input FLAG PATH" for an output that is an

@@ -1,5 +1,6 @@
 """No leaked engines: loops of engine creation, load and run hold the process's resident set
 flat (after a warm-up that lets the allocator settle)."""
+import ctypes
 import gc
 import os
 
@@ -16,10 +17,14 @@ V_ADD_VV gp3, gp1, gp2
 C_LOOP_END gp4
 """
 MB = 1 << 20
+LIBC = ctypes.CDLL("libc.so.6")
 
 
 def rss():
+    # Freed heap chunks below a live one stay resident until malloc_trim hands them back; without
+    # it, memory an earlier test freed absorbs a new leak and the reading does not move.
     gc.collect()
+    LIBC.malloc_trim(0)
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
@@ -73,12 +78,16 @@ def test_thousand_load_run_cycles_hold_rss_flat():
 
 
 def test_rss_probe_sees_a_planted_leak():
-    # The probe the tests above trust: 1,000 retained 32 KB buffers (32 MB) must show.
+    # The probe the tests above trust: 1,000 retained 32 KB buffers (32 MB) must show, even on a
+    # heap that holds 64 MB of freed chunks below a live one (what earlier tests leave behind).
+    freed = [bytearray(b"y" * (32 << 10)) for _ in range(2000)]
+    pin = bytearray(b"z" * (32 << 10))
+    del freed
     before = rss()
     kept = [bytearray(b"x" * (32 << 10)) for _ in range(1000)]
     grew = rss() - before
     assert grew > 16 * MB, f"a planted 32 MB leak showed as {grew / MB:.1f} MB"
-    del kept
+    del kept, pin
 
 
 def test_abandoned_engines_are_freed():

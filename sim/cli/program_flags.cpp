@@ -362,10 +362,14 @@ Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   std::optional<workload::ProgramFault> fault;  // a bad name is refused before the build
   if (!f.plant_fault.empty()) fault = workload::parse_program_fault(f.plant_fault);
   if (hf) {  // the builder names --hidden / --intermediate for sizes that are the checkpoint's
-    w.built = bad_input_of<UsageError>(
-        "--checkpoint " + f.checkpoint + ": layer " + std::to_string(f.layer) + " (" + hf->tensors +
-            ") does not fit: ",
-        [&] { return workload::build_moe_layer(spec, *w.preset, o); });
+    try {
+      w.built = workload::build_moe_layer(spec, *w.preset, o);
+    } catch (const workload::TensorValueError&) {
+      throw;  // a value, not a size: it names its file, tensor and element
+    } catch (const UsageError& e) {
+      throw UsageError("--checkpoint " + f.checkpoint + ": layer " + std::to_string(f.layer) +
+                       " (" + hf->tensors + ") does not fit: " + e.what());
+    }
   } else {
     w.built = workload::build_moe_layer(spec, *w.preset, o);
   }

@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -153,11 +154,25 @@ def oracle_cosine(dump, x, w, top_k, norm_topk_prob=True, ref=None):
     return cosine, float(np.abs(ratio - 1.0).max())
 
 
-def refused(moesim, args, parts, what):
+def refused(moesim, args, parts, what, absent=()):
     p = subprocess.run([moesim] + args, capture_output=True, text=True)
     err = p.stderr.strip()
-    check(p.returncode == 2 and err.startswith("moesim: error:") and all(s in err for s in parts),
-          what + " (exit %d: %s)" % (p.returncode, err))
+    check(p.returncode == 2 and err.startswith("moesim: error:") and all(s in err for s in parts)
+          and not any(s in err for s in absent), what + " (exit %d: %s)" % (p.returncode, err))
+
+
+def poke_nan(checkpoint, name, flat):
+    """Overwrites element `flat` (row-major) of tensor `name` (BF16 or F32) with a quiet NaN, in
+    the shard the index maps it to; returns that shard's path."""
+    with open(os.path.join(checkpoint, "model.safetensors.index.json")) as f:
+        path = os.path.join(checkpoint, json.load(f)["weight_map"][name])
+    with open(path, "r+b") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        t = json.loads(f.read(n))[name]
+        size, nan = {"BF16": (2, b"\xc0\x7f"), "F32": (4, b"\x00\x00\xc0\x7f")}[t["dtype"]]
+        f.seek(8 + n + t["data_offsets"][0] + size * flat)
+        f.write(nan)
+    return path
 
 
 def main():
@@ -282,6 +297,17 @@ def main():
     refused(a.moesim, ["cosim", "--checkpoint", bad, "--layer", "0", "--quiet"],
             ["model-00001-of-00002.safetensors: the tensors' data ends at"],
             "a truncated shard")
+    # A NaN weight is a bad value, not a size the machine cannot hold; a 1-D tensor's element is
+    # named by one index.
+    for name, flat, at in (("model.layers.0.mlp.experts.3.up_proj.weight", 67, "[1, 3]"),
+                           ("model.layers.0.mlp.gate.e_score_correction_bias", 5, "[5]")):
+        nan = os.path.join(a.work, "nan")
+        shutil.rmtree(nan, ignore_errors=True)
+        shutil.copytree(os.path.join(a.work, "deepseek_v3"), nan)
+        where = poke_nan(nan, name, flat)
+        refused(a.moesim, ["cosim", "--checkpoint", nan, "--layer", "0", "--quiet"],
+                [where + ": tensor '" + name + "': element " + at + " is infinite or NaN in BF16"],
+                "a NaN in " + name, absent=["does not fit"])
     wide = os.path.join(a.work, "wide")  # K = 1088 needs 17 MRAM tiles; `default` has 16
     hf_fixture.write_checkpoint(wide, hidden=1088, intermediate=64, experts=2, top_k=1, layers=1,
                                 sharded=False, keep=False)

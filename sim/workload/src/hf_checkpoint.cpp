@@ -45,6 +45,19 @@ void check_dtype(const Ref& r) {
                      st::dtype_name(d) + ": moesim reads BF16, F16 and F32 values");
 }
 
+/// Element `flat` of a row-major tensor of `shape` as its index, one coordinate per dimension:
+/// "[3]", "[1, 3]".
+std::string index_text(const std::vector<uint64_t>& shape, uint64_t flat) {
+  std::vector<uint64_t> at(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    at[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < at.size(); ++d) s += (d ? ", " : "") + std::to_string(at[d]);
+  return s + "]";
+}
+
 /// The tensor's values as BF16 into out[0, elements): BF16 as it is, F16 and F32 rounded (RNE);
 /// an infinite or NaN result is refused naming the element.
 void to_bf16(const Ref& r, uint16_t* out) {
@@ -62,12 +75,9 @@ void to_bf16(const Ref& r, uint16_t* out) {
       std::memcpy(&w, p + 4 * i, 4);  // little-endian host (x86-64, as the build requires)
       b = num::f32_to_bf16(num::f32_from_bits(w));
     }
-    if ((b & 0x7F80) == 0x7F80) {
-      const uint64_t cols = t.shape.back();
-      throw UsageError(r.file->path() + ": tensor '" + t.name + "': element [" +
-                       std::to_string(i / cols) + ", " + std::to_string(i % cols) +
-                       "] is infinite or NaN in BF16");
-    }
+    if ((b & 0x7F80) == 0x7F80)
+      throw TensorValueError(r.file->path() + ": tensor '" + t.name + "': element " +
+                             index_text(t.shape, i) + " is infinite or NaN in BF16");
     out[i] = b;
   }
 }

@@ -9,10 +9,18 @@
 #include <vector>
 
 #include "moesim/isa/spec.hpp"
+#include "moesim/isa/usage_error.hpp"
 #include "moesim/workload/builder.hpp"
 #include "moesim/workload/presets.hpp"
 
 namespace moesim::workload {
+
+/// A value of a tensor that BF16 cannot hold (infinite or NaN): thrown when the builder reads the
+/// tensor, and reported as it is, apart from the sizes the machine preset cannot hold.
+class TensorValueError : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
 
 struct HfLayer {
   ModelPreset model;                      ///< DIR/config.json (name: its path)
@@ -36,7 +44,7 @@ struct HfLayer {
 /// refused. Every refusal is a UsageError naming the file, the tensor and
 /// the field or limit. The values are converted when the builder asks for them: BF16 as it is,
 /// F16 and F32 rounded to BF16 (RNE); an infinite or NaN value (or one that rounds to infinity)
-/// is refused naming the tensor and the element.
+/// is refused naming the tensor and the element (TensorValueError).
 HfLayer load_hf_layer(const std::string& dir, unsigned layer, const isa::MachinePreset& preset,
                       std::vector<std::string>* ignored = nullptr);
 

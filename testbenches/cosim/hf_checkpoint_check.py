@@ -161,17 +161,20 @@ def refused(moesim, args, parts, what, absent=()):
           and not any(s in err for s in absent), what + " (exit %d: %s)" % (p.returncode, err))
 
 
-def poke_nan(checkpoint, name, flat):
-    """Overwrites element `flat` (row-major) of tensor `name` (BF16 or F32) with a quiet NaN, in
-    the shard the index maps it to; returns that shard's path."""
+def poke(checkpoint, name, flats, value):
+    """Overwrites elements `flats` (row-major) of tensor `name` (BF16 or F32) with `value` (a
+    float that BF16 holds exactly), in the shard the index maps it to; returns that shard's
+    path."""
     with open(os.path.join(checkpoint, "model.safetensors.index.json")) as f:
         path = os.path.join(checkpoint, json.load(f)["weight_map"][name])
+    f32 = struct.pack("<f", value)
     with open(path, "r+b") as f:
         n = struct.unpack("<Q", f.read(8))[0]
         t = json.loads(f.read(n))[name]
-        size, nan = {"BF16": (2, b"\xc0\x7f"), "F32": (4, b"\x00\x00\xc0\x7f")}[t["dtype"]]
-        f.seek(8 + n + t["data_offsets"][0] + size * flat)
-        f.write(nan)
+        size, bits = {"BF16": (2, f32[2:]), "F32": (4, f32)}[t["dtype"]]
+        for i in flats:
+            f.seek(8 + n + t["data_offsets"][0] + size * i)
+            f.write(bits)
     return path
 
 
@@ -272,6 +275,26 @@ def main():
         check(c < COSINE_MIN, "swapped gate/up: the oracle catches it (cosine %.6f < %s)"
               % (c, COSINE_MIN))
 
+    # Weights near BF16's range: 2^119 in column 5 of every expert's up_proj. The matrix unit
+    # scales a block's sum, not its products (docs/numerics.md §5), so the second projection's
+    # products of these activations overflow to inf before the small scale of W2 applies; the
+    # independent reference must do the same.
+    huge = os.path.join(a.work, "huge")
+    shutil.rmtree(huge, ignore_errors=True)
+    shutil.copytree(ck, huge)
+    for e in range(8):
+        poke(huge, "model.layers.0.mlp.experts.%d.up_proj.weight" % e, range(5, 64 * 64, 64),
+             2.0 ** 119)
+    rc, out, rep, dump = cosim(a.moesim, a.work, huge, 0, inputs, "huge")
+    check(rc == 0 and rep is not None and rep["verdict"] == "EQUAL"
+          and all(rep["reference"][e]["bit_exact"] for e in ("golden", "rtl")),
+          "weights of 2^119: EQUAL, the independent reference bit-exact (exit %d)" % rc
+          + ("" if rc == 0 else out))
+    if rep is not None:
+        with open(os.path.join(dump, "golden", "accumulator_bf16.bin"), "rb") as f:
+            acc = np.frombuffer(f.read(), "<u2")
+        check(np.any((acc & 0x7FFF) == 0x7F80), "weights of 2^119: the output holds inf")
+
     # Bad checkpoints: exit 2 naming file, tensor and field.
     refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "2", "--quiet"],
             ["config.json: key 'num_hidden_layers': 2", "no layer 2"], "--layer past the model")
@@ -304,7 +327,7 @@ def main():
         nan = os.path.join(a.work, "nan")
         shutil.rmtree(nan, ignore_errors=True)
         shutil.copytree(os.path.join(a.work, "deepseek_v3"), nan)
-        where = poke_nan(nan, name, flat)
+        where = poke(nan, name, [flat], float("nan"))
         refused(a.moesim, ["cosim", "--checkpoint", nan, "--layer", "0", "--quiet"],
                 [where + ": tensor '" + name + "': element " + at + " is infinite or NaN in BF16"],
                 "a NaN in " + name, absent=["does not fit"])

@@ -100,25 +100,40 @@ std::vector<uint32_t> ranked(size_t n, Key key) {
   return order;
 }
 
-/// A dequantised MXFP8 matrix (rows x cols, row-major), values exact in FP32.
+/// An MXFP8 matrix (rows x cols, row-major, blocks of `mxb` along a row) as the two paths read
+/// it: dequantised values `v` (H_PREFETCH_V's BF16, exact in FP32) for the vector unit, and the
+/// E4M3 element values `e` with each block's E8M0 factor `s` = 2^(scale - 127) for the matrix
+/// unit, which scales a block's sum, not its elements (docs/numerics.md §5).
 struct Matrix {
-  uint64_t rows = 0, cols = 0;
-  std::vector<float> v;
+  uint64_t rows = 0, cols = 0, mxb = 1;
+  std::vector<float> v, e, s;
+  Matrix() = default;
+  /// All zero (elements 0, scales 2^0).
+  Matrix(uint64_t r, uint64_t c, uint64_t block)
+      : rows(r), cols(c), mxb(block), v(r * c, 0.0f), e(r * c, 0.0f), s(r * c / block, 1.0f) {}
   float at(uint64_t r, uint64_t c) const { return v[r * cols + c]; }
+  /// Element (r, c) and its block's scale from element (sr, sc) of `m` (same block size).
+  void set(uint64_t r, uint64_t c, const Matrix& m, uint64_t sr, uint64_t sc) {
+    v[r * cols + c] = m.v[sr * m.cols + sc];
+    e[r * cols + c] = m.e[sr * m.cols + sc];
+    s[(r * cols + c) / mxb] = m.s[(sr * m.cols + sc) / m.mxb];
+  }
 };
 
 /// Reads and dequantises an MXFP8 matrix; checks that quantising the values again gives the
 /// same bytes (the image is MXFP8-representable, so weight quantisation is the identity).
 Matrix dequant(const isa::MemoryImage& img, const MxMatrix& m, uint64_t mxb, const char* what) {
   const auto bytes = hbm_bytes(img, m.base, m.bytes);
-  Matrix out{m.rows, m.cols, std::vector<float>(m.rows * m.cols)};
+  Matrix out(m.rows, m.cols, mxb);
   std::vector<uint16_t> block(mxb);
   std::vector<uint8_t> codes(mxb);
   for (uint64_t o = 0; o < m.rows * m.cols; o += mxb) {
     const uint8_t scale = bytes[m.scale_offset + o / mxb];
+    out.s[o / mxb] = num::e8m0_to_f32(scale);
     for (uint64_t i = 0; i < mxb; ++i) {
       block[i] = num::mx_dequant_bf16(bytes[o + i], scale);
       out.v[o + i] = f32(block[i]);
+      out.e[o + i] = num::e4m3_to_f32(bytes[o + i]);
     }
     if (num::mx_quantize(block.data(), mxb, codes.data()) != scale ||
         !std::equal(codes.begin(), codes.end(), bytes.begin() + static_cast<std::ptrdiff_t>(o)))
@@ -129,15 +144,19 @@ Matrix dequant(const isa::MemoryImage& img, const MxMatrix& m, uint64_t mxb, con
 }
 
 /// One activation row times W^T on the matrix unit: out[n] = bf16(sum over K blocks in order of
-/// the block tree of a[k] * W[n][k]) (docs/numerics.md §5).
-Row project(const Row& a, const Matrix& w, uint64_t mxb) {
+/// (the block tree of a[k] * E4M3 W[n][k]) * 2^(scale - 127)) (docs/numerics.md §5). The scale
+/// comes after the tree: products of large elements overflow to inf there, however small the
+/// scale.
+Row project(const Row& a, const Matrix& w) {
   Row out(w.rows);
-  std::vector<float> p(mxb);
+  std::vector<float> p(w.mxb);
   for (uint64_t n = 0; n < w.rows; ++n) {
     float acc = 0.0f;
-    for (uint64_t k0 = 0; k0 < w.cols; k0 += mxb) {
-      for (uint64_t t = 0; t < mxb; ++t) p[t] = f32(a[k0 + t]) * w.at(n, k0 + t);
-      acc = acc + tree_sum(p);
+    for (uint64_t k0 = 0; k0 < w.cols; k0 += w.mxb) {
+      const uint64_t o = n * w.cols + k0;
+      for (uint64_t t = 0; t < w.mxb; ++t) p[t] = f32(a[k0 + t]) * w.e[o + t];
+      const float block = tree_sum(p) * w.s[o / w.mxb];
+      acc = acc + block;
     }
     out[n] = bf(acc);
   }
@@ -347,8 +366,7 @@ class LayerReference {
     for (unsigned p = 0; p < s.physical; ++p) copies.at(s.physical_to_logical[p]).push_back(p);
     std::vector<Experts> logical;
     for (uint64_t g = 0; g < E; ++g) logical.push_back(expert_weights(g));
-    const Experts zero{Matrix{2 * I, H, std::vector<float>(2 * I * H, 0.0f)},
-                       Matrix{H, I, std::vector<float>(H * I, 0.0f)}};
+    const Experts zero{Matrix(2 * I, H, mxb_), Matrix(H, I, mxb_)};
     std::vector<Experts> shared;
     if (s.shared != 0) {
       const Matrix Ws1 = dequant(b_.image, L_.ws1, mxb_, "shared W1");
@@ -357,11 +375,11 @@ class LayerReference {
         Experts e = zero;
         for (uint64_t r = 0; r < I; ++r)
           for (uint64_t c = 0; c < H; ++c) {
-            e.w1.v[r * H + c] = Ws1.at(i * I + r, c);             // gate
-            e.w1.v[(I + r) * H + c] = Ws1.at(IS + i * I + r, c);  // up
+            e.w1.set(r, c, Ws1, i * I + r, c);           // gate
+            e.w1.set(I + r, c, Ws1, IS + i * I + r, c);  // up
           }
         for (uint64_t r = 0; r < H; ++r)
-          for (uint64_t c = 0; c < I; ++c) e.w2.v[r * I + c] = Ws2.at(r, i * I + c);
+          for (uint64_t c = 0; c < I; ++c) e.w2.set(r, c, Ws2, r, i * I + c);
         shared.push_back(std::move(e));
       }
     }
@@ -372,10 +390,10 @@ class LayerReference {
       Row x = xs[t];
       if (input_scaled_)
         for (uint16_t& v : x) v = bf(f32(v) * f32(w));  // V_MUL_VF of the input
-      Row h1 = project(x, we.w1, mxb_);
+      Row h1 = project(x, we.w1);
       if (b1 != nullptr)
         for (uint64_t c = 0; c < 2 * I; ++c) h1[c] = bf(f32(h1[c]) + b1[c]);
-      Row y = project(activation(h1, I, clamped_), we.w2, mxb_);
+      Row y = project(activation(h1, I, clamped_), we.w2);
       if (b2 != nullptr)
         for (uint64_t h = 0; h < H; ++h) y[h] = bf(f32(y[h]) + b2[h]);
       for (uint64_t h = 0; h < H; ++h) {
@@ -640,10 +658,10 @@ class LayerReference {
   /// Routed expert e on the machine: projection, bias, activation, projection, bias.
   Row expert(uint64_t e, const Row& x, const Experts& w) const {
     const uint64_t H = L_.hidden, I = L_.intermediate;
-    Row h1 = project(x, w.w1, mxb_);
+    Row h1 = project(x, w.w1);
     if (!b1_.v.empty())
       for (uint64_t c = 0; c < 2 * I; ++c) h1[c] = bf(f32(h1[c]) + b1_.v[e * 2 * I + c]);
-    Row y = project(activation(h1, I, clamped_), w.w2, mxb_);
+    Row y = project(activation(h1, I, clamped_), w.w2);
     if (!b2_.v.empty())
       for (uint64_t h = 0; h < H; ++h) y[h] = bf(f32(y[h]) + b2_.v[e * H + h]);
     return y;
@@ -668,7 +686,7 @@ class LayerReference {
     const uint64_t H = L_.hidden, IS = L_.shared_intermediate;
     const uint16_t one = bf(1.0f);
     for (uint64_t t = 0; t < xs.size(); ++t) {
-      Row s = project(activation(project(xs[t], Ws1, mxb_), IS, false), Ws2, mxb_);
+      Row s = project(activation(project(xs[t], Ws1), IS, false), Ws2);
       std::vector<double> sd =
           project_exact(activation_exact(project_exact(xds[t], Ws1), IS, false), Ws2);
       if (L_.shared_gate) {

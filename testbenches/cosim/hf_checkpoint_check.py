@@ -343,6 +343,14 @@ def main():
     refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "0", "--inputs", shard, "--quiet"],
             ["--inputs", "model-00001-of-00002.safetensors"], "--inputs of a bad file")
 
+    many = os.path.join(a.work, "many_tokens.safetensors")  # 3,000 tokens: past VRAM_ROWS
+    hf_fixture.write_safetensors(many, {"hidden_states": (
+        "F32", (3000, H), np.zeros((3000, H), "<f4").tobytes())})
+    refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "0", "--inputs", many, "--quiet"],
+            ["--inputs (3000 tokens), the checkpoint's hidden 64 and intermediate 64: the layer "
+             "needs", "VRAM_ROWS=8192"], "more tokens in --inputs than the machine holds",
+            absent=["--tokens", "--hidden"])
+
     # A Hugging Face cache snapshot links its shards to blobs outside the directory: an output
     # naming a blob is refused as an overwrite of the checkpoint (the blob keeps its bytes).
     hub = os.path.join(a.work, "hub")

@@ -12,17 +12,23 @@
 namespace moesim::workload::detail {
 
 std::string LayerBuilder::tokens_source() const {
-  return opt_.recorded.empty()
-             ? "--tokens " + std::to_string(opt_.tokens)
-             : "--route-trace (" + std::to_string(opt_.recorded.size()) + " recorded tokens)";
+  if (!opt_.recorded.empty())
+    return "--route-trace (" + std::to_string(opt_.recorded.size()) + " recorded tokens)";
+  if (!opt_.inputs.empty()) return "--inputs (" + std::to_string(opt_.tokens) + " tokens)";
+  return "--tokens " + std::to_string(opt_.tokens);
 }
 
 void LayerBuilder::too_small(const std::string& what, uint64_t need, const std::string& key,
                              uint64_t have) const {
-  throw UsageError(tokens_source() + " --hidden " + std::to_string(opt_.hidden) +
-                   " --intermediate " + std::to_string(opt_.intermediate) + ": the layer needs " +
-                   std::to_string(need) + " " + what + "; machine preset '" + m_.name + "' has " +
-                   key + "=" + std::to_string(have));
+  const std::string sizes =
+      opt_.weights != nullptr  // a checkpoint's layer: its sizes are not flags
+          ? ", the checkpoint's hidden " + std::to_string(opt_.hidden) + " and intermediate " +
+                std::to_string(opt_.intermediate)
+          : " --hidden " + std::to_string(opt_.hidden) + " --intermediate " +
+                std::to_string(opt_.intermediate);
+  throw UsageError(tokens_source() + sizes + ": the layer needs " + std::to_string(need) + " " +
+                   what + "; machine preset '" + m_.name + "' has " + key + "=" +
+                   std::to_string(have));
 }
 
 void LayerBuilder::validate_and_lay_out() {

@@ -320,6 +320,35 @@ def main():
     refused(a.moesim, ["cosim", "--checkpoint", bad, "--layer", "0", "--quiet"],
             ["model-00001-of-00002.safetensors: the tensors' data ends at"],
             "a truncated shard")
+    # A layer the model's decoder builds as a dense MLP is refused naming the key that says so;
+    # with decoder_sparse_step 2, layer 1 is an MoE layer and runs.
+    def with_config(src, tag, **keys):
+        out = os.path.join(a.work, tag)
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(src, out)
+        with open(os.path.join(out, "config.json")) as f:
+            c = json.load(f)
+        c.update(keys)
+        with open(os.path.join(out, "config.json"), "w") as f:
+            json.dump(c, f)
+        return out
+    for src, layer, keys, why in (
+            (ck, 1, {"mlp_only_layers": [1]}, "it is in 'mlp_only_layers' [1]"),
+            (ck, 0, {"decoder_sparse_step": 2}, "'decoder_sparse_step' is 2"),
+            (os.path.join(a.work, "deepseek_v3"), 0, {"first_k_dense_replace": 1},
+             "'first_k_dense_replace' is 1 (the layers below it are dense)"),
+            (os.path.join(a.work, "deepseek_v3"), 1, {"moe_layer_freq": 2},
+             "'moe_layer_freq' is 2")):
+        dense = with_config(src, "dense", **keys)
+        refused(a.moesim, ["cosim", "--checkpoint", dense, "--layer", str(layer), "--quiet"],
+                ["config.json: layer %d is a dense MLP layer, not an MoE layer: " % layer + why],
+                "a dense layer: %s" % keys)
+    sparse = with_config(ck, "sparse", decoder_sparse_step=2)
+    p = subprocess.run([a.moesim, "cosim", "--checkpoint", sparse, "--layer", "1", "--quiet"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "decoder_sparse_step 2: layer 1 is an MoE layer (exit %d: %s)"
+          % (p.returncode, p.stderr.strip()))
+
     # A NaN weight is a bad value, not a size the machine cannot hold; a 1-D tensor's element is
     # named by one index.
     for name, flat, at in (("model.layers.0.mlp.experts.3.up_proj.weight", 67, "[1, 3]"),

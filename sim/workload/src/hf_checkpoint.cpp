@@ -182,6 +182,51 @@ class HfWeights : public LayerWeights {
   }
 };
 
+/// Key `key` of config.json as an unsigned integer, `fallback` when absent.
+uint64_t config_count(const std::string& config, const nlohmann::json& j, const char* key,
+                      uint64_t fallback, uint64_t min) {
+  const auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if (!it->is_number_unsigned() || it->get<uint64_t>() < min)
+    throw UsageError(config + ": key '" + key + "': " + it->dump() +
+                     ": an integer >= " + std::to_string(min) + " is needed");
+  return it->get<uint64_t>();
+}
+
+/// Refuses a layer that the model's decoder builds with a dense MLP, as its Hugging Face code
+/// places them: Qwen3-MoE a layer in `mlp_only_layers` or with (N + 1) not a multiple of
+/// `decoder_sparse_step`; DeepSeek-V2/V3 N < `first_k_dense_replace` or N not a multiple of
+/// `moe_layer_freq`. OLMoE and Mixtral have no dense layers.
+void check_moe_layer(const std::string& config, const nlohmann::json& j, const std::string& type,
+                     unsigned layer) {
+  std::string why;
+  if (type == "qwen3_moe") {
+    if (const auto only = j.find("mlp_only_layers"); only != j.end()) {
+      if (!only->is_array())
+        throw UsageError(config + ": key 'mlp_only_layers': " + only->dump() +
+                         ": a list of layer numbers is needed");
+      for (const auto& n : *only)
+        if (n.is_number_unsigned() && n.get<uint64_t>() == layer)
+          why = "it is in 'mlp_only_layers' " + only->dump();
+    }
+    const uint64_t step = config_count(config, j, "decoder_sparse_step", 1, 1);
+    if (why.empty() && (uint64_t{layer} + 1) % step != 0)
+      why = "'decoder_sparse_step' is " + std::to_string(step) + " (MoE layers N with N + 1 a " +
+            "multiple of it)";
+  } else if (type == "deepseek_v2" || type == "deepseek_v3") {
+    const uint64_t first = config_count(config, j, "first_k_dense_replace", 0, 0);
+    const uint64_t freq = config_count(config, j, "moe_layer_freq", 1, 1);
+    if (layer < first)
+      why = "'first_k_dense_replace' is " + std::to_string(first) +
+            " (the layers below it are dense)";
+    else if (layer % freq != 0)
+      why = "'moe_layer_freq' is " + std::to_string(freq) + " (MoE layers N a multiple of it)";
+  }
+  if (!why.empty())
+    throw UsageError(config + ": layer " + std::to_string(layer) +
+                     " is a dense MLP layer, not an MoE layer: " + why + " (--layer)");
+}
+
 }  // namespace
 
 HfLayer load_hf_layer(const std::string& dir, unsigned layer, const isa::MachinePreset& preset,
@@ -208,6 +253,7 @@ HfLayer load_hf_layer(const std::string& dir, unsigned layer, const isa::Machine
   if (layer >= layers->get<uint64_t>())
     throw UsageError(config + ": key 'num_hidden_layers': " + layers->dump() +
                      ": the model has no layer " + std::to_string(layer) + " (--layer)");
+  check_moe_layer(config, j, t, layer);
   auto w = std::make_unique<HfWeights>(dir, layer, h.model, preset);
   h.files = w->files();
   h.tensors = w->tensors();

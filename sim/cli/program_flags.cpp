@@ -431,7 +431,13 @@ isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
                             : std::string("; give --stage-map to set stages from comments")) +
                        "): the stage profile bills every cycle to `other` (docs/images.md, Stage "
                        "maps)");
-  for (const std::string& w : warnings) std::cerr << "moesim: warning: " << printable(w) << '\n';
+  // A generated program may repeat a form on every line: the first few say what and where.
+  constexpr size_t kShown = 20;
+  for (size_t i = 0; i < warnings.size() && i < kShown; ++i)
+    std::cerr << "moesim: warning: " << printable(warnings[i]) << '\n';
+  if (warnings.size() > kShown)
+    std::cerr << "moesim: warning: " << printable(path) << ": " << warnings.size() - kShown
+              << " more warnings like these not shown (" << warnings.size() << " in all)\n";
   return p;
 }
 

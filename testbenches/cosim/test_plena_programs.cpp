@@ -123,6 +123,26 @@ BOOST_AUTO_TEST_CASE(plena_dropped_mask_warns_and_changes_the_result) {
   BOOST_TEST(slurp(dir / "out_plena" / "vram.bin") != slurp(dir / "out_masked" / "vram.bin"));
 }
 
+// A program that repeats a warned form on every line gets the first 20 warnings and a count of
+// the rest, not one line per instruction.
+BOOST_AUTO_TEST_CASE(plena_warnings_are_capped) {
+  const fs::path dir = workdir("plena_warning_cap");
+  std::ofstream asm_file(dir / "many.asm");
+  asm_file << "; @stage=router_topk\n";
+  for (int i = 0; i < 25; ++i) asm_file << "V_RED_SUM f1, gp5, 1\n";
+  asm_file.close();
+  const auto r = moesim_cli("asm many.asm --syntax plena -o many.hex", dir);
+  BOOST_TEST(r.code == 0);
+  const std::string w = "moesim: warning: many.asm:";
+  BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 21, r.err);
+  BOOST_TEST(has(r.err, w + "21:20: V_RED_SUM rmask 1: PLENA's binary sums the whole row"), r.err);
+  BOOST_TEST(!has(r.err, w + "22:"), r.err);
+  BOOST_TEST(has(r.err,
+                 "moesim: warning: many.asm: 5 more warnings like these not shown (25 in "
+                 "all)\n"),
+             r.err);
+}
+
 // --stage-map: the comments of an unmarked program give its stage profile, the same on both
 // engines; a map that matches no comment and a bad map are reported.
 BOOST_AUTO_TEST_CASE(plena_stage_map_attributes_unmarked_programs) {

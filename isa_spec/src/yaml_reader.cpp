@@ -22,7 +22,7 @@ class Guard : public YAML::EventHandler {
  public:
   Guard(const std::string& name, const YamlLoadOptions& o) : name_(name), options_(o) {}
 
-  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentStart(const YAML::Mark& m) override { start_ = m; }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& m, YAML::anchor_t anchor) override { leaf(m, anchor, nullptr); }
   void OnAlias(const YAML::Mark& m, YAML::anchor_t anchor) override {
@@ -103,8 +103,13 @@ class Guard : public YAML::EventHandler {
     if (f.anchor != 0) sizes_[f.anchor] = f.size;
   }
 
+ public:
+  const YAML::Mark& start() const { return start_; }
+
+ private:
   const std::string& name_;
   const YamlLoadOptions& options_;
+  YAML::Mark start_;
   std::vector<Frame> frames_;
   std::unordered_map<YAML::anchor_t, uint64_t> sizes_;  ///< anchor -> nodes of the node it names
   uint64_t total_ = 0;
@@ -120,6 +125,11 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& name,
       YAML::Parser parser(in);
       Guard guard(name, options);
       parser.HandleNextDocument(guard);
+      // yaml-cpp's Load reads the first document only: a second one would be dropped unread.
+      Guard next(name, options);
+      if (parser.HandleNextDocument(next))
+        throw UsageError(name + ":" + std::to_string(next.start().line + 1) +
+                         ": a second YAML document (after `---`): the file holds one");
     }
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {

@@ -364,6 +364,7 @@ def suite_cases():
         ('yaml_empty', '', 'c.yaml'),
         ('yaml_anchor_unknown', 'expect: *nothere\n', 'c.yaml'),
         ('yaml_binary', '\x00\x01\x02', 'c.yaml'),
+        ('yaml_two_documents', CASE_OK + '---\n' + CASE_OK, 'a second YAML document'),
     ]
     for tag, text, key in bad_yaml:
         yield _suite_case(tag, text, [y, key] if key != y else [y])

@@ -15,20 +15,43 @@
 
 namespace moesim::cli {
 
-/// `text` with every control byte (and DEL) written as \xNN, so an error message that quotes a
-/// user's input stays one visible line on the terminal; `keep_newlines` keeps line breaks (a
+/// Length of the well-formed UTF-8 sequence of two to four bytes at text[i] (RFC 3629: no
+/// overlong form, no surrogate, nothing past U+10FFFF), 0 when there is none.
+inline size_t utf8_sequence(std::string_view text, size_t i) {
+  const auto at = [&](size_t k) { return static_cast<unsigned char>(text[i + k]); };
+  const unsigned char c = at(0);
+  const size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+                   : c >= 0xE0 && c <= 0xEF ? 3
+                   : c >= 0xF0 && c <= 0xF4 ? 4
+                                            : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  const unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+  const unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+  if (at(1) < lo || at(1) > hi) return 0;
+  for (size_t k = 2; k < n; ++k)
+    if (at(k) < 0x80 || at(k) > 0xBF) return 0;
+  return n;
+}
+
+/// `text` with every control byte (and DEL), and every byte that is not part of well-formed
+/// UTF-8, written as \xNN, so an error message that quotes a user's input stays one visible
+/// line of valid UTF-8 on the terminal and in a log; `keep_newlines` keeps line breaks (a
 /// message that carries a child's log).
 inline std::string printable(std::string_view text, bool keep_newlines = false) {
   std::string out;
   out.reserve(text.size());
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 0x20 && c != 0x7f) || (keep_newlines && c == '\n')) {
-      out += ch;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c >= 0x20 && c < 0x7f) || (keep_newlines && c == '\n')) {
+      out += text[i++];
+    } else if (const size_t n = c >= 0x80 ? utf8_sequence(text, i) : 0; n != 0) {
+      out.append(text.substr(i, n));
+      i += n;
     } else {
       char buf[5];
       std::snprintf(buf, sizeof buf, "\\x%02X", c);
       out += buf;
+      ++i;
     }
   }
   return out;

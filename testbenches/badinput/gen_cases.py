@@ -775,6 +775,16 @@ def safetensors_cases():
     yield Case('safetensors/header_nested_100000', inputs,
                {'h.safetensors': _safetensors('{"__metadata__": {"a": %s}}' % deep)},
                ['--inputs h.safetensors: header:1: objects and arrays nested deeper than 256'])
+    # A byte that is not UTF-8 in the header is quoted by the parser's message: it is written as
+    # \xNN, and a name in well-formed UTF-8 is kept as it is.
+    yield Case('safetensors/header_not_utf8', inputs,
+               {'h.safetensors': _safetensors('{"x\xff": 1}'.encode('latin-1'))},
+               ["--inputs h.safetensors: header: not valid JSON", "ill-formed UTF-8 byte",
+                "last read: '\"x\\xFF'"])
+    yield Case('safetensors/header_utf8_name', inputs,
+               {'h.safetensors': _safetensors('{"é": {"dtype": "F32", "shape": [1, 2], '
+                                              '"data_offsets": [0, 8]}}', b'x' * 8)},
+               ["--inputs h.safetensors: tensor 'é'"])
     yield Case('safetensors/header_nul_padding', inputs,
                {'h.safetensors': _safetensors('{}\0\0\0\0\0\0')},
                ['--inputs h.safetensors: header: not valid JSON: a NUL byte at offset 2'])

@@ -217,6 +217,11 @@ def run_case(moesim, work, case, timeout, max_memory_mb):
         problems.append('`moesim: error:` on stdout')
     if re.search(r'[\x00-\x09\x0b-\x1f\x7f]', err):
         problems.append('a control byte on stderr (it must be written as \\xNN)')
+    try:
+        stderr.decode('utf-8')
+    except UnicodeDecodeError as e:
+        problems.append(f'byte {stderr[e.start]:#04x} on stderr is not UTF-8 (it must be written '
+                        'as \\xNN)')
     if len(errors) == 1:
         for w in case.where:
             if w not in errors[0]:

@@ -223,6 +223,36 @@ BOOST_AUTO_TEST_CASE(workload_config_json_rejects_what_changes_the_math) {
   BOOST_TEST(!workload::load_model_config(p.string()).norm_topk_prob);
 }
 
+BOOST_AUTO_TEST_CASE(workload_config_json_swiglu_limit_on_deepseek_style_configs) {
+  // DeepSeek-V4's clamp (docs/sources.md, Clamped SwiGLU) wherever a DeepSeek-style config
+  // carries swiglu_limit: the clamp alone, no GPT-OSS alpha.
+  const fs::path dir = fs::path(MOESIM_TEST_WORK_DIR) / "configs";
+  fs::create_directories(dir);
+  for (const char* type : {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm4_moe"}) {
+    BOOST_TEST_CONTEXT(type) {
+      const fs::path p = dir / (std::string(type) + "-limit.json");
+      std::ofstream(p) << R"({"model_type": ")" << type << R"(", "hidden_size": 2048,
+          "moe_intermediate_size": 1408, "n_routed_experts": 64, "num_experts_per_tok": 6,
+          "swiglu_limit": 2.5})";
+      const workload::ModelPreset m = workload::load_model_config(p.string());
+      BOOST_TEST((m.activation == workload::Activation::limited_swiglu));
+      BOOST_TEST(m.swiglu_limit == 2.5);
+      BOOST_TEST(m.swiglu_alpha == 1.0);
+      BOOST_TEST((workload::shared_activation(m) == workload::Activation::limited_swiglu));
+    }
+  }
+  // Without the key: plain SwiGLU, as before.
+  const fs::path p = dir / "v3-nolimit.json";
+  std::ofstream(p) << R"({"model_type": "deepseek_v3", "hidden_size": 2048,
+      "moe_intermediate_size": 1408, "n_routed_experts": 64, "num_experts_per_tok": 6})";
+  BOOST_TEST((workload::load_model_config(p.string()).activation == workload::Activation::swiglu));
+  // The limit is checked as GPT-OSS's is.
+  const std::string bad = config_error(R"({"model_type": "deepseek_v3", "hidden_size": 2048,
+      "moe_intermediate_size": 1408, "n_routed_experts": 64, "num_experts_per_tok": 6,
+      "swiglu_limit": -1})");
+  BOOST_TEST(bad.find("key 'swiglu_limit': must be a positive number") != std::string::npos, bad);
+}
+
 BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
   // Every preset's routing is lowered now, DeepSeek-V3's and Llama-4's included.
   for (const auto& preset : workload::model_presets())

@@ -381,6 +381,12 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
     p.topk_method = r.string_or("topk_method", v3 ? "noaux_tc" : "greedy");
     p.correction_bias = p.topk_method == "noaux_tc";
     p.routing = p.scoring_func + " scores, " + p.topk_method + " top-k";
+    // DeepSeek-V4's clamp (docs/sources.md, Clamped SwiGLU): honoured wherever a DeepSeek-style
+    // config carries the key.
+    if (r.has("swiglu_limit")) {
+      p.activation = Activation::limited_swiglu;
+      p.swiglu_limit = r.positive_or("swiglu_limit", 0);
+    }
   } else if (t == "llama4_text" || t == "llama4") {
     p.intermediate = r.count("intermediate_size");
     p.experts = r.count("num_local_experts");
@@ -410,6 +416,23 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
 }
 
 }  // namespace
+
+const char* activation_name(Activation a) {
+  switch (a) {
+    case Activation::clamped_swiglu:
+      return "clamped_swiglu";
+    case Activation::limited_swiglu:
+      return "limited_swiglu";
+    case Activation::swiglu:
+      break;
+  }
+  return "swiglu";
+}
+
+Activation shared_activation(const ModelPreset& m) {
+  return m.activation == Activation::limited_swiglu ? Activation::limited_swiglu
+                                                    : Activation::swiglu;
+}
 
 std::string experts_key(const ModelPreset& m) {
   const std::string& t = m.model_type;

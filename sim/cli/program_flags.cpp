@@ -516,26 +516,24 @@ nlohmann::json context_json(const isa::Spec& spec, const ProgramFlags& f, const 
   if (w.built) {
     const workload::Layout& L = w.built->layout;
     const workload::ModelPreset& m = *w.model;
-    j["preset"]["model"] = {
-        {"name", m.name},
-        {"hf_id", m.hf_id},
-        {"model_type", m.model_type},
-        {"hidden_size", m.hidden},
-        {"intermediate_size", m.intermediate},
-        {"num_local_experts", m.experts},
-        {"num_experts_per_tok", m.top_k},
-        {"activation",
-         m.activation == workload::Activation::clamped_swiglu ? "clamped_swiglu" : "swiglu"},
-        {"swiglu_limit", m.swiglu_limit},
-        {"swiglu_alpha", m.swiglu_alpha},
-        {"router_bias", m.router_bias},
-        {"expert_bias", m.expert_bias},
-        {"scoring_func", m.scoring_func},
-        {"norm_topk_prob", m.norm_topk_prob},
-        {"n_shared_experts", m.shared_experts},
-        {"shared_intermediate_size", m.shared_intermediate},
-        {"shared_gate", m.shared_gate},
-        {"routing", m.routing}};
+    j["preset"]["model"] = {{"name", m.name},
+                            {"hf_id", m.hf_id},
+                            {"model_type", m.model_type},
+                            {"hidden_size", m.hidden},
+                            {"intermediate_size", m.intermediate},
+                            {"num_local_experts", m.experts},
+                            {"num_experts_per_tok", m.top_k},
+                            {"activation", workload::activation_name(m.activation)},
+                            {"swiglu_limit", m.swiglu_limit},
+                            {"swiglu_alpha", m.swiglu_alpha},
+                            {"router_bias", m.router_bias},
+                            {"expert_bias", m.expert_bias},
+                            {"scoring_func", m.scoring_func},
+                            {"norm_topk_prob", m.norm_topk_prob},
+                            {"n_shared_experts", m.shared_experts},
+                            {"shared_intermediate_size", m.shared_intermediate},
+                            {"shared_gate", m.shared_gate},
+                            {"routing", m.routing}};
     j["preset"]["shared_intermediate"] = L.shared_intermediate;
     j["preset"]["topk_select"] = L.topk_select;
     nlohmann::json util = nlohmann::json::array();

@@ -687,7 +687,8 @@ def input_cases():
                {'d.yaml': 'deployments:\n  - name: a\n    model: gpt-oss-20b\n    ep: 2\n'
                           '    ep: 4\n    max_tokens_per_rank: 8\n'},
                ["d.yaml:5:5: 'ep' written twice"])
-    # A model cosim --deployment would refuse is refused by deploy list too, at its 'model' line.
+    # A model whose top-k exceeds its experts has no shapes: deploy list refuses it at its 'model'
+    # line.
     topk500 = json.dumps({'model_type': 'deepseek_v3', 'hidden_size': 64, 'moe_intermediate_size': 64,
                           'n_routed_experts': 288, 'num_experts_per_tok': 500})
     yield Case('inputs/route_trace_gen_model_top_k_over_experts',

@@ -2,7 +2,7 @@
 // rank of a shipped preset deployment co-simulated golden vs RTL (EQUAL), the ranks' combined
 // output bit for bit equal to the independent reference, the load table; and the refusals (exit
 // 2, one `moesim: error:` line naming the flag or key, the config.json key of E for a model with
-// more experts than MAX_TOPK_EXPERTS).
+// more experts than MAX_TOPK_EXPERTS, a router that is not lowered).
 #include <boost/test/unit_test.hpp>
 #include <fstream>
 #include <iterator>
@@ -58,6 +58,11 @@ BOOST_AUTO_TEST_CASE(deploy_cosim_deepseek_v2_lite_fused_all_ranks) {
   all_ranks_equal("deepseek-v2-lite-ep2-fused", "deploy_deepseek");
 }
 
+BOOST_AUTO_TEST_CASE(deploy_cosim_glm_5_3_flash_ep2_all_ranks) {
+  // DeepSeek-V3's router over 288 experts with the limited SwiGLU (docs/sources.md).
+  all_ranks_equal("glm-5.3-flash-ep2", "deploy_glm");
+}
+
 BOOST_AUTO_TEST_CASE(deploy_cosim_refusals) {
   const auto dir = workdir("deploy_refusals");
   auto refused = [&](const std::string& args, const std::string& named) {
@@ -77,9 +82,15 @@ BOOST_AUTO_TEST_CASE(deploy_cosim_refusals) {
   refused("--deployment gpt-oss-20b-ep2-r4 --all-ranks --vcd x.vcd", "--vcd");
   refused("--rank 0", "--deployment");
   refused("--deployment gpt-oss-20b-ep2-r4 --rank 0 --tokens 33", "max_tokens_per_rank");
+  // DeepSeek-V4-Pro's deployments derive their shapes, but its router is not lowered.
+  refused("--deployment deepseek-v4-pro-ep8 --all-ranks" + kShape,
+          "deepseek-v4-pro: scoring_func 'sqrtsoftplus'");
+  refused("--deployment deepseek-v4-pro-ep16 --rank 3" + kShape,
+          "deepseek-v4-pro: scoring_func 'sqrtsoftplus'");
   // More routed experts than MAX_TOPK_EXPERTS (a Kimi-K2 config with 1024): the config.json key.
   {
-    std::ifstream in(std::string(MOESIM_SOURCE_DIR) + "/sim/workload/deployments/kimi-k2.config.json");
+    std::ifstream in(std::string(MOESIM_SOURCE_DIR) +
+                     "/sim/workload/deployments/kimi-k2.config.json");
     std::string cfg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     cfg.replace(cfg.find("\"n_routed_experts\": 384"), 23, "\"n_routed_experts\": 1024");
     std::ofstream(dir / "wide.config.json") << cfg;

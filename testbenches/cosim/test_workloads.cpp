@@ -31,7 +31,19 @@ double bf16_at(const std::vector<uint8_t>& bytes, uint64_t element) {
 }
 
 /// Lowering bugs the float64 check must see (the layer's math with one step changed).
-enum Variant { kExact, kNoRouteWeight, kRenormalised, kNoShared, kUngated };
+enum Variant {
+  kExact,
+  kNoRouteWeight,
+  kRenormalised,
+  kNoShared,
+  kUngated,
+  kUnclamped,
+  kGptOssClamp
+};
+
+/// How the float64 MLP activates: SwiGLU, GPT-OSS's clamp (limit 7, u + 1, slope alpha), or
+/// DeepSeek-V4's (silu(min(g, L)) * clamp(u, -L, L)).
+enum class Act { swiglu, gpt_oss, deepseek_v4 };
 
 struct LayerCheck {
   double max_err = 0, max_y = 0;
@@ -43,7 +55,14 @@ struct LayerCheck {
 /// the golden accumulator.
 LayerCheck check_layer(const workload::BuiltProgram& b, const workload::ModelPreset& model,
                        isa::Engine& golden, Variant variant) {
-  const bool clamped = model.activation == workload::Activation::clamped_swiglu;
+  Act routed = Act::swiglu;
+  if (model.activation == workload::Activation::clamped_swiglu) routed = Act::gpt_oss;
+  if (model.activation == workload::Activation::limited_swiglu) routed = Act::deepseek_v4;
+  if (variant == kUnclamped) routed = Act::swiglu;
+  if (variant == kGptOssClamp) routed = Act::gpt_oss;
+  // DeepSeek-V4's shared MLP clamps as its experts do.
+  const Act shared = routed == Act::deepseek_v4 ? Act::deepseek_v4 : Act::swiglu;
+  const double limit = model.swiglu_limit;
   const workload::Layout& L = b.layout;
   const uint64_t vlen = 64, mxb = 8;
   const uint64_t T = L.tokens, H = L.hidden, I = L.intermediate, E = L.experts, k = L.top_k;
@@ -59,7 +78,7 @@ LayerCheck check_layer(const workload::BuiltProgram& b, const workload::ModelPre
   const auto acc = golden.read(isa::Space::Vram, L.v_acc / vlen, L.tokens_padded * H / vlen);
   const double alpha = num::bf16_to_f32(L.alpha_bf16);
   auto mlp = [&](const std::vector<double>& W1, const std::vector<double>& W2, uint64_t width,
-                 const double* bias1, const double* bias2, const double* x, bool clamped) {
+                 const double* bias1, const double* bias2, const double* x, Act act_kind) {
     std::vector<double> act(width), y(H);
     for (uint64_t i = 0; i < width; ++i) {
       double g = bias1 ? bias1[i] : 0, u = bias1 ? bias1[width + i] : 0;
@@ -67,10 +86,18 @@ LayerCheck check_layer(const workload::BuiltProgram& b, const workload::ModelPre
         g += W1[i * H + h] * x[h];
         u += W1[(width + i) * H + h] * x[h];
       }
-      if (clamped) {
-        g = std::min(g, 7.0);
-        u = std::clamp(u, -7.0, 7.0);
-        act[i] = (u + 1) * g / (1 + std::exp(-alpha * g));
+      if (act_kind == Act::gpt_oss) {
+        // GPT-OSS itself: limit 7 and the machine's bf16(alpha); the kGptOssClamp variant of
+        // another model: its limit and alpha 1.702.
+        const bool oss = variant != kGptOssClamp;
+        const double lim = oss ? 7.0 : limit, slope = oss ? alpha : 1.702;
+        g = std::min(g, lim);
+        u = std::clamp(u, -lim, lim);
+        act[i] = (u + 1) * g / (1 + std::exp(-slope * g));
+      } else if (act_kind == Act::deepseek_v4) {
+        g = std::min(g, limit);
+        u = std::clamp(u, -limit, limit);
+        act[i] = u * g / (1 + std::exp(-g));
       } else {
         act[i] = u * g / (1 + std::exp(-g));
       }
@@ -107,7 +134,7 @@ LayerCheck check_layer(const workload::BuiltProgram& b, const workload::ModelPre
       const auto W1 = dequant(hbm, L.w1 + e * L.w1_expert_bytes, 2 * I, H, mxb);
       const auto W2 = dequant(hbm, L.w2 + e * L.w2_expert_bytes, H, I, mxb);
       const auto ye = mlp(W1, W2, I, b1.empty() ? nullptr : &b1[e * 2 * I],
-                          b2.empty() ? nullptr : &b2[e * H], &X[t * H], clamped);
+                          b2.empty() ? nullptr : &b2[e * H], &X[t * H], routed);
       const double p = std::exp(logit[e] - sorted[0]);
       const double w = variant == kNoRouteWeight ? 1.0 : p / (renorm ? den_sel : den_all);
       for (uint64_t h = 0; h < H; ++h) y[h] += w * ye[h];
@@ -115,7 +142,7 @@ LayerCheck check_layer(const workload::BuiltProgram& b, const workload::ModelPre
     if (IS != 0 && variant != kNoShared) {
       const auto W1 = dequant(hbm, L.ws1.base, 2 * IS, H, mxb);
       const auto W2 = dequant(hbm, L.ws2.base, H, IS, mxb);
-      const auto ys = mlp(W1, W2, IS, nullptr, nullptr, &X[t * H], false);
+      const auto ys = mlp(W1, W2, IS, nullptr, nullptr, &X[t * H], shared);
       double gate = 1.0;
       if (model.shared_gate) {
         const auto wg = dequant(hbm, L.wg.base, L.wg.rows, H, mxb);
@@ -244,6 +271,16 @@ BOOST_AUTO_TEST_CASE(workload_cosim_deepseek_v2_lite_shared) {
   BOOST_TEST(b.layout.shared_intermediate == 128u);  // 2 fused experts of the scaled I = 64
   BOOST_TEST(!b.layout.shared_gate);
   cosim_and_check(b, m, {kRenormalised, kNoShared});
+}
+
+BOOST_AUTO_TEST_CASE(workload_cosim_deepseek_v2_lite_swiglu_limit) {
+  // DeepSeek-V4's clamp on a DeepSeek-style model, routed and shared experts: a limit of 2
+  // acts on the image's gate/up pre-activations (about +-4), so the float64 layer without the
+  // clamp, or with GPT-OSS's (u + 1, alpha), is outside the tolerance.
+  workload::ModelPreset m = workload::find_model("deepseek-v2-lite");
+  m.activation = workload::Activation::limited_swiglu;
+  m.swiglu_limit = 2.0;
+  cosim_and_check(build(m, 3, true), m, {kUnclamped, kGptOssClamp, kNoShared});
 }
 
 BOOST_AUTO_TEST_CASE(workload_cosim_256_8_expert_255_wins) {

@@ -80,6 +80,39 @@ BOOST_AUTO_TEST_CASE(worked_figures_of_the_shipped_file) {
   BOOST_TEST(derive_shape(find(ds, "kimi-k2-ep8-r64")).ranks.size() == 8u);
 }
 
+BOOST_AUTO_TEST_CASE(seed_models_figures_of_the_shipped_file) {
+  const auto ds = workload::load_deployments(workload::default_deployments_file());
+  // DeepSeek-V4-Pro: 384 routed, top-6, one shared expert, unfused (6 columns). EP 8 with
+  // 0 / 32 / 64 redundant: 384 / 416 / 448 physical over 8 ranks = 48 / 52 / 56 local, masks of
+  // P + 1 = 385 / 417 / 449 entries; EP 16: 384 / 16 = 24 local, 385 entries.
+  // GLM-5.3-Flash: 288 routed, top-8, one shared expert. EP 2 / 4 / 8 unfused: 144 / 72 / 36
+  // local, 8 columns, 289 entries; EP 4 fused: 72 + 1 = 73 local, 8 + 1 + 1 = 10 columns,
+  // 288 + 1 + 1 = 290 entries.
+  const struct {
+    Figures f;
+    unsigned ep;
+  } rows[] = {
+      {{"deepseek-v4-pro-ep8", 48, 6, 385}, 8},     {{"deepseek-v4-pro-ep8-r32", 52, 6, 417}, 8},
+      {{"deepseek-v4-pro-ep8-r64", 56, 6, 449}, 8}, {{"deepseek-v4-pro-ep16", 24, 6, 385}, 16},
+      {{"glm-5.3-flash-ep2", 144, 8, 289}, 2},      {{"glm-5.3-flash-ep4-fused", 73, 10, 290}, 4},
+      {{"glm-5.3-flash-ep4", 72, 8, 289}, 4},       {{"glm-5.3-flash-ep8", 36, 8, 289}, 8}};
+  for (const auto& row : rows) {
+    BOOST_TEST_CONTEXT(row.f.name) {
+      const workload::DeploymentShape s = workload::derive_shape(find(ds, row.f.name));
+      BOOST_TEST(s.ranks.size() == row.ep);
+      BOOST_TEST(s.routing_columns == row.f.columns);
+      BOOST_TEST(s.mask_entries == row.f.mask);
+      for (const workload::RankShape& r : s.ranks) {
+        BOOST_TEST(r.local_experts == row.f.local);
+        BOOST_TEST(r.routing_columns == row.f.columns);
+        BOOST_TEST(r.mask.size() == row.f.mask);
+      }
+    }
+  }
+  BOOST_TEST(find(ds, "deepseek-v4-pro-ep8").model.name == "deepseek-v4-pro");
+  BOOST_TEST(find(ds, "glm-5.3-flash-ep8").model.name == "glm-5.3-flash");
+}
+
 BOOST_AUTO_TEST_CASE(every_shipped_deployment_derives) {
   const auto ds = workload::load_deployments(workload::default_deployments_file());
   BOOST_TEST(ds.size() >= 12u);

@@ -83,6 +83,8 @@ BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
                       {"deepseek-v3", 7168, 2048, 256, 8, 1, 2048, false, true, "sigmoid"},
                       {"deepseek-v2", 5120, 1536, 160, 6, 2, 3072, false, false, "softmax"},
                       {"kimi-k2", 7168, 2048, 384, 8, 1, 2048, false, true, "sigmoid"},
+                      {"deepseek-v4-pro", 7168, 3072, 384, 6, 1, 3072, false, true, "sqrtsoftplus"},
+                      {"glm-5.3-flash", 4096, 2048, 288, 8, 1, 2048, false, true, "sigmoid"},
                       {"olmoe", 2048, 1024, 64, 8, 0, 0, false, false, "softmax"},
                       {"qwen3-next", 2048, 512, 512, 10, 1, 512, true, true, "softmax"},
                       {"llama-4-scout", 5120, 8192, 16, 1, 1, 8192, false, false, "sigmoid"},
@@ -101,7 +103,11 @@ BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
       BOOST_TEST(m.norm_topk_prob == r.norm);
       BOOST_TEST(m.scoring_func == r.scoring);
       const bool gpt = std::string(r.name).rfind("gpt-oss", 0) == 0;
+      const bool limited =
+          std::string(r.name) == "deepseek-v4-pro" || std::string(r.name) == "glm-5.3-flash";
       BOOST_TEST((m.activation == workload::Activation::clamped_swiglu) == gpt);
+      BOOST_TEST((m.activation == workload::Activation::limited_swiglu) == limited);
+      BOOST_TEST(m.swiglu_limit == (gpt ? 7.0 : limited ? 10.0 : 0.0));
       BOOST_TEST(m.router_bias == gpt);
       BOOST_TEST(m.expert_bias == gpt);
     }
@@ -121,6 +127,14 @@ BOOST_AUTO_TEST_CASE(workload_presets_hold_the_config_values_of_models_md) {
   BOOST_TEST(kimi.routed_scaling_factor == 2.827);
   BOOST_TEST(kimi.n_group == 1u);
   BOOST_TEST(kimi.correction_bias);
+  const auto& v4 = workload::find_model("deepseek-v4-pro");
+  BOOST_TEST(v4.routed_scaling_factor == 2.5);
+  BOOST_TEST(v4.n_group == 1u);
+  BOOST_TEST(v4.correction_bias);
+  const auto& glm = workload::find_model("glm-5.3-flash");
+  BOOST_TEST(glm.routed_scaling_factor == 2.5);
+  BOOST_TEST(glm.n_group == 1u);
+  BOOST_TEST(glm.correction_bias);
   BOOST_TEST(workload::find_model("gpt-oss-20b").swiglu_limit == 7.0);
   BOOST_TEST(workload::find_model("gpt-oss-20b").swiglu_alpha == 1.702);
   BOOST_TEST(workload::find_model("llama-4-scout").scores_scale_input);
@@ -223,10 +237,46 @@ BOOST_AUTO_TEST_CASE(workload_config_json_rejects_what_changes_the_math) {
   BOOST_TEST(!workload::load_model_config(p.string()).norm_topk_prob);
 }
 
+BOOST_AUTO_TEST_CASE(workload_config_json_swiglu_limit_on_deepseek_style_configs) {
+  // DeepSeek-V4's clamp (docs/sources.md, Clamped SwiGLU) wherever a DeepSeek-style config
+  // carries swiglu_limit: the clamp alone, no GPT-OSS alpha.
+  const fs::path dir = fs::path(MOESIM_TEST_WORK_DIR) / "configs";
+  fs::create_directories(dir);
+  for (const char* type : {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm4_moe"}) {
+    BOOST_TEST_CONTEXT(type) {
+      const fs::path p = dir / (std::string(type) + "-limit.json");
+      std::ofstream(p) << R"({"model_type": ")" << type << R"(", "hidden_size": 2048,
+          "moe_intermediate_size": 1408, "n_routed_experts": 64, "num_experts_per_tok": 6,
+          "swiglu_limit": 2.5})";
+      const workload::ModelPreset m = workload::load_model_config(p.string());
+      BOOST_TEST((m.activation == workload::Activation::limited_swiglu));
+      BOOST_TEST(m.swiglu_limit == 2.5);
+      BOOST_TEST(m.swiglu_alpha == 1.0);
+      BOOST_TEST((workload::shared_activation(m) == workload::Activation::limited_swiglu));
+    }
+  }
+  // Without the key: plain SwiGLU, as before.
+  const fs::path p = dir / "v3-nolimit.json";
+  std::ofstream(p) << R"({"model_type": "deepseek_v3", "hidden_size": 2048,
+      "moe_intermediate_size": 1408, "n_routed_experts": 64, "num_experts_per_tok": 6})";
+  BOOST_TEST((workload::load_model_config(p.string()).activation == workload::Activation::swiglu));
+  // The limit is checked as GPT-OSS's is.
+  const std::string bad = config_error(R"({"model_type": "deepseek_v3", "hidden_size": 2048,
+      "moe_intermediate_size": 1408, "n_routed_experts": 64, "num_experts_per_tok": 6,
+      "swiglu_limit": -1})");
+  BOOST_TEST(bad.find("key 'swiglu_limit': must be a positive number") != std::string::npos, bad);
+}
+
 BOOST_AUTO_TEST_CASE(workload_builder_refuses_routing_it_cannot_lower) {
-  // Every preset's routing is lowered now, DeepSeek-V3's and Llama-4's included.
-  for (const auto& preset : workload::model_presets())
-    BOOST_TEST(build_error(preset).empty(), preset.name);
+  // Every preset's routing is lowered, DeepSeek-V3's and Llama-4's included, but for
+  // DeepSeek-V4's sqrtsoftplus scores (the machine has no logarithm for softplus).
+  for (const auto& preset : workload::model_presets()) {
+    const std::string err = build_error(preset);
+    if (preset.name == "deepseek-v4-pro")
+      BOOST_TEST(err.find("deepseek-v4-pro: scoring_func 'sqrtsoftplus'") == 0u, err);
+    else
+      BOOST_TEST(err.empty(), preset.name);
+  }
   struct Case {
     const char* base;
     std::function<void(workload::ModelPreset&)> change;

@@ -251,8 +251,7 @@ pyb::dict model_dict(const workload::ModelPreset& m) {
   d["intermediate_size"] = m.intermediate;
   d["num_local_experts"] = m.experts;
   d["num_experts_per_tok"] = m.top_k;
-  d["activation"] =
-      m.activation == workload::Activation::clamped_swiglu ? "clamped_swiglu" : "swiglu";
+  d["activation"] = workload::activation_name(m.activation);
   d["swiglu_limit"] = m.swiglu_limit;
   d["swiglu_alpha"] = m.swiglu_alpha;
   d["router_bias"] = m.router_bias;

@@ -448,15 +448,18 @@ void LayerBuilder::emit_projection_pipelined(uint64_t n, uint64_t k, uint64_t in
   prefetched_ = next_buf;
 }
 
-/// The model's activation on rows [0, active) of every block of a column-block-major
-/// [g, u] matrix with `rows` rows per block (I/VLEN gate blocks, then I/VLEN up blocks) into
-/// the activation matrix (I/VLEN blocks of `rows` rows). Needs the constants loaded by
-/// emit_constants.
+/// An activation (presets.hpp, Activation) on rows [0, active) of every block of a
+/// column-block-major [g, u] matrix with `rows` rows per block (I/VLEN gate blocks, then I/VLEN
+/// up blocks) into the activation matrix (I/VLEN blocks of `rows` rows). Needs the constants
+/// loaded by emit_constants.
 void LayerBuilder::emit_activation(uint64_t ib, uint64_t rows, uint64_t active, uint64_t h1,
-                                   uint64_t act, bool clamped) {
-  if (clamped)
+                                   uint64_t act, Activation kind) {
+  const bool clamp = kind != Activation::swiglu, gpt_oss = kind == Activation::clamped_swiglu;
+  if (gpt_oss)
     e_.comment(
         "g = min(g, limit); u = clamp(u, -limit, limit); h = (u + 1) * (g * sigmoid(alpha g))");
+  else if (clamp)
+    e_.comment("g = min(g, limit); u = clamp(u, -limit, limit); h = u * (g * sigmoid(g))");
   else
     e_.comment("h = u * (g * sigmoid(g))");
   e_.li(4, h1);
@@ -465,17 +468,17 @@ void LayerBuilder::emit_activation(uint64_t ib, uint64_t rows, uint64_t active, 
   e_.li(7, L_.v_tmp);
   e_.loop_start(kL1, ib);
   e_.loop_start(kL2, active);
-  if (clamped) {
+  if (clamp) {
     e_.op("V_MIN_VF gp4, gp4, " + fr(kFLimit) + ", 0");
     e_.op("V_MIN_VF gp5, gp5, " + fr(kFLimit) + ", 0");
     e_.op("V_MAX_VF gp5, gp5, " + fr(kFNegLimit) + ", 0");
   }
-  e_.op("V_MUL_VF gp7, gp4, " + fr(clamped ? kFNegAlpha : kFNegOne) + ", 0");
+  e_.op("V_MUL_VF gp7, gp4, " + fr(gpt_oss ? kFNegAlpha : kFNegOne) + ", 0");
   e_.op("V_EXP_V gp7, gp7, 0");
   e_.op("V_ADD_VF gp7, gp7, " + fr(kFOne) + ", 0");
   e_.op("V_RECI_V gp7, gp7, 0");
   e_.op("V_MUL_VV gp7, gp4, gp7, 0");
-  if (clamped) e_.op("V_ADD_VF gp5, gp5, " + fr(kFOne) + ", 0");
+  if (gpt_oss) e_.op("V_ADD_VF gp5, gp5, " + fr(kFOne) + ", 0");
   e_.op("V_MUL_VV gp6, gp5, gp7, 0");
   e_.addi(4, 4, vlen_);
   e_.addi(5, 5, vlen_);

@@ -343,9 +343,7 @@ void LayerBuilder::check_routing(const ModelPreset& m) {
     o << v;
     return o.str();
   };
-  if (m.top_k == 0 || m.top_k > m.experts)
-    throw ModelError(m.name + ": num_experts_per_tok " + std::to_string(m.top_k) +
-                     " is not in 1.." + std::to_string(m.experts));
+  check_model_top_k(m);
   if (m.scoring_func != "softmax" && m.scoring_func != "sigmoid")
     refuse("scoring_func '" + m.scoring_func + "'", "moesim lowers softmax and sigmoid scores");
   const bool grouped = m.n_group > 1 && m.topk_group < m.n_group;

@@ -115,8 +115,7 @@ void LayerBuilder::emit_pair(unsigned p) {
   if (L_.b1.rows != 0) emit_expert_bias(p, L_.v_b1, 2 * ib, L_.v_h1);
   e_.stage("expert_activation");
   emit_constants();
-  emit_activation(ib, blen_, 1, L_.v_h1, L_.v_act,
-                  opt_.model->activation == Activation::clamped_swiglu);
+  emit_activation(ib, blen_, 1, L_.v_h1, L_.v_act, opt_.model->activation);
 
   e_.comment("down projection: e = W2 h (H x I)");
   emit_weight_address(p, L_.w2, L_.w2_expert_bytes, H, I);
@@ -177,8 +176,7 @@ void LayerBuilder::emit_expert(unsigned e) {
   }
   e_.stage("expert_activation");
   emit_constants();
-  emit_activation(ib, tp, L_.tokens, L_.v_eh1, L_.v_eact,
-                  opt_.model->activation == Activation::clamped_swiglu);
+  emit_activation(ib, tp, L_.tokens, L_.v_eh1, L_.v_eact, opt_.model->activation);
   e_.stage("expert_weight_address");
   e_.comment("down projection: e = W2 h (H x I)");
   emit_static_weight_address(MxMatrix{L_.w2 + e * L_.w2_expert_bytes, H, I, H * I, 0});

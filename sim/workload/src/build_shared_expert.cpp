@@ -27,7 +27,7 @@ void LayerBuilder::emit_shared() {
                   "shared_expert_projection");
   e_.stage("shared_expert_activation");
   emit_constants();
-  emit_activation(isb, tp, L_.tokens, L_.v_sh1, L_.v_shact, false);
+  emit_activation(isb, tp, L_.tokens, L_.v_sh1, L_.v_shact, shared_activation(*opt_.model));
   e_.stage("shared_expert_projection");
   e_.comment("down projection: s = W2_s h (H x I_s)");
   emit_static_weight_address(L_.ws2);

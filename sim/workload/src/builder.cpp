@@ -180,6 +180,12 @@ std::vector<Utilisation> LayerBuilder::utilisation() const {
 
 }  // namespace detail
 
+void check_model_top_k(const ModelPreset& m) {
+  if (m.top_k == 0 || m.top_k > m.experts)
+    throw ModelError(m.name + ": num_experts_per_tok " + std::to_string(m.top_k) +
+                     " is not in 1.." + std::to_string(m.experts));
+}
+
 void check_model_routing(const ModelPreset& model) { detail::LayerBuilder::check_routing(model); }
 
 BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,

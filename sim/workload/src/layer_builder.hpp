@@ -99,7 +99,7 @@ class LayerBuilder {
                                  uint64_t groups, const std::string& prefetch_stage,
                                  const std::string& mm_stage);
   void emit_activation(uint64_t ib, uint64_t rows, uint64_t active, uint64_t h1, uint64_t act,
-                       bool clamped);
+                       Activation kind);
   void emit_constants();
   void emit_static_weight_address(const MxMatrix& w);
   void emit_add_rows(uint64_t dst, uint64_t src, uint64_t blocks, bool src_per_row);

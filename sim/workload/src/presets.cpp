@@ -122,6 +122,40 @@ std::vector<ModelPreset> all_presets() {
       "sigmoid, + e_score_correction_bias for selection, top-k (one group), renormalised, "
       "times 2.827";
   v.push_back(kimi);
+  // deepseek-ai/DeepSeek-V4-Pro [S19]: 384 routed experts, top-6, one shared expert, sqrtsoftplus
+  // scores + selection bias (no groups), renormalised, swiglu_limit 10 on routed and shared
+  // experts; hidden 7168, moe_intermediate_size 3072 and rsf 2.5 from a config class's defaults,
+  // not from the official config.json (docs/sources.md, Config table).
+  ModelPreset v4 =
+      make("deepseek-v4-pro", "deepseek-ai/DeepSeek-V4-Pro", "deepseek_v4", 7168, 3072, 384, 6);
+  v4.scoring_func = "sqrtsoftplus";
+  v4.topk_method = "noaux_tc";
+  v4.correction_bias = true;
+  v4.routed_scaling_factor = 2.5;
+  v4.shared_experts = 1;
+  v4.shared_intermediate = 3072;
+  v4.activation = Activation::limited_swiglu;
+  v4.swiglu_limit = 10.0;
+  v4.routing =
+      "sqrtsoftplus, + e_score_correction_bias for selection, top-k, renormalised, times 2.5";
+  v.push_back(v4);
+  // zai-org/GLM-5.3-Flash [S20]: Glm5NextTextConfig defaults (hidden 4096,
+  // moe_intermediate_size 2048, 288 routed experts, top-8, one shared expert, rsf 2.5,
+  // n_group 1 / topk_group 1, norm_topk_prob true, swiglu_limit 10); DeepSeek-V3's router.
+  ModelPreset glm =
+      make("glm-5.3-flash", "zai-org/GLM-5.3-Flash", "glm5_next_text", 4096, 2048, 288, 8);
+  glm.scoring_func = "sigmoid";
+  glm.topk_method = "noaux_tc";
+  glm.correction_bias = true;
+  glm.routed_scaling_factor = 2.5;
+  glm.shared_experts = 1;
+  glm.shared_intermediate = 2048;
+  glm.activation = Activation::limited_swiglu;
+  glm.swiglu_limit = 10.0;
+  glm.routing =
+      "sigmoid, + e_score_correction_bias for selection, top-k (one group), renormalised, "
+      "times 2.5";
+  v.push_back(glm);
   // allenai/OLMoE-1B-7B-0924 [S16]: 2048, intermediate_size 1024 (per expert), 64 experts,
   // top-8, softmax over all E, norm_topk_prob false; no shared expert.
   ModelPreset olmoe = make("olmoe", "allenai/OLMoE-1B-7B-0924", "olmoe", 2048, 1024, 64, 8);
@@ -223,8 +257,16 @@ const std::set<std::string>& no_effect_keys() {
                                              "pretraining_tp",
                                              "experts_implementation",
                                              "hidden_dropout",
-                                             "use_return_dict"};
+                                             "use_return_dict",
+                                             "o_groups",
+                                             "index_topk"};
   return keys;
+}
+
+/// The model_types that load with DeepSeek's keys (n_routed_experts, moe_intermediate_size, ...).
+bool deepseek_style(const std::string& t) {
+  return t == "deepseek_v2" || t == "deepseek_v3" || t == "deepseek_v4" || t == "kimi_k2" ||
+         t == "glm4_moe" || t == "glm5_next" || t == "glm5_next_text";
 }
 
 bool mentions_moe_math(const std::string& key) {
@@ -362,25 +404,36 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
     }
     p.routing = std::string("softmax over all E, top-k, ") +
                 (p.norm_topk_prob ? "renormalised" : "not renormalised");
-  } else if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2" || t == "glm4_moe") {
-    // Kimi-K2 and GLM-4.5 run DeepSeek-V3's router (docs/sources.md, Routing functions: Kimi-K2
-    // and GLM-4.5): sigmoid scores and e_score_correction_bias whether or not the file names
-    // scoring_func / topk_method.
-    const bool v3 = t != "deepseek_v2";
+  } else if (deepseek_style(t)) {
+    // Kimi-K2, GLM-4.5 and GLM-5.3-Flash run DeepSeek-V3's router (docs/sources.md, Routing
+    // functions): sigmoid scores and e_score_correction_bias whether or not the file names
+    // scoring_func / topk_method. DeepSeek-V4's router scores with sqrtsoftplus (its config
+    // class's default) and always adds the bias; GLM-5.3-Flash and DeepSeek-V4 clamp their
+    // SwiGLU at swiglu_limit, 10.0 unless the file says otherwise.
+    const bool v3 = t != "deepseek_v2", v4 = t == "deepseek_v4";
+    // The config classes of DeepSeek-V4 and GLM-5.3-Flash default to norm_topk_prob true and
+    // swiglu_limit 10.0.
+    const bool v4_defaults = v4 || t == "glm5_next" || t == "glm5_next_text";
     r.uint_or("intermediate_size", 0);  // dense layers' width
     p.intermediate = r.count("moe_intermediate_size");
     p.experts = r.count("n_routed_experts");
     p.top_k = r.count("num_experts_per_tok");
     p.shared_experts = r.uint_or("n_shared_experts", 0);
     p.shared_intermediate = p.intermediate * p.shared_experts;
-    p.scoring_func = r.string_or("scoring_func", v3 ? "sigmoid" : "softmax");
-    p.norm_topk_prob = r.boolean_or("norm_topk_prob", false);
-    p.routed_scaling_factor = r.positive_or("routed_scaling_factor", 1.0);
+    p.scoring_func = r.string_or("scoring_func", v4 ? "sqrtsoftplus" : v3 ? "sigmoid" : "softmax");
+    p.norm_topk_prob = r.boolean_or("norm_topk_prob", v4_defaults);
+    p.routed_scaling_factor = r.positive_or("routed_scaling_factor", v4 ? 1.5 : 1.0);
     p.n_group = r.uint_or("n_group", 1);
     p.topk_group = r.uint_or("topk_group", 1);
     p.topk_method = r.string_or("topk_method", v3 ? "noaux_tc" : "greedy");
     p.correction_bias = p.topk_method == "noaux_tc";
     p.routing = p.scoring_func + " scores, " + p.topk_method + " top-k";
+    // DeepSeek-V4's clamp (docs/sources.md, Clamped SwiGLU): honoured wherever a DeepSeek-style
+    // config carries the key.
+    if (r.has("swiglu_limit") || v4_defaults) {
+      p.activation = Activation::limited_swiglu;
+      p.swiglu_limit = r.positive_or("swiglu_limit", 10.0);
+    }
   } else if (t == "llama4_text" || t == "llama4") {
     p.intermediate = r.count("intermediate_size");
     p.experts = r.count("num_local_experts");
@@ -394,8 +447,8 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
   } else {
     r.fail("model_type", "'" + t +
                              "' is not one of gpt_oss, mixtral, olmoe, qwen2_moe, qwen3_moe, "
-                             "qwen3_next, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, "
-                             "llama4_text");
+                             "qwen3_next, deepseek_v2, deepseek_v3, deepseek_v4, kimi_k2, "
+                             "glm4_moe, glm5_next, llama4_text");
   }
   r.check_rest(ignored);
   if (&j != &root) {
@@ -411,10 +464,26 @@ ModelPreset parse_config(const std::string& path, const nlohmann::json& root,
 
 }  // namespace
 
+const char* activation_name(Activation a) {
+  switch (a) {
+    case Activation::clamped_swiglu:
+      return "clamped_swiglu";
+    case Activation::limited_swiglu:
+      return "limited_swiglu";
+    case Activation::swiglu:
+      break;
+  }
+  return "swiglu";
+}
+
+Activation shared_activation(const ModelPreset& m) {
+  return m.activation == Activation::limited_swiglu ? Activation::limited_swiglu
+                                                    : Activation::swiglu;
+}
+
 std::string experts_key(const ModelPreset& m) {
   const std::string& t = m.model_type;
-  if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2" || t == "glm4_moe")
-    return "n_routed_experts";
+  if (deepseek_style(t)) return "n_routed_experts";
   if (t == "qwen2_moe" || t == "qwen3_moe" || t == "qwen3_next" || t == "olmoe")
     return "num_experts";
   return "num_local_experts";

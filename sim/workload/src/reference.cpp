@@ -220,7 +220,8 @@ class LayerReference {
     if (L_.br.rows != 0) br_ = dequant(img, L_.br, mxb_, "router bias");
     if (L_.b1.rows != 0) b1_ = dequant(img, L_.b1, mxb_, "b1");
     if (L_.b2.rows != 0) b2_ = dequant(img, L_.b2, mxb_, "b2");
-    clamped_ = model_.activation == Activation::clamped_swiglu;
+    activation_ = model_.activation;
+    shared_activation_ = shared_activation(model_);
     input_scaled_ = L_.routing == Layout::Routing::input_scaled;
     if (L_.routing == Layout::Routing::sigmoid_biased)
       for (uint64_t e = 0; e < E; ++e) bias_.push_back(fp_sram_word(img, L_.fp_bias + e));
@@ -393,7 +394,7 @@ class LayerReference {
       Row h1 = project(x, we.w1);
       if (b1 != nullptr)
         for (uint64_t c = 0; c < 2 * I; ++c) h1[c] = bf(f32(h1[c]) + b1[c]);
-      Row y = project(activation(h1, I, clamped_), we.w2);
+      Row y = project(activation(h1, I, activation_), we.w2);
       if (b2 != nullptr)
         for (uint64_t h = 0; h < H; ++h) y[h] = bf(f32(y[h]) + b2[h]);
       for (uint64_t h = 0; h < H; ++h) {
@@ -617,15 +618,17 @@ class LayerReference {
             expert_matrix(L_.w2 + e * L_.w2_expert_bytes, H, I, "W2")};
   }
 
-  /// The activation on the machine (builder.hpp), [g, u] -> h element by element: the clamped
-  /// SwiGLU with slope bf16(alpha), or SwiGLU (slope 1).
-  Row activation(const Row& h1, uint64_t I, bool clamped) const {
+  /// The activation on the machine (builder.hpp), [g, u] -> h element by element: GPT-OSS's
+  /// clamped SwiGLU with slope bf16(alpha) and u + 1, the limited SwiGLU (the clamp alone), or
+  /// SwiGLU (slope 1).
+  Row activation(const Row& h1, uint64_t I, Activation kind) const {
+    const bool clamp = kind != Activation::swiglu, gpt_oss = kind == Activation::clamped_swiglu;
     const uint16_t one = bf(1.0f), neg_limit = static_cast<uint16_t>(limit_ ^ 0x8000);
-    const uint16_t neg_slope = clamped ? neg_alpha_ : bf(-1.0f);
+    const uint16_t neg_slope = gpt_oss ? neg_alpha_ : bf(-1.0f);
     Row act(I);
     for (uint64_t i = 0; i < I; ++i) {
       uint16_t g = h1[i], u = h1[I + i];
-      if (clamped) {
+      if (clamp) {
         g = min_bf16(g, limit_);                       // V_MIN_VF
         u = max_bf16(min_bf16(u, limit_), neg_limit);  // V_MIN_VF, V_MAX_VF
       }
@@ -634,21 +637,22 @@ class LayerReference {
       s = bf(f32(s) + f32(one));                 // V_ADD_VF 1
       s = reci_bf16(s);                          // V_RECI_V
       s = bf(f32(g) * f32(s));                   // V_MUL_VV g * sigmoid
-      if (clamped) u = bf(f32(u) + f32(one));    // V_ADD_VF 1
+      if (gpt_oss) u = bf(f32(u) + f32(one));    // V_ADD_VF 1
       act[i] = bf(f32(u) * f32(s));              // V_MUL_VV
     }
     return act;
   }
 
   std::vector<double> activation_exact(const std::vector<double>& h1, uint64_t I,
-                                       bool clamped) const {
+                                       Activation kind) const {
+    const bool clamp = kind != Activation::swiglu, gpt_oss = kind == Activation::clamped_swiglu;
     std::vector<double> act(I);
-    const double lim = model_.swiglu_limit, alpha = clamped ? model_.swiglu_alpha : 1.0;
+    const double lim = model_.swiglu_limit, alpha = gpt_oss ? model_.swiglu_alpha : 1.0;
     for (uint64_t i = 0; i < I; ++i) {
       double g = h1[i], u = h1[I + i];
-      if (clamped) {
+      if (clamp) {
         g = std::min(g, lim);
-        u = std::clamp(u, -lim, lim) + 1;
+        u = std::clamp(u, -lim, lim) + (gpt_oss ? 1 : 0);
       }
       act[i] = u * g / (1 + std::exp(-alpha * g));
     }
@@ -661,7 +665,7 @@ class LayerReference {
     Row h1 = project(x, w.w1);
     if (!b1_.v.empty())
       for (uint64_t c = 0; c < 2 * I; ++c) h1[c] = bf(f32(h1[c]) + b1_.v[e * 2 * I + c]);
-    Row y = project(activation(h1, I, clamped_), w.w2);
+    Row y = project(activation(h1, I, activation_), w.w2);
     if (!b2_.v.empty())
       for (uint64_t h = 0; h < H; ++h) y[h] = bf(f32(y[h]) + b2_.v[e * H + h]);
     return y;
@@ -673,7 +677,7 @@ class LayerReference {
     std::vector<double> h1 = project_exact(x, w.w1);
     if (!b1_.v.empty())
       for (uint64_t c = 0; c < 2 * I; ++c) h1[c] += b1_.v[e * 2 * I + c];
-    std::vector<double> y = project_exact(activation_exact(h1, I, clamped_), w.w2);
+    std::vector<double> y = project_exact(activation_exact(h1, I, activation_), w.w2);
     if (!b2_.v.empty())
       for (uint64_t h = 0; h < H; ++h) y[h] += b2_.v[e * H + h];
     return y;
@@ -686,9 +690,9 @@ class LayerReference {
     const uint64_t H = L_.hidden, IS = L_.shared_intermediate;
     const uint16_t one = bf(1.0f);
     for (uint64_t t = 0; t < xs.size(); ++t) {
-      Row s = project(activation(project(xs[t], Ws1), IS, false), Ws2);
+      Row s = project(activation(project(xs[t], Ws1), IS, shared_activation_), Ws2);
       std::vector<double> sd =
-          project_exact(activation_exact(project_exact(xds[t], Ws1), IS, false), Ws2);
+          project_exact(activation_exact(project_exact(xds[t], Ws1), IS, shared_activation_), Ws2);
       if (L_.shared_gate) {
         // Dot product on the vector unit, the sigmoid on the scalar FP unit, then V_ADD_VF of
         // the gate onto a zero row.
@@ -734,7 +738,8 @@ class LayerReference {
   uint64_t vlen_, mxb_;
   Matrix br_, b1_, b2_;  ///< biases, empty when the model has none
   Row bias_;             ///< e_score_correction_bias (sigmoid_biased routing), else empty
-  bool clamped_ = false, input_scaled_ = false;
+  Activation activation_ = Activation::swiglu, shared_activation_ = Activation::swiglu;
+  bool input_scaled_ = false;
   uint16_t limit_ = 0, neg_alpha_ = 0;
 };
 

@@ -251,6 +251,10 @@ struct BuiltProgram {
 BuiltProgram build_moe_layer(const isa::Spec& spec, const isa::MachinePreset& preset,
                              const BuildOptions& options);
 
+/// The routing shape every use of a model needs, a deployment's shapes included: top-k in 1..E
+/// (the first check of check_model_routing; throws its ModelError).
+void check_model_top_k(const ModelPreset& model);
+
 /// The routing checks of build_moe_layer that need no machine preset (top-k in 1..E, and the
 /// config.json fields of a router the builder cannot lower): throws the same UsageError.
 void check_model_routing(const ModelPreset& model);

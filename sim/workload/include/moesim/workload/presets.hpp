@@ -27,7 +27,12 @@ class ModelError : public UsageError {
 ///   swiglu:         h = silu(g) * u = g * sigmoid(g) * u
 ///   clamped_swiglu: g = min(g, limit); u = clamp(u, -limit, limit);
 ///                   h = (u + 1) * (g * sigmoid(alpha * g))            (GPT-OSS)
-enum class Activation { swiglu, clamped_swiglu };
+///   limited_swiglu: g = min(g, limit); u = clamp(u, -limit, limit);
+///                   h = silu(g) * u    (DeepSeek-V4, GLM-5.3-Flash: no alpha, no + 1)
+enum class Activation { swiglu, clamped_swiglu, limited_swiglu };
+
+/// "swiglu", "clamped_swiglu" or "limited_swiglu" (reports).
+const char* activation_name(Activation a);
 
 struct ModelPreset {
   std::string name;           ///< --model value, e.g. "gpt-oss-20b" (or the config.json path)
@@ -38,7 +43,7 @@ struct ModelPreset {
   unsigned experts = 0;  ///< routed experts E (num_local_experts / num_experts / n_routed_experts)
   unsigned top_k = 0;    ///< num_experts_per_tok (k)
   Activation activation = Activation::swiglu;
-  double swiglu_limit = 0;    ///< clamped_swiglu only: gate <= limit, -limit <= up <= limit
+  double swiglu_limit = 0;    ///< clamped / limited: gate <= limit, -limit <= up <= limit
   double swiglu_alpha = 1.0;  ///< clamped_swiglu only: sigmoid slope
   bool router_bias = false;   ///< router Linear has a bias (l = W_r x + b_r)
   bool expert_bias = false;   ///< gate_up_proj_bias and down_proj_bias
@@ -68,6 +73,10 @@ struct ModelPreset {
 
   std::string routing;  ///< one-line description of the routing function (reports)
 };
+
+/// The activation of the model's shared expert: limited_swiglu when the routed experts have it
+/// (DeepSeek-V4's and GLM-5.3-Flash's shared MLP clamps as their experts do), else swiglu.
+Activation shared_activation(const ModelPreset& m);
 
 /// The config.json key that holds the model's routed experts E, as its model_type spells it:
 /// "n_routed_experts" (DeepSeek, Kimi-K2, GLM-4.5), "num_experts" (Qwen, OLMoE) or

@@ -43,6 +43,7 @@ class PlantedEngine : public isa::Engine {
   void load(const isa::Program& p, const isa::MemoryImage& i) override { e_->load(p, i); }
   void set_instruction_budget(uint64_t b) override { e_->set_instruction_budget(b); }
   void set_dma_queue(uint64_t q) override { e_->set_dma_queue(q); }
+  void set_hbm_jitter(uint64_t s) override { e_->set_hbm_jitter(s); }
   bool step(isa::RetireRecord& out) override {
     if (!e_->step(out)) return false;
     if (!out.trap && isa::extract(out.word, opf_) == opcode_)

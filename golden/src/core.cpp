@@ -6,6 +6,7 @@
 #include <string>
 
 #include "moesim/isa/encoding.hpp"
+#include "moesim/isa/tables.hpp"
 
 namespace moesim::golden {
 
@@ -32,6 +33,18 @@ bool control_implements(Opcode op) {
   }
 }
 
+/// isa.yaml `hbm_jitter`: the extra cycles J(seed, n) in [0, max] of transfer number n.
+uint64_t hbm_jitter(uint32_t seed, uint32_t n, uint32_t max) {
+  if (seed == 0) return 0;
+  uint32_t h = seed ^ (n * isa::kHbmJitter_GAMMA);
+  h ^= h >> isa::kHbmJitter_SHIFT1;
+  h *= isa::kHbmJitter_MUL1;
+  h ^= h >> isa::kHbmJitter_SHIFT2;
+  h *= isa::kHbmJitter_MUL2;
+  h ^= h >> isa::kHbmJitter_SHIFT3;
+  return (uint64_t{h} * (uint64_t{max} + 1)) >> 32;
+}
+
 }  // namespace
 
 Core::Core(sc_core::sc_module_name name, const isa::Spec& spec, const isa::MachinePreset& preset,
@@ -42,7 +55,9 @@ Core::Core(sc_core::sc_module_name name, const isa::Spec& spec, const isa::Machi
       g_(g),
       clock_(clock),
       records_(records),
-      queue_depth_(static_cast<uint64_t>(preset.get("DMA_QUEUE"))) {
+      queue_depth_(static_cast<uint64_t>(preset.get("DMA_QUEUE"))),
+      jitter_seed_(static_cast<uint32_t>(preset.get("HBM_JITTER_SEED"))),
+      jitter_max_(static_cast<uint32_t>(preset.get("HBM_JITTER_MAX"))) {
   const std::map<std::string, sc_core::sc_port<UnitIf>*> units{
       {isa::unit_name(isa::Unit::Scalar), &scalar}, {isa::unit_name(isa::Unit::Vector), &vector},
       {isa::unit_name(isa::Unit::Topk), &topk},     {isa::unit_name(isa::Unit::Matrix), &matrix},
@@ -103,6 +118,7 @@ void Core::load(const isa::Program& program, uint64_t instruction_budget) {
   loops_.clear();
   pc_ = 0;
   retired_ = 0;
+  transfer_number_ = 0;
   cycles_ = 0;
   clock_.restart(0);
   trapped_ = false;
@@ -136,6 +152,9 @@ void Core::save(isa::ArchState& s) const {
   if (trapped_) throw std::logic_error("golden: no checkpoint of a trapped machine");
   if (transfers->pending() != 0)
     throw std::logic_error("golden: no checkpoint while a transfer is pending (docs/overlap.md)");
+  if (jitter_seed_ != 0)
+    throw std::logic_error(
+        "golden: no checkpoint under HBM jitter (it would hold no transfer number)");
   s.pc = pc_;
   s.retired = retired_;
   s.cycle = cycles();
@@ -365,11 +384,13 @@ void Core::issue() {
                            ") that isa.yaml does not list for it");
   }
 
-  const int64_t latency = e.static_latency
-                              ? *e.static_latency
-                              : spec_.latency(*e.spec, preset_, (*e.unit)->latency_vars(is));
+  int64_t latency = e.static_latency ? *e.static_latency
+                                     : spec_.latency(*e.spec, preset_, (*e.unit)->latency_vars(is));
   const bool dma_instruction = e.unit == &dma;
   if (queue_depth_ > 0 && !wait_for_issue(found, dma_instruction, rec)) return;
+  // The transfer's latency grows by its HBM jitter; the number counts issued DMA instructions.
+  if (dma_instruction)
+    latency += static_cast<int64_t>(hbm_jitter(jitter_seed_, transfer_number_++, jitter_max_));
   Effects fx;
   uint32_t next_pc = pc_ + 1;
   if (queue_depth_ > 0 && dma_instruction) {

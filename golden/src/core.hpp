@@ -45,11 +45,14 @@ class Core : public sc_core::sc_module {
   void load(const isa::Program& program, uint64_t instruction_budget);
   /// DMA_QUEUE of the runs that the next load() or restore() starts (the preset's until set).
   void set_queue_depth(uint64_t depth) { queue_depth_ = depth; }
+  /// HBM_JITTER_SEED of the runs that the next load() starts (the preset's until set; 0: none).
+  void set_hbm_jitter(uint32_t seed) { jitter_seed_ = seed; }
   /// load(), then puts the core in the checkpoint state `s`: registers, loop stack, pc, retire
   /// count, cycle (the cycle origin moves so that now() continues from s.cycle) and budget.
   void restore(const isa::Program& program, const isa::ArchState& s);
   /// The core's part of a checkpoint: pc, retired, cycle, budget, registers and loop stack.
-  /// Throws std::logic_error after a trap or while a transfer is pending.
+  /// Throws std::logic_error after a trap, while a transfer is pending or under HBM jitter (a
+  /// checkpoint holds no transfer number, isa.yaml `hbm_jitter`).
   void save(isa::ArchState& s) const;
   /// True once the program halted (pc past the end) or trapped and no transfer is pending.
   bool done() const { return done_; }
@@ -99,7 +102,10 @@ class Core : public sc_core::sc_module {
   const Geometry& g_;
   CycleClock& clock_;
   RecordQueue& records_;
-  uint64_t queue_depth_;  ///< DMA_QUEUE
+  uint64_t queue_depth_;          ///< DMA_QUEUE
+  uint32_t jitter_seed_ = 0;      ///< HBM_JITTER_SEED (0: no jitter)
+  uint32_t jitter_max_;           ///< HBM_JITTER_MAX
+  uint32_t transfer_number_ = 0;  ///< DMA instructions issued since load(), modulo 2^32
   std::array<OpEntry, 64> ops_;
 
   std::vector<isa::Decoded> program_;

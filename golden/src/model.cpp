@@ -38,13 +38,15 @@ struct GoldenModel::Impl {
         geo(p),
         top("golden", spec, preset, geo),
         budget(geo.instruction_budget),
-        dma_queue(static_cast<uint64_t>(p.get("DMA_QUEUE"))) {}
+        dma_queue(static_cast<uint64_t>(p.get("DMA_QUEUE"))),
+        hbm_jitter(static_cast<uint32_t>(p.get("HBM_JITTER_SEED"))) {}
   const isa::Spec& spec;
   isa::MachinePreset preset;
   Geometry geo;
   Top top;
-  uint64_t budget;     ///< INSTRUCTION_BUDGET of the next load()
-  uint64_t dma_queue;  ///< DMA_QUEUE of the next load() or restore()
+  uint64_t budget;      ///< INSTRUCTION_BUDGET of the next load()
+  uint64_t dma_queue;   ///< DMA_QUEUE of the next load() or restore()
+  uint32_t hbm_jitter;  ///< HBM_JITTER_SEED of the next load() (0: no jitter)
   bool loaded = false;
 };
 
@@ -103,6 +105,7 @@ void GoldenModel::load(const isa::Program& program, const isa::MemoryImage& imag
   }
   top.matrix.reset();
   top.core.set_queue_depth(impl_->dma_queue);
+  top.core.set_hbm_jitter(impl_->hbm_jitter);
   top.core.load(program, impl_->budget);
   impl_->loaded = true;
 }
@@ -122,6 +125,9 @@ void GoldenModel::restore(const isa::Program& program, const isa::ArchState& sta
   isa::check_state_shape(state, impl_->preset);
   if (state.instruction_budget == 0)
     throw std::invalid_argument("golden: checkpoint state with instruction budget 0");
+  if (impl_->hbm_jitter != 0)
+    throw std::invalid_argument(
+        "golden: no restore under HBM jitter (a checkpoint holds no transfer number)");
   Top& top = impl_->top;
   for (Space s : isa::kAllSpaces) top.memory(s).assign(state.mem[static_cast<size_t>(s)]);
   top.matrix.restore(state);
@@ -136,6 +142,10 @@ void GoldenModel::set_instruction_budget(uint64_t budget) {
 
 void GoldenModel::set_dma_queue(uint64_t depth) {
   impl_->dma_queue = impl_->spec.checked_dma_queue(depth);
+}
+
+void GoldenModel::set_hbm_jitter(uint64_t seed) {
+  impl_->hbm_jitter = static_cast<uint32_t>(impl_->spec.checked_hbm_jitter_seed(seed));
 }
 
 bool GoldenModel::step(isa::RetireRecord& out) {

@@ -166,6 +166,10 @@ std::string gen_tables_hpp(const Spec& s) {
   for (const auto& c : s.fp32_constants())
     o << "constexpr uint32_t kFp32_" << c.name << " = " << hex(c.bits, 8) << "u;  ///< " << c.doc
       << "\n";
+  o << "\n// HBM jitter function J(seed, n) (isa.yaml `hbm_jitter`): its 32-bit constants.\n";
+  for (const auto& c : s.hbm_jitter_constants())
+    o << "constexpr uint32_t kHbmJitter_" << c.name << " = " << hex(c.bits, 8) << "u;  ///< "
+      << c.doc << "\n";
   o << "\n// Register files (isa.yaml `operand_kinds` counts).\n";
   for (const auto& rf : kRegFileCounts)
     o << "constexpr unsigned " << rf.cpp << " = " << s.operand_kind(rf.kind).count << ";\n";
@@ -394,6 +398,11 @@ std::string gen_pkg_sv(const Spec& s) {
   for (const auto& c : s.fp32_constants()) {
     std::snprintf(buf, sizeof buf, "32'h%08X", c.bits);
     o << "  localparam logic [31:0] FP32_" << c.name << " = " << buf << ";\n";
+  }
+  o << "\n  // HBM jitter function J(seed, n) (isa.yaml `hbm_jitter`): its 32-bit constants.\n";
+  for (const auto& c : s.hbm_jitter_constants()) {
+    std::snprintf(buf, sizeof buf, "32'h%08X", c.bits);
+    o << "  localparam logic [31:0] HBM_JITTER_" << c.name << " = " << buf << ";\n";
   }
   o << "\n";
 
@@ -703,6 +712,18 @@ std::string gen_isa_md(const Spec& s) {
     o << "| `" << c.name << "` | `" << hex(c.bits, 8) << "` | " << v << " | " << cell(c.doc)
       << " |\n";
   }
+
+  o << "\n## HBM jitter\n\nA run with a nonzero HBM_JITTER_SEED (machine.yaml; `--hbm-jitter "
+       "SEED`) "
+       "adds J(seed, n) cycles in [0, HBM_JITTER_MAX] to the latency of the n-th DMA transfer "
+       "(n counts the DMA instructions issued since load, from 0). On 32-bit words: x = seed ^ "
+       "(n * GAMMA); h = x ^ (x >> SHIFT1); h = h * MUL1; h = h ^ (h >> SHIFT2); h = h * MUL2; "
+       "h = h ^ (h >> SHIFT3); J = (h * (HBM_JITTER_MAX + 1)) >> 32. Seed 0 gives J = 0. The "
+       "constants (`hbm_jitter`; the RTL package holds them as `HBM_JITTER_<name>`, the C++ "
+       "tables as `kHbmJitter_<name>`):\n\n"
+       "| name | value | meaning |\n|---|---|---|\n";
+  for (const auto& c : s.hbm_jitter_constants())
+    o << "| `" << c.name << "` | `" << hex(c.bits, 8) << "` | " << cell(c.doc) << " |\n";
 
   o << "\n## Traps\n\nA trapping instruction is detected at issue, writes nothing and stops the "
        "program (code 0 means no trap).\n\n| code | name | cause |\n|---|---|---|\n";

@@ -186,7 +186,7 @@ class SpecLoader {
 void SpecLoader::isa(Spec& s, const At& top) {
   top.only_keys({"version", "word_bits", "fields", "operand_kinds", "units", "traps",
                  "stall_causes", "latency_vars", "address_vars", "instructions", "topk_policies",
-                 "fp32_constants", "control_registers"});
+                 "fp32_constants", "hbm_jitter", "control_registers"});
   s.version_ = top.req("version").integer_in(1, 1000000);
   s.word_bits_ = static_cast<unsigned>(top.req("word_bits").integer_in(32, 32));
 
@@ -551,8 +551,10 @@ void SpecLoader::isa(Spec& s, const At& top) {
   if (!have_register) tp.fail("needs one register policy {rmask: N, register: TOPK_POLICY}");
   std::sort(rmask->allowed.begin(), rmask->allowed.end());
 
-  if (top.has("fp32_constants")) {
-    At fc = top.key("fp32_constants");
+  // A list of named 32-bit constants: `fp32_constants` and `hbm_jitter`.
+  auto constants = [&](const char* key, std::vector<Fp32Constant>& out) {
+    if (!top.has(key)) return;
+    At fc = top.key(key);
     fc.seq();
     for (size_t i = 0; i < fc.node.size(); ++i) {
       At e = fc.idx(i);
@@ -561,13 +563,24 @@ void SpecLoader::isa(Spec& s, const At& top) {
       c.name = e.req("name").str();
       if (!is_identifier(c.name) || upper_name(c.name) != c.name)
         e.key("name").fail("must be an upper-case identifier");
-      for (const auto& q : s.fp32_constants_)
+      for (const auto& q : out)
         if (q.name == c.name) e.key("name").fail("duplicate constant '" + c.name + "'");
       c.bits = static_cast<uint32_t>(e.req("value").integer_in(0, 0xFFFFFFFF));
       c.doc = e.req("doc").str();
-      s.fp32_constants_.push_back(c);
+      out.push_back(c);
     }
+  };
+  constants("fp32_constants", s.fp32_constants_);
+  constants("hbm_jitter", s.hbm_jitter_);
+  for (const char* n : {"GAMMA", "SHIFT1", "MUL1", "SHIFT2", "MUL2", "SHIFT3"}) {
+    const bool have = std::any_of(s.hbm_jitter_.begin(), s.hbm_jitter_.end(),
+                                  [&](const Fp32Constant& c) { return c.name == n; });
+    if (!have) top.fail(std::string("hbm_jitter: missing constant '") + n + "'");
   }
+  for (const Fp32Constant& c : s.hbm_jitter_)
+    if (c.name.rfind("SHIFT", 0) == 0 && c.bits > 31)
+      top.fail("hbm_jitter: " + c.name + " " + std::to_string(c.bits) +
+               " is not a shift (0 to 31)");
 }
 
 void SpecLoader::machine(Spec& s, const At& top) {
@@ -823,6 +836,14 @@ uint64_t Spec::checked_instruction_budget(uint64_t budget) const {
                                 std::to_string(max) +
                                 "] (machine.yaml runtime.INSTRUCTION_BUDGET)");
   return budget;
+}
+
+uint64_t Spec::checked_hbm_jitter_seed(uint64_t seed) const {
+  const auto max = static_cast<uint64_t>(runtime_max("HBM_JITTER_SEED"));
+  if (seed > max)
+    throw std::invalid_argument("HBM_JITTER_SEED " + std::to_string(seed) + " outside [0, " +
+                                std::to_string(max) + "] (machine.yaml runtime.HBM_JITTER_SEED)");
+  return seed;
 }
 
 uint64_t Spec::checked_dma_queue(uint64_t depth) const {

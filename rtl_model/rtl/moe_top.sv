@@ -20,14 +20,17 @@
  * - Run-time parameters (machine.yaml `runtime`): mram_tiles_i (MRAM_TILES, at most the
  *   parameter MRAM_TILES_MAX, the depth the MRAM array is built with) and hbm_bytes_i
  *   (HBM_BYTES; the HBM backing store is the harness's) only bound moe_decoder's address checks;
- *   dma_queue_i (DMA_QUEUE) is the depth of the DMA queue. All are registered (mram_tiles_q,
- *   hbm_bytes_q, dma_queue_q; held constant by the harness, loaded by the reset cycles).
+ *   dma_queue_i (DMA_QUEUE) is the depth of the DMA queue; hbm_jitter_seed_i and
+ *   hbm_jitter_max_i (HBM_JITTER_SEED, HBM_JITTER_MAX) drive moe_hbm_jitter. All are registered
+ *   (mram_tiles_q, hbm_bytes_q, dma_queue_q, hbm_jitter_seed_q, hbm_jitter_max_q; held constant
+ *   by the harness, loaded by the reset cycles).
  * - moe_dma_queue (u_dmaq): with DMA_QUEUE > 0 the pending transfers (docs/overlap.md), which
  *   feed moe_dma_unit one at a time while the core goes on; moe_fetch_ctrl's scoreboard stalls
  *   an instruction whose footprint (moe_decoder) meets a pending transfer's region, or a DMA
  *   instruction while the queue is full. The machine halts when the pc is past the program (or
  *   after a trap) and no transfer is pending. With DMA_QUEUE = 0 the core waits on the DMA unit
- *   as on any unit.
+ *   as on any unit. moe_hbm_jitter (u_jitter) holds each transfer, in the order they start,
+ *   for its HBM jitter (isa.yaml `hbm_jitter`) before moe_dma_unit starts it.
  * - moe_mem (u_mem): VRAM, MRAM, FP SRAM, INT SRAM and the BF16 ROMs, and the multiplexers
  *   that give their shared ports to the active unit; the DMA engine has ports of its own. HBM
  *   is moe_hbm.
@@ -78,6 +81,8 @@ module moe_top
   input  logic [MRAM_TILES_BITS-1:0]         mram_tiles_i,          // machine.yaml `runtime`
   input  logic [HBM_BYTES_BITS-1:0]          hbm_bytes_i,           // machine.yaml `runtime`
   input  logic [DMA_QUEUE_BITS-1:0]          dma_queue_i,           // machine.yaml `runtime`
+  input  logic [HBM_JITTER_SEED_BITS-1:0]    hbm_jitter_seed_i,     // machine.yaml `runtime`
+  input  logic [HBM_JITTER_MAX_BITS-1:0]     hbm_jitter_max_i,      // machine.yaml `runtime`
 
   // Instruction trace
   output logic                  issue_valid_o,
@@ -166,6 +171,12 @@ module moe_top
   region_t [DmaqDepth-1:0]   dmaq_region;
   logic                      dmaq_start, dmaq_push, dmaq_pop;
   dma_req_t                  dmaq_req;
+
+  // HBM jitter (isa.yaml `hbm_jitter`)
+  logic [HBM_JITTER_SEED_BITS-1:0] hbm_jitter_seed_q;
+  logic [HBM_JITTER_MAX_BITS-1:0]  hbm_jitter_max_q;
+  logic                            jit_start, jit_wait;
+  dma_req_t                        jit_req;
 
   moe_fetch_ctrl #(
     .LOOP_DEPTH (LOOP_DEPTH),
@@ -283,9 +294,11 @@ module moe_top
   logic [MRAM_TILES_BITS-1:0] mram_tiles_q;
   logic [HBM_BYTES_BITS-1:0]  hbm_bytes_q;
   always_ff @(posedge clk_i) begin : size_regs
-    mram_tiles_q <= mram_tiles_i;
-    hbm_bytes_q  <= hbm_bytes_i;
-    dma_queue_q  <= dma_queue_i;
+    mram_tiles_q      <= mram_tiles_i;
+    hbm_bytes_q       <= hbm_bytes_i;
+    dma_queue_q       <= dma_queue_i;
+    hbm_jitter_seed_q <= hbm_jitter_seed_i;
+    hbm_jitter_max_q  <= hbm_jitter_max_i;
   end
 
   logic [31:0] int_rdata_async;
@@ -554,6 +567,18 @@ module moe_top
     .pop_o    (dmaq_pop)
   );
 
+  moe_hbm_jitter u_jitter (
+    .clk_i,
+    .rst_ni,
+    .seed_i  (hbm_jitter_seed_q),
+    .max_i   (hbm_jitter_max_q),
+    .start_i (dmaq_start),
+    .req_i   (dmaq_req),
+    .start_o (jit_start),
+    .req_o   (jit_req),
+    .wait_o  (jit_wait)
+  );
+
   logic                dma_done, dma_vram_re, dma_vram_we, dma_mram_we;
   logic [VramRowW-1:0] dma_vram_row, dma_vram_wrow;
   logic [VramW-1:0]    dma_vram_wdata;
@@ -575,13 +600,13 @@ module moe_top
   ) u_dma (
     .clk_i            (clk_dma),
     .rst_ni,
-    .start_i          (dmaq_start),
-    .op_i             (dmaq_req.op),
-    .row_i            (dmaq_req.row),
-    .code_addr_i      (dmaq_req.code_addr),
-    .scale_addr_i     (dmaq_req.scale_addr),
-    .stride_i         (dmaq_req.stride),
-    .scale_stride_i   (dmaq_req.scale_stride),
+    .start_i          (jit_start),
+    .op_i             (jit_req.op),
+    .row_i            (jit_req.row),
+    .code_addr_i      (jit_req.code_addr),
+    .scale_addr_i     (jit_req.scale_addr),
+    .stride_i         (jit_req.stride),
+    .scale_stride_i   (jit_req.scale_stride),
     .done_o           (dma_done),
     .busy_o           (dma_busy),
     .hbm_req_valid_o  (hbm_req_valid),
@@ -735,7 +760,7 @@ module moe_top
     unit_busy_o[UNIT_IDX_VECTOR]  = vec_busy;
     unit_busy_o[UNIT_IDX_TOPK]    = topk_busy;
     unit_busy_o[UNIT_IDX_MATRIX]  = mm_busy;
-    unit_busy_o[UNIT_IDX_DMA]     = dma_busy;
+    unit_busy_o[UNIT_IDX_DMA]     = dma_busy || jit_wait;
   end
 
   assign gp_we_o         = gp_we;

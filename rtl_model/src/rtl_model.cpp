@@ -80,9 +80,9 @@ constexpr std::size_t array_depth(const VlUnpacked<T, N>&) {
 }
 
 /// Cycles without a record after which the RTL hangs: 8 times the longest gap the contract allows
-/// (the longest isa.yaml latency on `preset`, its variables at their largest, once for the
-/// instruction and once per transfer it may wait for; docs/overlap.md), plus 4096. A hung unit is
-/// reported in about a second of simulation, not after minutes.
+/// (the longest isa.yaml latency on `preset`, its variables at their largest, plus the largest
+/// HBM jitter, once for the instruction and once per transfer it may wait for; docs/overlap.md),
+/// plus 4096. A hung unit is reported in about a second of simulation, not after minutes.
 uint64_t watchdog_cycles(const isa::Spec& spec, const isa::MachinePreset& preset) {
   const std::map<std::string, int64_t> largest{
       {"rows", std::max(preset.get("HBM_V_ROWS"), preset.get("HBM_M_ROWS"))},
@@ -92,6 +92,7 @@ uint64_t watchdog_cycles(const isa::Spec& spec, const isa::MachinePreset& preset
   int64_t longest = 1;
   for (const isa::InstrSpec& ins : spec.instructions())
     longest = std::max(longest, spec.latency(ins, preset, largest));
+  longest += preset.get("HBM_JITTER_MAX");  // a transfer's HBM jitter (isa.yaml `hbm_jitter`)
   return 8 * static_cast<uint64_t>(longest) * (1 + static_cast<uint64_t>(preset.get("DMA_QUEUE"))) +
          4096;
 }
@@ -126,8 +127,9 @@ struct Impl {
   /// isa::space_geometry() of every space (indexed by isa::Space) of the preset, which the
   /// constructor holds to the Verilated parameters.
   std::array<isa::SpaceGeometry, isa::kAllSpaces.size()> geo{};
-  uint64_t budget = 0;     ///< instruction_budget_i of the next load() (machine.yaml `runtime`)
-  uint64_t dma_queue = 0;  ///< dma_queue_i of the next load() or restore() (reset_with())
+  uint64_t budget = 0;      ///< instruction_budget_i of the next load() (machine.yaml `runtime`)
+  uint64_t dma_queue = 0;   ///< dma_queue_i of the next load() or restore() (reset_with())
+  uint32_t hbm_jitter = 0;  ///< hbm_jitter_seed_i of the next load() (reset_with())
 
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<cfg::VTop> top;
@@ -379,6 +381,7 @@ class Model final : public isa::Engine {
   void load(const isa::Program& program, const isa::MemoryImage& image) override;
   void set_instruction_budget(uint64_t budget) override;
   void set_dma_queue(uint64_t depth) override;
+  void set_hbm_jitter(uint64_t seed) override;
   bool step(isa::RetireRecord& out) override;
   bool halted() const override;
   uint64_t cycles() const override;
@@ -459,6 +462,8 @@ Model::Model(const isa::Spec& spec, const isa::MachinePreset& preset, const RtlO
   m.top->mram_tiles_i = static_cast<uint8_t>(preset.get("MRAM_TILES"));
   m.top->hbm_bytes_i = static_cast<uint64_t>(preset.get("HBM_BYTES"));
   m.dma_queue = static_cast<uint64_t>(preset.get("DMA_QUEUE"));  // reset_with() drives it
+  m.top->hbm_jitter_max_i = static_cast<uint8_t>(preset.get("HBM_JITTER_MAX"));
+  m.hbm_jitter = static_cast<uint32_t>(preset.get("HBM_JITTER_SEED"));  // reset_with() drives it
   m.dma_unit = static_cast<uint8_t>(isa::Unit::Dma);
   if (m.units(Space::Mram) > array_depth(m.root().moe_top__DOT__u_mem__DOT__mram))
     throw std::logic_error("RtlModel: MRAM_TILES exceeds the MRAM array built");
@@ -480,6 +485,10 @@ void Model::set_dma_queue(uint64_t depth) {
   m.dma_queue = m.spec.checked_dma_queue(depth);
   m.preset.params["DMA_QUEUE"] = static_cast<int64_t>(depth);
   m.watchdog = watchdog_cycles(m.spec, m.preset);
+}
+
+void Model::set_hbm_jitter(uint64_t seed) {
+  impl_->hbm_jitter = static_cast<uint32_t>(impl_->spec.checked_hbm_jitter_seed(seed));
 }
 
 Model::~Model() {
@@ -506,8 +515,10 @@ void Model::reset_with(const isa::Program& program) {
                                 ": stage table and program differ in length");
 
   // Reset with no program (prog_len_i = 0 keeps the core halted), then load the memories. The
-  // reset cycles register dma_queue_i (set_dma_queue()).
+  // reset cycles register dma_queue_i (set_dma_queue()) and hbm_jitter_seed_i (set_hbm_jitter();
+  // they also clear the transfer number).
   m.top->dma_queue_i = static_cast<uint8_t>(m.dma_queue);
+  m.top->hbm_jitter_seed_i = m.hbm_jitter;
   m.queued = m.dma_queue > 0;
   m.top->prog_len_i = 0;
   m.top->rst_ni = 0;
@@ -568,6 +579,9 @@ isa::ArchState Model::save() const {
   if (m.trapped) throw std::logic_error("RtlModel: no checkpoint of a trapped machine");
   if (!m.xfers.empty())
     throw std::logic_error("RtlModel: no checkpoint with a transfer pending (docs/overlap.md)");
+  if (m.hbm_jitter != 0)
+    throw std::logic_error(
+        "RtlModel: no checkpoint under HBM jitter (it would hold no transfer number)");
   const auto& r = m.root();
   isa::ArchState s;
   s.pc = r.moe_top__DOT__u_fetch__DOT__pc_q;
@@ -603,6 +617,9 @@ void Model::restore(const isa::Program& program, const isa::ArchState& state) {
   auto& m = *impl_;
   isa::check_state_shape(state, m.preset);
   const uint64_t budget = m.spec.checked_instruction_budget(state.instruction_budget);
+  if (m.hbm_jitter != 0)
+    throw std::invalid_argument(
+        "RtlModel: no restore under HBM jitter (a checkpoint holds no transfer number)");
   if (state.retired > UINT32_MAX)
     throw std::invalid_argument("RtlModel: retire count " + std::to_string(state.retired) +
                                 " does not fit retired_q (32 bits)");

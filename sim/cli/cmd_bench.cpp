@@ -266,6 +266,7 @@ Subcommand add_bench(CLI::App& app) {
       ->check(kNotNegative);
   add_progress_flag(sub, bf.program);
   add_dma_queue_flag(sub, bf.program);
+  add_hbm_jitter_flag(sub, bf.program);
   sub->add_option("--token-counts", bf.tokens, "token counts to run, one layer each")
       ->capture_default_str()
       ->check(kNotNegative);

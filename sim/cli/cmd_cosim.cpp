@@ -63,6 +63,7 @@ int cmd_cosim(const isa::Spec& spec, const CosimFlags& f, const std::string& rtl
   Workload w = f.deploy.active() ? make_deployment_workload(spec, f.program, f.deploy)
                                  : make_workload(spec, f.program);
   cli::check_rtl_preset(spec, w.preset->name);
+  check_jitter_without_checkpoints(f.windows, *w.preset);
   if (!f.windows.window_result.empty())
     return run_window_process(spec, w, f.windows, f.history, flip);
   const bool one_run = !f.windows.windowed() && !f.windows.focused();
@@ -299,6 +300,7 @@ Subcommand add_cosim(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("cosim", "co-simulate golden model and RTL in lockstep");
   add_program_flags(sub, cf.program);
   add_dma_queue_flag(sub, cf.program);
+  add_hbm_jitter_flag(sub, cf.program);
   add_output_flags(sub, cf, true);
   sub->add_option("--history", cf.history, "retired instructions shown before a divergence")
       ->capture_default_str()

@@ -23,6 +23,7 @@
 #include "moesim/random/random_program.hpp"
 #include "moesim/report/report.hpp"
 #include "path_guard.hpp"
+#include "program_flags.hpp"
 #include "random_run.hpp"
 #include "rtl_coverage_flag.hpp"
 
@@ -43,6 +44,7 @@ class PlantedEngine : public isa::Engine {
   void load(const isa::Program& p, const isa::MemoryImage& i) override { e_->load(p, i); }
   void set_instruction_budget(uint64_t b) override { e_->set_instruction_budget(b); }
   void set_dma_queue(uint64_t q) override { e_->set_dma_queue(q); }
+  void set_hbm_jitter(uint64_t s) override { e_->set_hbm_jitter(s); }
   bool step(isa::RetireRecord& out) override {
     if (!e_->step(out)) return false;
     if (!out.trap && isa::extract(out.word, opf_) == opcode_)
@@ -89,6 +91,7 @@ struct RandomFlags {
   uint64_t seed = 1;
   uint64_t count = 1;
   std::string machine = "default";
+  std::string hbm_jitter;  ///< --hbm-jitter SEED ("": none)
   std::string mix;
   std::string out;
   bool cosim = false;
@@ -135,7 +138,9 @@ RunOutcome run_one(const isa::Spec& spec, const isa::MachinePreset& preset, Engi
 /// that make the same program (--mix) and, for a run stopped there, --max-instructions.
 std::string rerun_command(const RandomFlags& f, const isa::MachinePreset& preset, uint64_t seed,
                           bool with_limit) {
+  const int64_t jitter = preset.get("HBM_JITTER_SEED");
   return "moesim cosim --random-seed " + std::to_string(seed) + " --machine " + preset.name +
+         (jitter == 0 ? "" : " --hbm-jitter " + std::to_string(jitter)) +
          (f.mix.empty() ? "" : " --mix " + f.mix) +
          (with_limit ? " --max-instructions " + std::to_string(f.max_instructions) : "");
 }
@@ -165,7 +170,8 @@ void write_case(const fs::path& dir, const std::string& stem, const isa::Machine
 
 int cmd_random(const isa::Spec& spec, RandomFlags f, const std::string& rtl_coverage) {
   const auto t0 = Clock::now();
-  const isa::MachinePreset& preset = machine_preset(spec, f.machine);
+  const isa::MachinePreset& preset =
+      with_hbm_jitter(spec, machine_preset(spec, f.machine), f.hbm_jitter);
   const rnd::Mix mix = f.mix.empty() ? rnd::Mix{} : rnd::load_mix(spec, f.mix);
   if (f.shrink || !f.coverage.empty() || !f.report.empty() || !f.plant.empty()) f.cosim = true;
   if (!f.cosim && f.out.empty())
@@ -321,6 +327,9 @@ int cmd_random(const isa::Spec& spec, RandomFlags f, const std::string& rtl_cove
   const double wall = seconds_since(t0);
   std::cout << "moesim random: seeds " << f.seed << ".." << f.seed + f.count - 1
             << " machine=" << preset.name
+            << (preset.get("HBM_JITTER_SEED") == 0
+                    ? ""
+                    : " hbm-jitter=" + std::to_string(preset.get("HBM_JITTER_SEED")))
             << (f.plant.empty() ? "" : " (planted divergence " + f.plant + ")") << ": "
             << count_of(f.count, "program") << ", " << retired << " instructions retired, "
             << cycles << " cycles, " << count_of(mismatches, "mismatch", "mismatches") << ", "
@@ -344,6 +353,7 @@ int cmd_random(const isa::Spec& spec, RandomFlags f, const std::string& rtl_cove
     j["instructions"] = retired;
     j["total_cycles"] = {{"golden", cycles}, {"rtl", rtl_cycles}};
     j["machine"] = preset.name;
+    j["hbm_jitter"] = preset.get("HBM_JITTER_SEED");
     j["seeds"] = {f.seed, f.seed + f.count - 1};
     j["mix"] = f.mix.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.mix);
     j["programs"] = f.count;
@@ -391,6 +401,9 @@ Subcommand add_random(CLI::App& app) {
       ->check(kNotNegative);
   sub->add_option("--count", f.count, "programs")->capture_default_str()->check(kNotNegative);
   sub->add_option("--machine", f.machine, "machine preset of machine.yaml")->capture_default_str();
+  sub->add_option("--hbm-jitter", f.hbm_jitter,
+                  "co-simulate every program with this HBM latency jitter seed (HBM_JITTER_SEED; "
+                  "0 or none: no jitter; docs/random.md)");
   reads(sub->add_option("--mix", f.mix, "generator knobs (docs/random.md, Mix file)"));
   writes(sub->add_option("-o,--out", f.out,
                          "directory for the programs (random_SEED.asm + .yaml); with --cosim "

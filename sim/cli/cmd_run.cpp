@@ -138,6 +138,7 @@ Subcommand add_run(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("run", "run one engine alone");
   add_program_flags(sub, rf.program);
   add_dma_queue_flag(sub, rf.program);
+  add_hbm_jitter_flag(sub, rf.program);
   sub->add_option("--engine", rf.engine, "golden or rtl")
       ->required()
       ->check(CLI::IsMember({"golden", "rtl"}));

@@ -145,7 +145,8 @@ Workload make_deployment_workload(const isa::Spec& spec, const ProgramFlags& p,
   const workload::Deployment dep = find_deployment(d);
   check_rank(d, dep);
   Workload w;
-  w.preset = &with_dma_queue(spec, machine_preset(spec, p.machine), p.dma_queue);
+  w.preset = &with_hbm_jitter(
+      spec, with_dma_queue(spec, machine_preset(spec, p.machine), p.dma_queue), p.hbm_jitter);
   g_build = build(spec, *w.preset, p, dep);
   g_rank = d.rank;
   w.model = g_build->deployment.model;
@@ -201,8 +202,8 @@ int run_deployment_ranks(const isa::Spec& spec, const ProgramFlags& p, const Dep
                          const OutputFlags& o, bool quiet) {
   const workload::Deployment dep = find_deployment(d);
   check_rank(d, dep);
-  const isa::MachinePreset& preset =
-      with_dma_queue(spec, machine_preset(spec, p.machine), p.dma_queue);
+  const isa::MachinePreset& preset = with_hbm_jitter(
+      spec, with_dma_queue(spec, machine_preset(spec, p.machine), p.dma_queue), p.hbm_jitter);
   check_rtl_preset(spec, preset.name);
   if (!o.report.empty()) check_output_path("--report", o.report);
   // Builds every rank once here: bad input is refused before any child runs.
@@ -262,6 +263,10 @@ int run_deployment_ranks(const isa::Spec& spec, const ProgramFlags& p, const Dep
     if (!p.dma_queue.empty()) {
       argv.push_back("--dma-queue");
       argv.push_back(p.dma_queue);
+    }
+    if (!p.hbm_jitter.empty()) {
+      argv.push_back("--hbm-jitter");
+      argv.push_back(p.hbm_jitter);
     }
     if (!d.deployments.empty()) {
       argv.push_back("--deployments");

@@ -238,6 +238,21 @@ void check_window_flags(const WindowFlags& wf, const OutputFlags& o) {
         "--window-result needs --from-checkpoint and --to-checkpoint (or --window-last)");
 }
 
+void check_jitter_without_checkpoints(const WindowFlags& wf, const isa::MachinePreset& preset) {
+  const int64_t seed = preset.get("HBM_JITTER_SEED");
+  if (seed == 0) return;
+  const std::string why =
+      "a checkpoint holds no DMA transfer number, which the jitter of "
+      "--hbm-jitter " +
+      std::to_string(seed) + " depends on";
+  if (!wf.from_checkpoint.empty())
+    throw UsageError("--from-checkpoint " + wf.from_checkpoint +
+                     ": made without HBM jitter and without the transfer number; " + why);
+  if (wf.windowed() || wf.focused())
+    throw UsageError(
+        "--hbm-jitter: does not combine with --windows, --from-retire or --to-retire: " + why);
+}
+
 void run_to_boundary(isa::Engine& g, cosim::QueueWatch& queue, uint64_t a,
                      const std::string& flag) {
   isa::RetireRecord r;

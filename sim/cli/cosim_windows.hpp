@@ -46,6 +46,10 @@ void add_window_flags(CLI::App* sub, WindowFlags& wf);
 
 /// Refuses combinations that windows cannot honour (exit 2 naming the flags).
 void check_window_flags(const WindowFlags& wf, const OutputFlags& o);
+/// Throws UsageError when `preset` has HBM jitter (HBM_JITTER_SEED != 0, --hbm-jitter) and the
+/// run would start or end at a checkpoint (--windows, --from-retire, --to-retire,
+/// --from-checkpoint): a checkpoint holds no transfer number (docs/overlap.md section 12).
+void check_jitter_without_checkpoints(const WindowFlags& wf, const isa::MachinePreset& preset);
 
 /// What cmd_cosim needs after a windowed or focused run: the (merged) result, errors of window
 /// end states, and the engines at the end of the run (for --reference; the RTL's end state is

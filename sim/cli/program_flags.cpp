@@ -56,6 +56,23 @@ void add_dma_queue_flag(CLI::App* app, ProgramFlags& f) {
                   "0 serial, 1 to 3 transfers pending at once (docs/overlap.md)");
 }
 
+namespace {
+
+/// `base` with parameter `key` = `value`, a copy that keeps the preset's name. Stable addresses
+/// for the life of the process (an engine keeps a reference to its preset); one copy per
+/// (preset, parameters).
+const isa::MachinePreset& preset_copy(const isa::MachinePreset& base, const std::string& key,
+                                      int64_t value) {
+  static std::deque<isa::MachinePreset> copies;
+  isa::MachinePreset p = base;
+  p.params[key] = value;
+  for (const isa::MachinePreset& c : copies)
+    if (c.name == p.name && c.params == p.params) return c;
+  return copies.emplace_back(std::move(p));
+}
+
+}  // namespace
+
 const isa::MachinePreset& with_dma_queue(const isa::Spec& spec, const isa::MachinePreset& base,
                                          const std::string& dma_queue) {
   if (dma_queue.empty()) return base;
@@ -73,13 +90,31 @@ const isa::MachinePreset& with_dma_queue(const isa::Spec& spec, const isa::Machi
   // The program builder reads the preset's DMA_QUEUE (double-buffered projections) and the
   // engines are built from it, so the flag makes a preset copy rather than calling
   // isa::Engine::set_dma_queue (which serves runners that reuse one engine at several depths).
-  // Stable addresses for the life of the process; one copy per (preset, depth).
-  static std::deque<isa::MachinePreset> copies;
-  isa::MachinePreset p = base;
-  p.params["DMA_QUEUE"] = static_cast<int64_t>(q);
-  for (const isa::MachinePreset& c : copies)
-    if (c.name == p.name && c.params == p.params) return c;
-  return copies.emplace_back(std::move(p));
+  return preset_copy(base, "DMA_QUEUE", static_cast<int64_t>(q));
+}
+
+void add_hbm_jitter_flag(CLI::App* app, ProgramFlags& f) {
+  app->add_option("--hbm-jitter", f.hbm_jitter,
+                  "seed of the HBM latency jitter of the run (HBM_JITTER_SEED, 1 to 4294967295): "
+                  "each DMA transfer takes up to the preset's HBM_JITTER_MAX extra cycles, a "
+                  "function of the seed and the transfer number (docs/overlap.md); 0 or none: no "
+                  "jitter");
+}
+
+const isa::MachinePreset& with_hbm_jitter(const isa::Spec& spec, const isa::MachinePreset& base,
+                                          const std::string& seed) {
+  if (seed.empty()) return base;
+  const std::string max = std::to_string(spec.runtime_max("HBM_JITTER_SEED"));
+  const bool digits =
+      seed.size() <= max.size() && seed.find_first_not_of("0123456789") == std::string::npos;
+  uint64_t v = 0;
+  try {
+    if (!digits) throw std::invalid_argument("not a number");
+    v = spec.checked_hbm_jitter_seed(std::stoull(seed));
+  } catch (const std::invalid_argument&) {
+    throw UsageError("--hbm-jitter '" + seed + "': not a seed from 0 (no jitter) to " + max);
+  }
+  return preset_copy(base, "HBM_JITTER_SEED", static_cast<int64_t>(v));
 }
 
 void add_program_flags(CLI::App* app, ProgramFlags& f) {
@@ -296,7 +331,8 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
 
 Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   Workload w;
-  w.preset = &with_dma_queue(spec, cli::machine_preset(spec, f.machine), f.dma_queue);
+  w.preset = &with_hbm_jitter(
+      spec, with_dma_queue(spec, cli::machine_preset(spec, f.machine), f.dma_queue), f.hbm_jitter);
   if (f.random_seed_opt != nullptr && f.random_seed_opt->count() != 0) {
     random_workload(spec, *w.preset, f.random_seed, f.random_mix, w.program, w.program_image,
                     w.budget, w.name);
@@ -464,6 +500,9 @@ std::string describe(const Workload& w, const ProgramFlags& f) {
   }
   s << " machine=" << w.preset->name;
   if (!f.dma_queue.empty()) s << " dma-queue=" << w.preset->get("DMA_QUEUE");
+  if (w.preset->get("HBM_JITTER_SEED") != 0)
+    s << " hbm-jitter=" << w.preset->get("HBM_JITTER_SEED") << " (up to "
+      << w.preset->get("HBM_JITTER_MAX") << " cycles)";
   s << ", a program of " << w.program.size() << " instructions (the table counts retired ones)";
   return s.str();
 }

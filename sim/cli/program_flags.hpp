@@ -65,6 +65,7 @@ struct ProgramFlags {
   CLI::Option* tokens_opt = nullptr;
   CLI::Option* tokens_to_opt = nullptr;
   std::string dma_queue;   ///< --dma-queue N: DMA_QUEUE of the run ("": the preset's)
+  std::string hbm_jitter;  ///< --hbm-jitter SEED: HBM_JITTER_SEED of the run ("": the preset's)
   std::string checkpoint;  ///< --checkpoint DIR: a Hugging Face checkpoint (docs/checkpoints-hf.md)
   unsigned layer = 0;      ///< --layer N of --checkpoint
   std::string inputs;      ///< --inputs FILE: the layer's input hidden states (safetensors)
@@ -82,6 +83,15 @@ void add_dma_queue_flag(CLI::App* app, ProgramFlags& f);
 /// a number from 0 to machine.yaml's largest DMA_QUEUE (runtime bits).
 const isa::MachinePreset& with_dma_queue(const isa::Spec& spec, const isa::MachinePreset& base,
                                          const std::string& dma_queue);
+
+/// --hbm-jitter SEED, of run, cosim and bench.
+void add_hbm_jitter_flag(CLI::App* app, ProgramFlags& f);
+
+/// `base` with HBM_JITTER_SEED = `seed` (isa.yaml `hbm_jitter`), or `base` itself when `seed` is
+/// empty; a copy as with_dma_queue makes. Throws UsageError naming --hbm-jitter unless `seed` is
+/// a number from 0 to machine.yaml's largest HBM_JITTER_SEED (runtime bits).
+const isa::MachinePreset& with_hbm_jitter(const isa::Spec& spec, const isa::MachinePreset& base,
+                                          const std::string& seed);
 
 /// The program to run, its initial memories and the spec objects it was built for. `built`
 /// (and `model`) are set for the generated MoE layer, not for --program.

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -259,4 +260,123 @@ BOOST_AUTO_TEST_CASE(overlap_cli_demo_with_a_dma_queue_is_equal) {
   BOOST_TEST(cycles == static_cast<uint64_t>(t));
   BOOST_TEST(hidden > 0u);
   BOOST_TEST(stall > 0u);
+}
+
+namespace {
+
+/// J(seed, n) of isa.yaml `hbm_jitter`, written here from the spec's text (not from either
+/// model): x = seed ^ (n * 0x9E3779B9), MurmurHash3's 32-bit finaliser, then the high word of
+/// h * (max + 1); seed 0 gives 0.
+uint64_t spec_jitter(uint32_t seed, uint32_t n, uint32_t max) {
+  if (seed == 0) return 0;
+  uint32_t h = seed ^ (n * 0x9E3779B9u);
+  h ^= h >> 16;
+  h *= 0x85EBCA6Bu;
+  h ^= h >> 13;
+  h *= 0xC2B2AE35u;
+  h ^= h >> 16;
+  return (uint64_t{h} * (uint64_t{max} + 1)) >> 32;
+}
+
+}  // namespace
+
+// --hbm-jitter SEED (docs/overlap.md section 12) on both engines, kTwoPrefetches on `default`
+// (HBM_JITTER_MAX 31: J = h >> 27). Seed 2: J(2, 0) = 0x30F4C306 >> 27 = 6, J(2, 1) =
+// 0xB4421BBB >> 27 = 22. Queue of 2: transfer 0 runs [0, 32 + 6 = 38); S_ADDI_INT [1, 2); the
+// second prefetch issues in 2, its transfer starts when the first completes, [38, 38 + 32 + 22 =
+// 92): 92 cycles. Serial: 38 + 1 + 54 = 93. Seed 0 is no jitter: 64 and 65 as without the flag.
+BOOST_AUTO_TEST_CASE(overlap_cli_hbm_jitter_lengthens_each_transfer) {
+  BOOST_TEST(spec_jitter(2, 0, 31) == 6u);
+  BOOST_TEST(spec_jitter(2, 1, 31) == 22u);
+  const fs::path dir = workdir("overlap_jitter");
+  std::ofstream(dir / "two.asm") << kTwoPrefetches;
+  for (const char* engine : {"golden", "rtl"}) {
+    BOOST_TEST_CONTEXT(engine) {
+      const std::string run = std::string("run --quiet --engine ") + engine + " --program two.asm";
+      BOOST_TEST(run_cycles(moesim_cli(run + " --hbm-jitter 2", dir).out, engine) == 92);
+      BOOST_TEST(run_cycles(moesim_cli(run + " --hbm-jitter 2 --dma-queue 0", dir).out, engine) ==
+                 93);
+      BOOST_TEST(run_cycles(moesim_cli(run + " --hbm-jitter 0", dir).out, engine) == 64);
+      BOOST_TEST(run_cycles(moesim_cli(run + " --hbm-jitter 0 --dma-queue 0", dir).out, engine) ==
+                 65);
+    }
+  }
+  const auto c = moesim_cli("cosim --program two.asm --hbm-jitter 2", dir);
+  BOOST_TEST(c.code == 0, c.out + c.err);
+  BOOST_TEST(c.out.find("hbm-jitter=2 (up to 31 cycles)") != std::string::npos, c.out);
+  BOOST_TEST((cosim_cycles(c.out) == std::pair<long long, long long>{92, 92}));
+}
+
+// A seed out of range or not a number: exit 2 with one `moesim: error:` line naming
+// --hbm-jitter, on every command that has the flag. A jittered co-simulation does not start or
+// end at a checkpoint (it holds no transfer number): --windows, --from-retire and --to-retire exit
+// 2 naming --hbm-jitter, --from-checkpoint naming the file.
+BOOST_AUTO_TEST_CASE(overlap_cli_bad_hbm_jitter_exits_2) {
+  const fs::path dir = workdir("overlap_bad_jitter");
+  std::ofstream(dir / "two.asm") << kTwoPrefetches;
+  auto refused = [&](const std::string& args, const std::string& named) {
+    BOOST_TEST_CONTEXT(args) {
+      const auto r = moesim_cli(args, dir);
+      BOOST_TEST(r.code == 2);
+      BOOST_TEST(r.err.rfind("moesim: error: ", 0) == 0u, r.err);
+      BOOST_TEST(r.err.find(named) != std::string::npos, r.err);
+      BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+  };
+  for (const char* cmd : {"run --engine golden --program two.asm", "cosim --program two.asm",
+                          "bench --engine golden --demo", "random --cosim --count 1"})
+    for (const char* value : {"4294967296", "x", "-1", "1.5", "99999999999999999999", "''"})
+      refused(std::string(cmd) + " --hbm-jitter " + value, "--hbm-jitter");
+  refused("cosim --program two.asm --hbm-jitter 3 --windows 2", "--hbm-jitter");
+  refused("cosim --program two.asm --hbm-jitter 3 --from-retire 1", "--hbm-jitter");
+  refused("cosim --program two.asm --hbm-jitter 3 --to-retire 2", "--hbm-jitter");
+  fs::remove(dir / "c.ckpt");
+  const auto s =
+      moesim_cli("checkpoint --program two.asm --dma-queue 0 --save c.ckpt --at-retire 2", dir);
+  BOOST_TEST_REQUIRE(s.code == 0, s.out + s.err);
+  refused("cosim --program two.asm --dma-queue 0 --hbm-jitter 3 --from-checkpoint c.ckpt",
+          "--from-checkpoint c.ckpt: made without HBM jitter");
+}
+
+// The README demo on the serial machine with jitter: every DMA instruction occupies the core for
+// its isa.yaml latency (H_PREFETCH_V 32, H_PREFETCH_M 24 + 64 * 2 = 152, H_STORE_V 33 on default)
+// plus J(5, n), n its rank among the DMA instructions, so each one's end - start in both engines'
+// trace logs is that, and the total is the serial 106,570 plus the sum of the J. With the queue of
+// `default` the engines agree cycle for cycle and the run is longer than the 76,112 cycles of
+// fixed latency.
+BOOST_AUTO_TEST_CASE(overlap_cli_jitter_demo_serial_total_and_queued_equal) {
+  const fs::path dir = workdir("overlap_jitter_demo");
+  const auto r = moesim_cli(
+      "cosim --machine serial " + kDemo + " --hbm-jitter 5 --trace-log t.log --quiet", dir);
+  BOOST_TEST(r.code == 0, r.out + r.err);
+  BOOST_TEST(r.out.find("VERDICT: EQUAL") != std::string::npos);
+  const std::map<std::string, uint64_t> latency = {
+      {"H_PREFETCH_V", 32}, {"H_PREFETCH_M", 152}, {"H_STORE_V", 33}};
+  const std::regex line(
+      R"(^\s*\d+\s+(\d+)\s+(\d+)\s+\d+\s+0x[0-9A-F]+\s+\S+\s+\S+\s+(H_PREFETCH_M|H_PREFETCH_V|H_STORE_V)\b)");
+  for (const char* engine : {"golden", "rtl"}) {
+    BOOST_TEST_CONTEXT(engine) {
+      std::ifstream in(dir / (std::string("t.") + engine + ".log"));
+      uint32_t n = 0;
+      uint64_t sum = 0, wrong = 0;
+      for (std::string l; std::getline(in, l);) {
+        std::smatch m;
+        if (!std::regex_search(l, m, line)) continue;
+        const uint64_t j = spec_jitter(5, n++, 31);
+        sum += j;
+        if (std::stoull(m[2]) - std::stoull(m[1]) != latency.at(m[3]) + j) ++wrong;
+      }
+      BOOST_TEST(n > 100u);
+      BOOST_TEST(wrong == 0u);
+      BOOST_TEST(sum > 0u);
+      BOOST_TEST(cosim_cycles(r.out).first == static_cast<long long>(106570 + sum));
+    }
+  }
+  BOOST_TEST(cosim_cycles(r.out).first == cosim_cycles(r.out).second);
+  const auto q = moesim_cli("cosim " + kDemo + " --hbm-jitter 5 --quiet", dir);
+  BOOST_TEST(q.code == 0, q.out + q.err);
+  BOOST_TEST(q.out.find("VERDICT: EQUAL") != std::string::npos);
+  const auto [g, t] = cosim_cycles(q.out);
+  BOOST_TEST(g == t);
+  BOOST_TEST(g > 76112);
 }

@@ -169,6 +169,13 @@ Table yaml_fp32_constants(const Spec& s) {
   return t;
 }
 
+/// isa.yaml `hbm_jitter`: name -> 32-bit value.
+Table yaml_hbm_jitter(const Spec& s) {
+  Table t;
+  for (const auto& c : s.hbm_jitter_constants()) t[c.name] = c.bits;
+  return t;
+}
+
 /// isa.yaml `control_registers`: name -> index, named as each artefact names a register
 /// (C++: CtrlReg::TopkPolicy; SV and docs: TOPK_POLICY).
 std::string ctrl_cpp(const std::string& name) {
@@ -332,6 +339,10 @@ Problems check_tables_hpp(const Spec& s, const std::string& text) {
           collect(text, std::regex(R"(constexpr uint32_t kFp32_(\w+) = 0x([0-9A-Fa-f]+)u;)"), 16,
                   "fp32 constant", file, p),
           p);
+  compare("hbm jitter constant", file, yaml_hbm_jitter(s),
+          collect(text, std::regex(R"(constexpr uint32_t kHbmJitter_(\w+) = 0x([0-9A-Fa-f]+)u;)"),
+                  16, "hbm jitter constant", file, p),
+          p);
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(R"(constexpr int kNumOpcodes = (\d+);)")) ||
       std::stoul(m[1]) != s.instructions().size())
@@ -429,6 +440,11 @@ Problems check_pkg_sv(const Spec& s, const std::string& text) {
   compare("fp32 constant", file, yaml_fp32_constants(s),
           collect(text, std::regex(R"(localparam logic \[31:0\] FP32_(\w+) = 32'h([0-9A-Fa-f]+);)"),
                   16, "fp32 constant", file, p),
+          p);
+  compare("hbm jitter constant", file, yaml_hbm_jitter(s),
+          collect(text,
+                  std::regex(R"(localparam logic \[31:0\] HBM_JITTER_(\w+) = 32'h([0-9A-Fa-f]+);)"),
+                  16, "hbm jitter constant", file, p),
           p);
 
   // Run-time parameters: <NAME>_BITS = the port width of machine.yaml `runtime`.
@@ -619,6 +635,11 @@ Problems check_isa_md(const Spec& s, const std::string& text) {
           collect(constants, std::regex(R"(\| `(\w+)` \| `0x([0-9A-F]+)` \|)"), 16, "fp32 constant",
                   file, p),
           p);
+  compare("hbm jitter constant", file, yaml_hbm_jitter(s),
+          collect(block(text, "## HBM jitter\n", "\n## "),
+                  std::regex(R"(\| `(\w+)` \| `0x([0-9A-F]+)` \|)"), 16, "hbm jitter constant",
+                  file, p),
+          p);
   // The control registers table: | index | `NAME` | reset | [`WRITER`](#..) | fields | meaning |
   const std::string ctrl = block(text, "## Control registers\n", "\n## ");
   std::regex row_re(R"(\| (\d+) \| `(\w+)` \| (\d+) \| \[`\w+`\]\(#\w+\) \| ([^|\n]*) \|)");
@@ -760,6 +781,32 @@ BOOST_AUTO_TEST_CASE(fp32_constant_guards_catch_planted_drift) {
                          "localparam logic [31:0] FP32_EXTRA = 32'h3F800000;\n"
                          "  localparam logic [31:0] FP32_BMM_SCALE")),
                  "EXTRA", "not in the YAML");
+}
+
+// isa.yaml `hbm_jitter` (the constants of J(seed, n)) in both generated files and the docs, both
+// directions.
+BOOST_AUTO_TEST_CASE(hbm_jitter_guards_catch_planted_drift) {
+  const std::string t = slurp(kGen / "include/moesim/isa/tables.hpp");
+  auto c = [&](const std::string& text) { return check_tables_hpp(spec(), text); };
+  EXPECT_REPORTS(c(edit(t, "kHbmJitter_MUL1 = 0x85EBCA6Bu", "kHbmJitter_MUL1 = 0x85EBCA6Cu")),
+                 "MUL1", "tables.hpp 2246822508");
+  EXPECT_REPORTS(c(edit(t, "constexpr uint32_t kHbmJitter_SHIFT2", "// ")), "SHIFT2",
+                 "missing from tables.hpp");
+  EXPECT_REPORTS(c(edit(t, "constexpr uint32_t kHbmJitter_GAMMA",
+                        "constexpr uint32_t kHbmJitter_EXTRA = 0x00000001u;\n"
+                        "constexpr uint32_t kHbmJitter_GAMMA")),
+                 "EXTRA", "not in the YAML");
+  const std::string v = slurp(kGen / "rtl/moesim_isa_pkg.sv");
+  auto cv = [&](const std::string& text) { return check_pkg_sv(spec(), text); };
+  EXPECT_REPORTS(
+      cv(edit(v, "HBM_JITTER_SHIFT3 = 32'h00000010", "HBM_JITTER_SHIFT3 = 32'h0000000F")), "SHIFT3",
+      "moesim_isa_pkg.sv 15");
+  EXPECT_REPORTS(cv(edit(v, "localparam logic [31:0] HBM_JITTER_MUL2", "// ")), "MUL2",
+                 "missing from moesim_isa_pkg.sv");
+  const std::string d = slurp(kGen / "docs/isa.md");
+  auto cd = [&](const std::string& text) { return check_isa_md(spec(), text); };
+  EXPECT_REPORTS(cd(edit(d, "| `GAMMA` | `0x9E3779B9` |", "| `GAMMA` | `0x9E3779B8` |")), "GAMMA",
+                 "isa.md 2654435768");
 }
 
 // Stall causes (isa.yaml `stall_causes`) in both generated files and the name table: a cause

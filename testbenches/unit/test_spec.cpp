@@ -152,6 +152,16 @@ BOOST_AUTO_TEST_CASE(builtin_spec_loads) {
   for (const auto& [name, preset] : s.presets())
     BOOST_TEST(preset.get("DMA_QUEUE") == want_queue.at(name), name);
   BOOST_CHECK_THROW(s.runtime_max("MLEN"), SpecError);
+  // HBM jitter (isa.yaml hbm_jitter): run-time; no preset jitters (seed 0), the bound is 7 on
+  // tiny and 31 elsewhere.
+  BOOST_TEST(s.runtime_max("HBM_JITTER_MAX") == 255);
+  BOOST_TEST(s.runtime_max("HBM_JITTER_SEED") == 4294967295);
+  for (const auto& [name, preset] : s.presets()) {
+    BOOST_TEST(preset.get("HBM_JITTER_SEED") == 0, name);
+    BOOST_TEST(preset.get("HBM_JITTER_MAX") == (name == "tiny" ? 7 : 31), name);
+  }
+  BOOST_TEST(s.checked_hbm_jitter_seed(4294967295) == 4294967295u);
+  BOOST_CHECK_THROW(s.checked_hbm_jitter_seed(4294967296), std::invalid_argument);
   // Aliased operand lists (&vv / *vv) load like written-out ones.
   const InstrSpec* sub = s.by_mnemonic("V_SUB_VV");
   BOOST_REQUIRE_EQUAL(sub->operands.size(), 4u);
@@ -358,6 +368,18 @@ BOOST_AUTO_TEST_CASE(loader_errors_name_file_and_key_path) {
   CHECK_ERROR(
       BadSpec("machine.yaml", "  DMA_QUEUE: {bits: 2, min: 0}", "  DMA_QUEUE: {bits: 2, min: 2}"),
       "machine.yaml: runtime.DMA_QUEUE.min: value 2 outside [0, 1]");
+  // HBM_JITTER_MAX and HBM_JITTER_SEED: what their 8-bit and 32-bit ports hold.
+  CHECK_ERROR(BadSpec("machine.yaml", "    HBM_JITTER_MAX: 31\n", "    HBM_JITTER_MAX: 256\n"),
+              "machine.yaml: presets.default.HBM_JITTER_MAX: value 256 outside [0, 255]");
+  CHECK_ERROR(
+      BadSpec("machine.yaml", "    HBM_JITTER_SEED: 0\n", "    HBM_JITTER_SEED: 4294967296\n"),
+      "machine.yaml: presets.default.HBM_JITTER_SEED: value 4294967296 outside [0, "
+      "4294967295]");
+  // isa.yaml hbm_jitter: every constant of the function, shifts below 32.
+  CHECK_ERROR(BadSpec("isa.yaml", "  - {name: MUL2,", "  - {name: MUL3,"),
+              "hbm_jitter: missing constant 'MUL2'");
+  CHECK_ERROR(BadSpec("isa.yaml", "  - {name: SHIFT2, value: 13,", "  - {name: SHIFT2, value: 32,"),
+              "hbm_jitter: SHIFT2 32 is not a shift (0 to 31)");
   CHECK_ERROR(BadSpec("machine.yaml", "  INSTRUCTION_BUDGET: {bits: 32}", "  BUDGET: {bits: 32}"),
               "machine.yaml: runtime.BUDGET: not a parameter declared under 'parameters'");
   CHECK_ERROR(BadSpec("machine.yaml", "  INSTRUCTION_BUDGET: {bits: 32}",

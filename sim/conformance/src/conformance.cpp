@@ -78,8 +78,9 @@ class CaseReader {
     rd_.unique_keys(root, "");
     for (const auto& kv : root) {
       const std::string k = kv.first.Scalar();
-      if (k != "machine" && k != "budget" && k != "dma_queue" && k != "init" && k != "expect")
-        rd_.fail(kv.first, k, "unknown key (machine, budget, dma_queue, init, expect)");
+      if (k != "machine" && k != "budget" && k != "dma_queue" && k != "hbm_jitter" && k != "init" &&
+          k != "expect")
+        rd_.fail(kv.first, k, "unknown key (machine, budget, dma_queue, hbm_jitter, init, expect)");
     }
     if (root["machine"]) c.machine = root["machine"].Scalar();
     if (spec_.presets().count(c.machine) == 0)
@@ -95,6 +96,10 @@ class CaseReader {
     if (root["dma_queue"])
       c.dma_queue = rd_.number(root["dma_queue"], "dma_queue",
                                static_cast<uint64_t>(spec_.runtime_max("DMA_QUEUE")));
+    c.hbm_jitter = static_cast<uint64_t>(preset.get("HBM_JITTER_SEED"));
+    if (root["hbm_jitter"])
+      c.hbm_jitter = rd_.number(root["hbm_jitter"], "hbm_jitter",
+                                static_cast<uint64_t>(spec_.runtime_max("HBM_JITTER_SEED")));
     if (root["init"]) isa::add_regions(c.image, rd_.spaces(root["init"], "init", preset), preset);
     const YAML::Node ex = root["expect"];
     if (!ex || !ex.IsMap()) rd_.fail(ex ? ex : root, "expect", "missing (a map)");
@@ -229,6 +234,7 @@ Outcome run_case(const isa::Spec& spec, isa::Engine& engine, const Case& c,
   Outcome o;
   engine.set_instruction_budget(c.budget);
   engine.set_dma_queue(c.dma_queue);
+  engine.set_hbm_jitter(c.hbm_jitter);
   engine.load(c.program, c.image);
   std::map<std::string, uint64_t> written;  // register name -> last value written
   std::vector<isa::MemWrite> mems;

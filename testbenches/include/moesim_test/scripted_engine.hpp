@@ -44,6 +44,7 @@ class ScriptedEngine final : public isa::Engine {
   void load(const isa::Program&, const isa::MemoryImage&) override {}
   void set_instruction_budget(uint64_t) override {}
   void set_dma_queue(uint64_t) override {}
+  void set_hbm_jitter(uint64_t) override {}
   bool step(isa::RetireRecord& out) override {
     if (next_ >= script_.size()) return false;
     const Step& s = script_[next_++];

@@ -58,6 +58,7 @@ class GoldenModel final : public isa::Engine {
   /// port (Spec::runtime_max), so both models accept the same budgets.
   void set_instruction_budget(uint64_t budget) override;
   void set_dma_queue(uint64_t depth) override;
+  void set_hbm_jitter(uint64_t seed) override;
 
   /// Runs until the next instruction retires or traps and fills `out` (normalised).
   /// Returns false, leaving `out` untouched, once the program has halted or trapped and (DMA_QUEUE

@@ -42,6 +42,13 @@ class Engine {
   /// moesim's --dma-queue gives engines and program builder a preset copy instead.
   virtual void set_dma_queue(uint64_t depth) = 0;
 
+  /// HBM_JITTER_SEED (machine.yaml `runtime`, isa.yaml `hbm_jitter`) of the runs after the next
+  /// load(); until called, the preset's value (a conformance case's `hbm_jitter:`). 0 is no
+  /// jitter. Under jitter save() throws std::logic_error and restore() std::invalid_argument: a
+  /// checkpoint holds no transfer number. Throws std::invalid_argument if `seed` is wider than
+  /// the RTL's port (Spec::checked_hbm_jitter_seed).
+  virtual void set_hbm_jitter(uint64_t seed) = 0;
+
   /// Advances until the next instruction retires or traps, or (DMA_QUEUE > 0) a transfer
   /// completes, and fills `out` (normalised per normalize; MemWrite::digest left 0, the
   /// comparator computes digests; records in the order of docs/overlap.md section 6). Returns

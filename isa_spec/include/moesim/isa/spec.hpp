@@ -139,7 +139,8 @@ struct CtrlRegSpec {
   const CtrlFieldSpec* field(std::string_view n) const;  ///< nullptr if none
 };
 
-/// One entry of isa.yaml `fp32_constants`: a numeric constant both models use, as FP32 bits.
+/// One entry of isa.yaml `fp32_constants` (a numeric constant both models use, as FP32 bits) or
+/// of `hbm_jitter` (a 32-bit constant of the HBM jitter function).
 struct Fp32Constant {
   std::string name;  ///< upper-case identifier, e.g. BMM_SCALE
   uint32_t bits = 0;
@@ -226,6 +227,9 @@ class Spec {
   const std::vector<Fp32Constant>& fp32_constants() const { return fp32_constants_; }
   /// FP32 bits of constant `name`. Throws SpecError if isa.yaml does not define it.
   uint32_t fp32_constant(const std::string& name) const;
+  /// isa.yaml `hbm_jitter`: the constants of the HBM jitter function J(seed, n), file order
+  /// (`bits` holds the 32-bit value).
+  const std::vector<Fp32Constant>& hbm_jitter_constants() const { return hbm_jitter_; }
   /// isa.yaml `operand_kinds`, by kind (every OperandKind is present after load()).
   const OperandKindSpec& operand_kind(OperandKind k) const;
   const std::vector<OperandKindSpec>& operand_kinds() const { return kinds_; }
@@ -247,6 +251,9 @@ class Spec {
   /// (what the RTL's dma_queue_i port holds). Throws std::invalid_argument naming the range
   /// otherwise. Both engines' set_dma_queue and moesim's --dma-queue go through it.
   uint64_t checked_dma_queue(uint64_t depth) const;
+  /// `seed` if it is a valid run-time HBM_JITTER_SEED: 0 (no jitter) to
+  /// runtime_max("HBM_JITTER_SEED"); else throws std::invalid_argument naming the range.
+  uint64_t checked_hbm_jitter_seed(uint64_t seed) const;
   int64_t version() const { return version_; }
   unsigned word_bits() const { return word_bits_; }
 
@@ -269,6 +276,7 @@ class Spec {
   std::vector<OperandKindSpec> kinds_;
   std::vector<TopkPolicySpec> topk_policies_;
   std::vector<Fp32Constant> fp32_constants_;
+  std::vector<Fp32Constant> hbm_jitter_;
   std::vector<CtrlRegSpec> ctrl_regs_;
   std::vector<std::pair<std::string, std::string>> params_;
   std::map<std::string, unsigned> runtime_;

@@ -47,6 +47,9 @@ struct Case {
   uint64_t budget = 0;  ///< INSTRUCTION_BUDGET of the run (the preset's unless the case sets one)
   /// DMA_QUEUE of the run (docs/overlap.md; the preset's unless the case sets `dma_queue:`)
   uint64_t dma_queue = 0;
+  /// HBM_JITTER_SEED of the run (isa.yaml `hbm_jitter`; the preset's, 0, unless the case sets
+  /// `hbm_jitter:`)
+  uint64_t hbm_jitter = 0;
   std::filesystem::path asm_path, yaml_path;
   isa::Program program;
   isa::MemoryImage image;

@@ -31,6 +31,7 @@ class StopAt final : public isa::Engine {
   void load(const isa::Program& p, const isa::MemoryImage& i) override { inner_.load(p, i); }
   void set_instruction_budget(uint64_t b) override { inner_.set_instruction_budget(b); }
   void set_dma_queue(uint64_t q) override { inner_.set_dma_queue(q); }
+  void set_hbm_jitter(uint64_t s) override { inner_.set_hbm_jitter(s); }
   bool step(isa::RetireRecord& out) override;
   bool halted() const override { return inner_.retired() >= stop_at_ || inner_.halted(); }
   uint64_t cycles() const override { return inner_.cycles(); }

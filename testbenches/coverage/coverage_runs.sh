@@ -49,13 +49,19 @@ if always != 0:
 print("ok: every cover property is unhit in one of the two runs")
 PY
 
-# The closure set: the conformance suite, the generated layers (the README demo's; a gated
-# shared expert) and a batch of random programs, each under coverage, merged.
+# The closure set: the conformance suite, the generated layers (the README demo's, with and
+# without HBM jitter; a gated shared expert) and a batch of random programs, each under
+# coverage, merged.
 "${MOESIM}" conformance --engine rtl --quiet --rtl-coverage cov_conf >conformance.log 2>&1 || {
   echo "FAIL: conformance under coverage"; tail -20 conformance.log; fails=$((fails + 1)); }
 "${MOESIM}" cosim --model gpt-oss-20b --tokens 4 --hidden 128 --intermediate 128 --quiet \
   --rtl-coverage cov_layers >demo.log 2>&1 || {
   echo "FAIL: README demo under coverage"; tail -20 demo.log; fails=$((fails + 1)); }
+# The same layer under HBM jitter, with a seed of all ones: every bit of the seed port and
+# register toggles, and every transfer waits in the jitter stage.
+"${MOESIM}" cosim --model gpt-oss-20b --tokens 4 --hidden 128 --intermediate 128 --quiet \
+  --hbm-jitter 4294967295 --rtl-coverage cov_layers >jitter.log 2>&1 || {
+  echo "FAIL: README demo with HBM jitter under coverage"; tail -20 jitter.log; fails=$((fails + 1)); }
 "${MOESIM}" cosim --model qwen1.5-moe-a2.7b --shared --tokens 2 --hidden 64 --intermediate 64 \
   --quiet --rtl-coverage cov_layers >shared.log 2>&1 || {
   echo "FAIL: shared-expert layer under coverage"; tail -20 shared.log; fails=$((fails + 1)); }

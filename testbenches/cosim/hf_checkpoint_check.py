@@ -329,6 +329,8 @@ def main():
         with open(os.path.join(out, "config.json")) as f:
             c = json.load(f)
         c.update(keys)
+        for k in [k for k, v in keys.items() if v is None and k != "mlp_only_layers"]:
+            del c[k]  # None: the key left out
         with open(os.path.join(out, "config.json"), "w") as f:
             json.dump(c, f)
         return out
@@ -338,11 +340,20 @@ def main():
             (os.path.join(a.work, "deepseek_v3"), 0, {"first_k_dense_replace": 1},
              "'first_k_dense_replace' is 1 (the layers below it are dense)"),
             (os.path.join(a.work, "deepseek_v3"), 1, {"moe_layer_freq": 2},
-             "'moe_layer_freq' is 2")):
+             "'moe_layer_freq' is 2"),
+            (ck, 1, {"mlp_only_layers": [1.0]}, "it is in 'mlp_only_layers' [1.0]"),
+            # DeepseekV3Config's default, when the file has no first_k_dense_replace
+            (os.path.join(a.work, "deepseek_v3"), 0, {"first_k_dense_replace": None},
+             "'first_k_dense_replace' is 3 (the layers below it are dense)")):
         dense = with_config(src, "dense", **keys)
         refused(a.moesim, ["cosim", "--checkpoint", dense, "--layer", str(layer), "--quiet"],
                 ["config.json: layer %d is a dense MLP layer, not an MoE layer: " % layer + why],
                 "a dense layer: %s" % keys)
+    nulled = with_config(ck, "nulled", mlp_only_layers=None)  # null: the class's empty list
+    p = subprocess.run([a.moesim, "cosim", "--checkpoint", nulled, "--layer", "1", "--quiet"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "mlp_only_layers null: layer 1 is an MoE layer (exit %d: %s)"
+          % (p.returncode, p.stderr.strip()))
     sparse = with_config(ck, "sparse", decoder_sparse_step=2)
     p = subprocess.run([a.moesim, "cosim", "--checkpoint", sparse, "--layer", "1", "--quiet"],
                        capture_output=True, text=True)

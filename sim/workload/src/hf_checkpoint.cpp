@@ -196,25 +196,33 @@ uint64_t config_count(const std::string& config, const nlohmann::json& j, const 
 /// Refuses a layer that the model's decoder builds with a dense MLP, as its Hugging Face code
 /// places them: Qwen3-MoE a layer in `mlp_only_layers` or with (N + 1) not a multiple of
 /// `decoder_sparse_step`; DeepSeek-V2/V3 N < `first_k_dense_replace` or N not a multiple of
-/// `moe_layer_freq`. OLMoE and Mixtral have no dense layers.
+/// `moe_layer_freq` (absent: the config class's default). OLMoE and Mixtral have no dense
+/// layers.
 void check_moe_layer(const std::string& config, const nlohmann::json& j, const std::string& type,
                      unsigned layer) {
   std::string why;
   if (type == "qwen3_moe") {
-    if (const auto only = j.find("mlp_only_layers"); only != j.end()) {
-      if (!only->is_array())
-        throw UsageError(config + ": key 'mlp_only_layers': " + only->dump() +
-                         ": a list of layer numbers is needed");
-      for (const auto& n : *only)
-        if (n.is_number_unsigned() && n.get<uint64_t>() == layer)
+    // null is the config class's empty list; entries compare as numbers, as Python's `in` does.
+    if (const auto only = j.find("mlp_only_layers"); only != j.end() && !only->is_null()) {
+      const auto bad = [&] {
+        return UsageError(config + ": key 'mlp_only_layers': " + only->dump() +
+                          ": a list of layer numbers is needed");
+      };
+      if (!only->is_array()) throw bad();
+      for (const auto& n : *only) {
+        if (!n.is_number()) throw bad();
+        if (n.get<double>() == static_cast<double>(layer))
           why = "it is in 'mlp_only_layers' " + only->dump();
+      }
     }
     const uint64_t step = config_count(config, j, "decoder_sparse_step", 1, 1);
     if (why.empty() && (uint64_t{layer} + 1) % step != 0)
       why = "'decoder_sparse_step' is " + std::to_string(step) + " (MoE layers N with N + 1 a " +
             "multiple of it)";
   } else if (type == "deepseek_v2" || type == "deepseek_v3") {
-    const uint64_t first = config_count(config, j, "first_k_dense_replace", 0, 0);
+    // Absent, the config classes' defaults: DeepseekV2Config 0, DeepseekV3Config 3.
+    const uint64_t first =
+        config_count(config, j, "first_k_dense_replace", type == "deepseek_v3" ? 3 : 0, 0);
     const uint64_t freq = config_count(config, j, "moe_layer_freq", 1, 1);
     if (layer < first)
       why = "'first_k_dense_replace' is " + std::to_string(first) +

@@ -33,10 +33,28 @@ inline size_t utf8_sequence(std::string_view text, size_t i) {
   return n;
 }
 
-/// `text` with every control byte (and DEL), and every byte that is not part of well-formed
-/// UTF-8, written as \xNN, so an error message that quotes a user's input stays one visible
-/// line of valid UTF-8 on the terminal and in a log; `keep_newlines` keeps line breaks (a
-/// message that carries a child's log).
+/// The code point of a well-formed sequence of two to four bytes (utf8_sequence).
+inline uint32_t utf8_code_point(std::string_view seq) {
+  const auto b = [&](size_t k) {
+    return static_cast<uint32_t>(static_cast<unsigned char>(seq[k]));
+  };
+  uint32_t cp = b(0) & (0x7Fu >> seq.size());
+  for (size_t k = 1; k < seq.size(); ++k) cp = cp << 6 | (b(k) & 0x3F);
+  return cp;
+}
+
+/// A code point that moves the cursor or the text's direction rather than showing a character:
+/// the C1 controls (U+0080..U+009F, CSI and NEL among them), the line and paragraph separators
+/// and the bidirectional embeddings, overrides and isolates.
+inline bool invisible_control(uint32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x2028 && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/// `text` with every control byte (and DEL), every byte that is not part of well-formed UTF-8
+/// and every byte of an invisible_control code point written as \xNN, so an error message that
+/// quotes a user's input stays one visible line of valid UTF-8 on the terminal and in a log;
+/// `keep_newlines` keeps line breaks (a message that carries a child's log).
 inline std::string printable(std::string_view text, bool keep_newlines = false) {
   std::string out;
   out.reserve(text.size());
@@ -44,7 +62,8 @@ inline std::string printable(std::string_view text, bool keep_newlines = false) 
     const auto c = static_cast<unsigned char>(text[i]);
     if ((c >= 0x20 && c < 0x7f) || (keep_newlines && c == '\n')) {
       out += text[i++];
-    } else if (const size_t n = c >= 0x80 ? utf8_sequence(text, i) : 0; n != 0) {
+    } else if (const size_t n = c >= 0x80 ? utf8_sequence(text, i) : 0;
+               n != 0 && !invisible_control(utf8_code_point(text.substr(i, n)))) {
       out.append(text.substr(i, n));
       i += n;
     } else {

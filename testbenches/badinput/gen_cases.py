@@ -782,6 +782,11 @@ def safetensors_cases():
                {'h.safetensors': _safetensors('{"x\xff": 1}'.encode('latin-1'))},
                ["--inputs h.safetensors: header: not valid JSON", "ill-formed UTF-8 byte",
                 "last read: '\"x\\xFF'"])
+    # Well-formed UTF-8 that moves the cursor or the text's direction is escaped too: a C1 CSI,
+    # a NEL and a right-to-left override in a file name.
+    yield Case('safetensors/inputs_name_c1_bidi',
+               ['cosim', '--inputs', 'x\u009b31m\u0085\u202e.st', '--quiet'] + SHAPE, {},
+               ['--inputs x\\xC2\\x9B31m\\xC2\\x85\\xE2\\x80\\xAE.st'])
     yield Case('safetensors/header_utf8_name', inputs,
                {'h.safetensors': _safetensors('{"é": {"dtype": "F32", "shape": [1, 2], '
                                               '"data_offsets": [0, 8]}}', b'x' * 8)},

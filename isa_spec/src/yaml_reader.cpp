@@ -26,6 +26,7 @@ class Guard : public YAML::EventHandler {
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& m, YAML::anchor_t anchor) override { leaf(m, anchor, nullptr); }
   void OnAlias(const YAML::Mark& m, YAML::anchor_t anchor) override {
+    content_ = true;
     const auto it = sizes_.find(anchor);
     // An alias of a node still open (a recursive structure) counts as the limit: refused.
     add(m, it == sizes_.end() ? kMaxYamlNodes + 1 : it->second, true);
@@ -33,15 +34,18 @@ class Guard : public YAML::EventHandler {
   }
   void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t anchor,
                 const std::string& value) override {
+    content_ = true;
     leaf(m, anchor, &value);
   }
   void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
+    content_ = true;
     open(m, anchor, false);
   }
   void OnSequenceEnd() override { close(); }
   void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
+    content_ = true;
     open(m, anchor, true);
   }
   void OnMapEnd() override { close(); }
@@ -105,11 +109,14 @@ class Guard : public YAML::EventHandler {
 
  public:
   const YAML::Mark& start() const { return start_; }
+  /// The document holds a node other than an empty (null) one.
+  bool content() const { return content_; }
 
  private:
   const std::string& name_;
   const YamlLoadOptions& options_;
   YAML::Mark start_;
+  bool content_ = false;
   std::vector<Frame> frames_;
   std::unordered_map<YAML::anchor_t, uint64_t> sizes_;  ///< anchor -> nodes of the node it names
   uint64_t total_ = 0;
@@ -125,11 +132,15 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& name,
       YAML::Parser parser(in);
       Guard guard(name, options);
       parser.HandleNextDocument(guard);
-      // yaml-cpp's Load reads the first document only: a second one would be dropped unread.
-      Guard next(name, options);
-      if (parser.HandleNextDocument(next))
-        throw UsageError(name + ":" + std::to_string(next.start().line + 1) +
-                         ": a second YAML document (after `---`): the file holds one");
+      // yaml-cpp's Load reads the first document only: a second one would be dropped unread
+      // (an empty one, a `---` with nothing or comments after it, drops nothing).
+      for (;;) {
+        Guard next(name, options);
+        if (!parser.HandleNextDocument(next)) break;
+        if (next.content())
+          throw UsageError(name + ":" + std::to_string(next.start().line + 1) +
+                           ": a second YAML document (after `---`): the file holds one");
+      }
     }
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {

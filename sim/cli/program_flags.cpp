@@ -461,12 +461,6 @@ isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
   const isa::StageSpec* other = spec.stage("other");
   const bool staged = std::any_of(p.stages.begin(), p.stages.end(),
                                   [&](uint8_t s) { return other == nullptr || s != other->code; });
-  if ((o.syntax == isa::Syntax::plena || map) && p.size() != 0 && !staged)
-    warnings.push_back(path + ": no instruction has a stage (no `; @stage=` marker" +
-                       (map ? ", and no rule of --stage-map " + f.stage_map + " matched a comment"
-                            : std::string("; give --stage-map to set stages from comments")) +
-                       "): the stage profile bills every cycle to `other` (docs/images.md, Stage "
-                       "maps)");
   // A generated program may repeat a form on every line: the first few say what and where.
   constexpr size_t kShown = 20;
   for (size_t i = 0; i < warnings.size() && i < kShown; ++i)
@@ -474,6 +468,15 @@ isa::Program read_program_file(const isa::Spec& spec, const std::string& path,
   if (warnings.size() > kShown)
     std::cerr << "moesim: warning: " << printable(path) << ": " << warnings.size() - kShown
               << " more warnings like these not shown (" << warnings.size() << " in all)\n";
+  if ((o.syntax == isa::Syntax::plena || map) && p.size() != 0 && !staged)
+    std::cerr << "moesim: warning: "
+              << printable(
+                     path + ": no instruction has a stage (no `; @stage=` marker" +
+                     (map ? ", and no rule of --stage-map " + f.stage_map + " matched a comment"
+                          : std::string("; give --stage-map to set stages from comments")) +
+                     "): the stage profile bills every cycle to `other` (docs/images.md, Stage "
+                     "maps)")
+              << '\n';
   return p;
 }
 

@@ -141,6 +141,15 @@ BOOST_AUTO_TEST_CASE(plena_warnings_are_capped) {
                  "moesim: warning: many.asm: 5 more warnings like these not shown (25 in "
                  "all)\n"),
              r.err);
+  // Without a stage marker the stage warning still shows, after the count.
+  std::string text = slurp(dir / "many.asm");
+  text.erase(0, text.find('\n') + 1);
+  std::ofstream(dir / "unstaged.asm") << text;
+  const auto u = moesim_cli("asm unstaged.asm --syntax plena -o unstaged.hex", dir);
+  BOOST_TEST(u.code == 0);
+  BOOST_TEST(std::count(u.err.begin(), u.err.end(), '\n') == 22, u.err);
+  BOOST_TEST(has(u.err, "(25 in all)\nmoesim: warning: unstaged.asm: no instruction has a stage"),
+             u.err);
 }
 
 // --stage-map: the comments of an unmarked program give its stage profile, the same on both

@@ -105,6 +105,20 @@ BOOST_AUTO_TEST_CASE(yaml_counts_aliases_expanded_and_refuses_keys_twice) {
       has(error_of([] { isa::load_yaml_text("a: [1, 2\n", "syntax.yaml"); }), "syntax.yaml:"));
 }
 
+// yaml-cpp's Load reads the first document only: a second one with content is refused (it would
+// be dropped unread); an empty one (a trailing `---`, or `---` and comments) drops nothing.
+BOOST_AUTO_TEST_CASE(yaml_refuses_a_second_document_with_content) {
+  BOOST_TEST(error_of([] { isa::load_yaml_text("a: 1\n---\nb: 2\n", "two.yaml"); }) ==
+             "two.yaml:2: a second YAML document (after `---`): the file holds one");
+  BOOST_TEST(error_of([] { isa::load_yaml_text("a: 1\n---\n---\n[3]\n", "third.yaml"); }) ==
+             "third.yaml:3: a second YAML document (after `---`): the file holds one");
+  for (const char* text : {"a: 1\n---\n", "a: 1\n---\n# a comment\n", "a: 1\n---\n...\n",
+                           "---\na: 1\n", "a: 1\n...\n"}) {
+    BOOST_TEST(error_of([&] { isa::load_yaml_text(text, "one.yaml"); }) == "no error", text);
+    BOOST_TEST(isa::load_yaml_text(text, "one.yaml")["a"].as<int>() == 1, text);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(write_file_replaces_a_file_only_when_complete) {
   TempDir tmp;
   const fs::path f = tmp.path / "out.txt";

@@ -134,7 +134,10 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& name,
       parser.HandleNextDocument(guard);
       // yaml-cpp's Load reads the first document only: a second one would be dropped unread
       // (an empty one, a `---` with nothing or comments after it, drops nothing).
-      for (;;) {
+      // Each document after the first starts with `---`: at most size / 3 of them. yaml-cpp may
+      // report empty documents without consuming text (on a stray `,`), so the bound also ends
+      // the loop.
+      for (size_t docs = 0; docs <= text.size() / 3; ++docs) {
         Guard next(name, options);
         if (!parser.HandleNextDocument(next)) break;
         if (next.content())

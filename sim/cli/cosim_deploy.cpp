@@ -145,8 +145,7 @@ Workload make_deployment_workload(const isa::Spec& spec, const ProgramFlags& p,
   const workload::Deployment dep = find_deployment(d);
   check_rank(d, dep);
   Workload w;
-  w.preset = &with_hbm_jitter(
-      spec, with_dma_queue(spec, machine_preset(spec, p.machine), p.dma_queue), p.hbm_jitter);
+  w.preset = &run_preset(spec, p);
   g_build = build(spec, *w.preset, p, dep);
   g_rank = d.rank;
   w.model = g_build->deployment.model;
@@ -202,8 +201,7 @@ int run_deployment_ranks(const isa::Spec& spec, const ProgramFlags& p, const Dep
                          const OutputFlags& o, bool quiet) {
   const workload::Deployment dep = find_deployment(d);
   check_rank(d, dep);
-  const isa::MachinePreset& preset = with_hbm_jitter(
-      spec, with_dma_queue(spec, machine_preset(spec, p.machine), p.dma_queue), p.hbm_jitter);
+  const isa::MachinePreset& preset = run_preset(spec, p);
   check_rtl_preset(spec, preset.name);
   if (!o.report.empty()) check_output_path("--report", o.report);
   // Builds every rank once here: bad input is refused before any child runs.

@@ -117,6 +117,11 @@ const isa::MachinePreset& with_hbm_jitter(const isa::Spec& spec, const isa::Mach
   return preset_copy(base, "HBM_JITTER_SEED", static_cast<int64_t>(v));
 }
 
+const isa::MachinePreset& run_preset(const isa::Spec& spec, const ProgramFlags& f) {
+  return with_hbm_jitter(
+      spec, with_dma_queue(spec, cli::machine_preset(spec, f.machine), f.dma_queue), f.hbm_jitter);
+}
+
 void add_program_flags(CLI::App* app, ProgramFlags& f) {
   // cosim and run default to the README demo's shape, which fits every machine preset's
   // memories (a model's full size needs `--machine bench`); bench keeps 0, the model's size.
@@ -331,8 +336,7 @@ Workload make_workload(const isa::Spec& spec, const ProgramFlags& f) {
 
 Workload make_workload_only(const isa::Spec& spec, const ProgramFlags& f) {
   Workload w;
-  w.preset = &with_hbm_jitter(
-      spec, with_dma_queue(spec, cli::machine_preset(spec, f.machine), f.dma_queue), f.hbm_jitter);
+  w.preset = &run_preset(spec, f);
   if (f.random_seed_opt != nullptr && f.random_seed_opt->count() != 0) {
     random_workload(spec, *w.preset, f.random_seed, f.random_mix, w.program, w.program_image,
                     w.budget, w.name);

@@ -93,6 +93,10 @@ void add_hbm_jitter_flag(CLI::App* app, ProgramFlags& f);
 const isa::MachinePreset& with_hbm_jitter(const isa::Spec& spec, const isa::MachinePreset& base,
                                           const std::string& seed);
 
+/// The machine preset of a run of `f`: --machine with --dma-queue and --hbm-jitter applied
+/// (with_dma_queue, with_hbm_jitter).
+const isa::MachinePreset& run_preset(const isa::Spec& spec, const ProgramFlags& f);
+
 /// The program to run, its initial memories and the spec objects it was built for. `built`
 /// (and `model`) are set for the generated MoE layer, not for --program.
 struct Workload {

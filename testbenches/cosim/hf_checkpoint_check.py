@@ -178,6 +178,22 @@ def poke(checkpoint, name, flats, value):
     return path
 
 
+def with_config(work, src, tag, **keys):
+    """A copy of checkpoint `src` as WORK/TAG with config.json's `keys` set (None: the key left
+    out, except mlp_only_layers, whose null is a value); returns its path."""
+    out = os.path.join(work, tag)
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(src, out)
+    with open(os.path.join(out, "config.json")) as f:
+        c = json.load(f)
+    c.update(keys)
+    for k in [k for k, v in keys.items() if v is None and k != "mlp_only_layers"]:
+        del c[k]
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(c, f)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--moesim", required=True)
@@ -298,42 +314,22 @@ def main():
     # Bad checkpoints: exit 2 naming file, tensor and field.
     refused(a.moesim, ["cosim", "--checkpoint", ck, "--layer", "2", "--quiet"],
             ["config.json: key 'num_hidden_layers': 2", "no layer 2"], "--layer past the model")
-    bad = os.path.join(a.work, "bad_shape")
-    shutil.copytree(ck, bad)
-    with open(os.path.join(bad, "config.json")) as f:
-        cfg = json.load(f)
-    cfg["moe_intermediate_size"] = 128
-    with open(os.path.join(bad, "config.json"), "w") as f:
-        json.dump(cfg, f)
+    bad = with_config(a.work, ck, "bad_shape", moe_intermediate_size=128)
     refused(a.moesim, ["cosim", "--checkpoint", bad, "--layer", "0", "--quiet"],
             ["model-00001-of-00002.safetensors: tensor 'model.layers.0.mlp.experts.0.gate_proj"
              ".weight': 'shape' [64, 64], but config.json gives [128, 64]"],
             "a tensor shape other than config.json's")
-    shard = os.path.join(bad, "model-00001-of-00002.safetensors")
+    truncated = with_config(a.work, ck, "truncated")
+    shard = os.path.join(truncated, "model-00001-of-00002.safetensors")
     with open(shard, "rb") as f:
         data = f.read()
     with open(shard, "wb") as f:
         f.write(data[:-2])
-    cfg["moe_intermediate_size"] = 64
-    with open(os.path.join(bad, "config.json"), "w") as f:
-        json.dump(cfg, f)
-    refused(a.moesim, ["cosim", "--checkpoint", bad, "--layer", "0", "--quiet"],
+    refused(a.moesim, ["cosim", "--checkpoint", truncated, "--layer", "0", "--quiet"],
             ["model-00001-of-00002.safetensors: the tensors' data ends at"],
             "a truncated shard")
     # A layer the model's decoder builds as a dense MLP is refused naming the key that says so;
     # with decoder_sparse_step 2, layer 1 is an MoE layer and runs.
-    def with_config(src, tag, **keys):
-        out = os.path.join(a.work, tag)
-        shutil.rmtree(out, ignore_errors=True)
-        shutil.copytree(src, out)
-        with open(os.path.join(out, "config.json")) as f:
-            c = json.load(f)
-        c.update(keys)
-        for k in [k for k, v in keys.items() if v is None and k != "mlp_only_layers"]:
-            del c[k]  # None: the key left out
-        with open(os.path.join(out, "config.json"), "w") as f:
-            json.dump(c, f)
-        return out
     for src, layer, keys, why in (
             (ck, 1, {"mlp_only_layers": [1]}, "it is in 'mlp_only_layers' [1]"),
             (ck, 0, {"decoder_sparse_step": 2}, "'decoder_sparse_step' is 2"),
@@ -345,16 +341,17 @@ def main():
             # DeepseekV3Config's default, when the file has no first_k_dense_replace
             (os.path.join(a.work, "deepseek_v3"), 0, {"first_k_dense_replace": None},
              "'first_k_dense_replace' is 3 (the layers below it are dense)")):
-        dense = with_config(src, "dense", **keys)
+        dense = with_config(a.work, src, "dense", **keys)
         refused(a.moesim, ["cosim", "--checkpoint", dense, "--layer", str(layer), "--quiet"],
                 ["config.json: layer %d is a dense MLP layer, not an MoE layer: " % layer + why],
                 "a dense layer: %s" % keys)
-    nulled = with_config(ck, "nulled", mlp_only_layers=None)  # null: the class's empty list
+    # null: the config class's empty list
+    nulled = with_config(a.work, ck, "nulled", mlp_only_layers=None)
     p = subprocess.run([a.moesim, "cosim", "--checkpoint", nulled, "--layer", "1", "--quiet"],
                        capture_output=True, text=True)
     check(p.returncode == 0, "mlp_only_layers null: layer 1 is an MoE layer (exit %d: %s)"
           % (p.returncode, p.stderr.strip()))
-    sparse = with_config(ck, "sparse", decoder_sparse_step=2)
+    sparse = with_config(a.work, ck, "sparse", decoder_sparse_step=2)
     p = subprocess.run([a.moesim, "cosim", "--checkpoint", sparse, "--layer", "1", "--quiet"],
                        capture_output=True, text=True)
     check(p.returncode == 0, "decoder_sparse_step 2: layer 1 is an MoE layer (exit %d: %s)"
